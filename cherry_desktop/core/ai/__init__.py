@@ -1,0 +1,1 @@
+"""AI: the stream broker, the AI service, agent-session runtime host and runtime drivers."""

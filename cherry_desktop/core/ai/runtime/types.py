@@ -1,0 +1,298 @@
+"""The driver contract between the agent-session host and a concrete runtime.
+
+`AgentSessionRuntimeService` (the host) drives any runtime through these types only and never
+branches on a concrete runtime. A driver package (`claude_code/`, later `pi/`) implements
+`AgentSessionRuntimeDriver` and `AgentRuntimeConnection` and emits `AgentRuntimeEvent`s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from cherry_desktop.core.data.records import (
+    AgentRecord,
+    AgentSessionRecord,
+    ProviderRecord,
+    WorkspaceRecord,
+)
+from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+
+PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions"]
+ReconcileResult = Literal["current", "patched", "rebuild", "invalid", "failed"]
+
+
+class RuntimeValidationError(Exception):
+    """`validate_session` refused the session; `code` is stable, the UI words it."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+
+# -- events ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChunkEvent:
+    chunk: UIMessageChunk
+    type: Literal["chunk"] = "chunk"
+
+
+@dataclass(frozen=True)
+class ToolApprovalRequestEvent:
+    """The runtime waits for the user's decision on a tool call."""
+
+    approval_id: str
+    tool_call_id: str
+    tool_name: str
+    input: Any = None
+    type: Literal["tool-approval-request"] = "tool-approval-request"
+
+
+@dataclass(frozen=True)
+class UsageEvent:
+    """Per-request usage and timing (one model invocation); never split from totals."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = 0
+    time_first_token_ms: int | None = None
+    time_completion_ms: int | None = None
+    model: str | None = None
+    type: Literal["usage"] = "usage"
+
+
+@dataclass(frozen=True)
+class ResumeTokenEvent:
+    token: str
+    type: Literal["resume-token"] = "resume-token"
+
+
+@dataclass(frozen=True)
+class TurnCompleteEvent:
+    """The turn is settled; the host closes the UI turn on this event."""
+
+    finish_reason: str | None = None
+    salvaged: bool = False
+    type: Literal["turn-complete"] = "turn-complete"
+
+
+@dataclass(frozen=True)
+class SteerUndeliveredEvent:
+    """The turn ended before a redirected steer was injected: queue it as the next turn."""
+
+    message_id: str
+    type: Literal["steer-undelivered"] = "steer-undelivered"
+
+
+@dataclass(frozen=True)
+class SteerBoundaryEvent:
+    """Emitted just before the model's post-steer assistant message."""
+
+    message_ids: tuple[str, ...]
+    type: Literal["steer-boundary"] = "steer-boundary"
+
+
+@dataclass(frozen=True)
+class CompactionStartEvent:
+    type: Literal["compaction-start"] = "compaction-start"
+
+
+@dataclass(frozen=True)
+class CompactionCompleteEvent:
+    anchor: str | None = None
+    type: Literal["compaction-complete"] = "compaction-complete"
+
+
+@dataclass(frozen=True)
+class CompactionErrorEvent:
+    message: str = ""
+    type: Literal["compaction-error"] = "compaction-error"
+
+
+@dataclass(frozen=True)
+class ContextUsageEvent:
+    used_tokens: int
+    max_tokens: int | None = None
+    type: Literal["context-usage"] = "context-usage"
+
+
+@dataclass(frozen=True)
+class ErrorEvent:
+    """The turn failed. `fatal` means the connection is torn down (must be rebuilt)."""
+
+    message: str
+    code: str | None = None
+    status: int | None = None
+    fatal: bool = True
+    type: Literal["error"] = "error"
+
+
+AgentRuntimeEvent = (
+    ChunkEvent
+    | ToolApprovalRequestEvent
+    | UsageEvent
+    | ResumeTokenEvent
+    | TurnCompleteEvent
+    | SteerUndeliveredEvent
+    | SteerBoundaryEvent
+    | CompactionStartEvent
+    | CompactionCompleteEvent
+    | CompactionErrorEvent
+    | ContextUsageEvent
+    | ErrorEvent
+)
+
+
+# -- inputs ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuntimeSendInput:
+    """A user message for the runtime. `system_reminder` marks a steer (wrap it with
+    `wrap_steer_reminder`)."""
+
+    message: UIMessage
+    system_reminder: bool = False
+    turn_id: str | None = None
+
+
+@dataclass(frozen=True)
+class RuntimeRedirectInput:
+    message: UIMessage
+    system_reminder: bool = True
+
+
+@dataclass(frozen=True)
+class ReconcileInput:
+    """The desired connection state, re-derived from the database."""
+
+    permission_mode: PermissionMode
+    disabled_tools: frozenset[str]
+    model_id: str | None
+    signature: str = ""
+
+
+@dataclass(frozen=True)
+class ContextUsage:
+    used_tokens: int
+    max_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class ToolDescriptor:
+    name: str
+    category: str
+    requires_approval: bool
+
+
+@dataclass
+class RuntimeSessionContext:
+    """Everything a driver may need about one session (read by `validate_session`)."""
+
+    session: AgentSessionRecord
+    agent: AgentRecord
+    workspace: WorkspaceRecord | None
+    workspace_path: Path | None
+    agent_data_dir: Path
+    model_id: str | None
+    provider: ProviderRecord | None
+
+
+@dataclass
+class RuntimeConnectInput:
+    """What `connect` gets. `get_api_key` reads the keyring at connect time (keys rotate
+    per connection, never per validation)."""
+
+    context: RuntimeSessionContext
+    resume_token: str | None
+    permission_mode: PermissionMode
+    disabled_tools: frozenset[str]
+    get_api_key: Callable[[], str | None]
+    get_last_resume_token: Callable[[], str | None]
+    extra_env: dict[str, str] = field(default_factory=dict)
+    language: str = "en-US"
+    username: str = ""
+
+
+@dataclass(frozen=True)
+class ApprovalDecision:
+    approved: bool
+    reason: str | None = None
+    updated_input: Any = None
+
+
+# -- protocols ------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class AgentRuntimeConnection(Protocol):
+    """A live runtime connection for one session.
+
+    Optional members have host fallbacks: without `redirect` (and `supports_redirect` False)
+    follow-ups queue as the next turn; without context usage the UI shows no meter.
+    """
+
+    supports_redirect: bool
+
+    def events(self) -> AsyncIterator[AgentRuntimeEvent]:
+        """The connection's event stream (one iterator for the connection's lifetime)."""
+        ...
+
+    async def send(self, input: RuntimeSendInput) -> None: ...
+
+    async def redirect(self, input: RuntimeRedirectInput) -> bool:
+        """Stash a steer for injection into the running turn; False if it cannot."""
+        ...
+
+    async def reconcile(self, input: ReconcileInput) -> ReconcileResult: ...
+
+    async def interrupt(self) -> None:
+        """Stop the running turn (user Stop)."""
+        ...
+
+    async def respond_tool_approval(self, approval_id: str, decision: ApprovalDecision) -> bool: ...
+
+    def get_context_usage(self) -> ContextUsage | None: ...
+
+    @property
+    def is_alive(self) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+@runtime_checkable
+class AgentSessionRuntimeDriver(Protocol):
+    type: str
+    capabilities: Sequence[str]
+
+    def validate_session(self, context: RuntimeSessionContext) -> None:
+        """Raise `RuntimeValidationError` if the session cannot be served. Side-effect free."""
+        ...
+
+    def list_available_tools(self, mcp_ids: Sequence[str] = ()) -> list[ToolDescriptor]: ...
+
+    async def connect(self, input: RuntimeConnectInput) -> AgentRuntimeConnection: ...
+
+    async def on_session_idle(self, input: RuntimeConnectInput) -> None:
+        """The session went idle with a known resume token (prewarm hook); may do nothing."""
+        ...
+
+    async def shutdown(self) -> None:
+        """App stop: close warm handles and sweep processes the driver started."""
+        ...
+
+
+STEER_REMINDER_OPEN = "<system-reminder>\nThe user sent the following message while you were working:\n"
+STEER_REMINDER_CLOSE = "\nPlease address this message and continue with your tasks.\n</system-reminder>"
+
+
+def wrap_steer_reminder(text: str) -> str:
+    """Wrap a steer as a system-reminder (the same words for every runtime)."""
+    return f"{STEER_REMINDER_OPEN}{text}{STEER_REMINDER_CLOSE}"

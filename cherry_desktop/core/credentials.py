@@ -1,0 +1,102 @@
+"""Credentials in the OS keyring (service name `cherry-desktop`).
+
+Keys never go to the database, the logs or a runtime's config; the one place a key leaves
+this store is the environment variable that hands it to a child process. A machine without a
+keyring backend raises `KeyringUnavailableError`, whose message says how to fix it; the app
+keeps running without stored keys.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import keyring
+import keyring.errors
+from keyring.backend import KeyringBackend
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = "cherry-desktop"
+
+FIX_HINT = (
+    "No usable keyring backend was found, so API keys cannot be stored. "
+    "On Linux install and unlock a Secret Service provider (GNOME Keyring or KWallet), "
+    "or `pip install keyrings.alt` for a file-based keyring; then restart Cherry Desktop."
+)
+
+
+class KeyringUnavailableError(RuntimeError):
+    """No keyring backend is available on this machine."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(FIX_HINT + (f" ({detail})" if detail else ""))
+
+
+def provider_key_name(provider_id: str) -> str:
+    """The keyring user name under which a provider's API key is stored."""
+    return f"provider:{provider_id}:api_key"
+
+
+def _is_usable(backend: KeyringBackend) -> bool:
+    name = type(backend).__module__ + "." + type(backend).__name__
+    if name.startswith("keyring.backends.fail"):
+        return False
+    if name.startswith("keyring.backends.chainer"):
+        return bool(getattr(backend, "backends", []))
+    try:
+        return float(backend.priority) > 0
+    except Exception:
+        return True
+
+
+class CredentialStore:
+    """Reads and writes secrets under one keyring service name."""
+
+    def __init__(self, service_name: str = SERVICE_NAME, backend: KeyringBackend | None = None) -> None:
+        self.service_name = service_name
+        self._backend = backend
+
+    @property
+    def backend(self) -> KeyringBackend:
+        return self._backend if self._backend is not None else keyring.get_keyring()
+
+    def backend_name(self) -> str:
+        b = self.backend
+        return f"{type(b).__module__}.{type(b).__name__}"
+
+    def available(self) -> bool:
+        return _is_usable(self.backend)
+
+    def _require(self) -> KeyringBackend:
+        backend = self.backend
+        if not _is_usable(backend):
+            raise KeyringUnavailableError(self.backend_name())
+        return backend
+
+    def get(self, name: str) -> str | None:
+        try:
+            return self._require().get_password(self.service_name, name)
+        except keyring.errors.KeyringError as exc:
+            raise KeyringUnavailableError(str(exc)) from exc
+
+    def set(self, name: str, secret: str) -> None:
+        try:
+            self._require().set_password(self.service_name, name, secret)
+        except keyring.errors.KeyringError as exc:
+            raise KeyringUnavailableError(str(exc)) from exc
+
+    def delete(self, name: str) -> None:
+        try:
+            self._require().delete_password(self.service_name, name)
+        except keyring.errors.PasswordDeleteError:
+            pass
+        except keyring.errors.KeyringError as exc:
+            raise KeyringUnavailableError(str(exc)) from exc
+
+    def try_get(self, name: str) -> str | None:
+        """Like `get`, but a missing backend yields None (logged once per call)."""
+        try:
+            return self.get(name)
+        except KeyringUnavailableError as exc:
+            log.warning("keyring unavailable: %s", exc)
+            return None

@@ -1,0 +1,306 @@
+"""Repositories for agents, workspaces, sessions, session messages and queued follow-ups."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, cast
+
+import peewee as pw
+
+from cherry_desktop.core.data._json import dumps, loads_or_error, parts_from_json, parts_to_json
+from cherry_desktop.core.data.models import (
+    Agent,
+    AgentSession,
+    AgentSessionMessage,
+    AgentSessionPendingTurn,
+    AgentWorkspace,
+    now_ms,
+)
+from cherry_desktop.core.data.records import (
+    AgentRecord,
+    AgentSessionRecord,
+    MessageStatus,
+    PendingTurnRecord,
+    StoredMessage,
+    WorkspaceRecord,
+)
+from cherry_desktop.core.messages import MessagePart
+
+
+class NotFoundError(LookupError):
+    """No row with that id."""
+
+
+def _agent(row: Agent) -> AgentRecord:
+    tools, e1 = loads_or_error(row.disabled_tools, [], where=f"agent {row.id}.disabled_tools")
+    config, e2 = loads_or_error(row.config, {}, where=f"agent {row.id}.config")
+    return AgentRecord(
+        id=row.id, type=row.type, name=row.name, description=row.description,
+        instructions=row.instructions, built_in_id=row.built_in_id, model=row.model,
+        permission_mode=row.permission_mode, disabled_tools=list(tools) if isinstance(tools, list) else [],
+        config=config if isinstance(config, dict) else {}, created_at=row.created_at,
+        updated_at=row.updated_at, load_error=e1 or e2,
+    )
+
+
+def _workspace(row: AgentWorkspace) -> WorkspaceRecord:
+    return WorkspaceRecord(id=row.id, agent_id=row.agent_id, name=row.name, path=row.path, kind=row.kind)
+
+
+def _session(row: AgentSession) -> AgentSessionRecord:
+    return AgentSessionRecord(
+        id=row.id, agent_id=row.agent_id, workspace_id=row.workspace_id, name=row.name,
+        model=row.model, created_at=row.created_at, updated_at=row.updated_at,
+    )
+
+
+def session_message_record(row: AgentSessionMessage) -> StoredMessage:
+    where = f"agent_session_message {row.id}"
+    parts, err = parts_from_json(row.data, where=where + ".data")
+    stats, e2 = loads_or_error(row.stats, None, where=where + ".stats")
+    meta, e3 = loads_or_error(row.metadata, {}, where=where + ".metadata")
+    return StoredMessage(
+        id=row.id, owner_id=row.session_id, role=row.role, parts=parts, status=cast(MessageStatus, row.status),
+        model_id=row.model_id, created_at=row.created_at, updated_at=row.updated_at,
+        ordering=row.ordering, stats=stats, metadata=meta if isinstance(meta, dict) else {},
+        runtime_resume_token=row.runtime_resume_token, load_error=err or e2 or e3,
+    )
+
+
+class AgentRepository:
+    """Agents and their workspaces."""
+
+    def create_agent(self, *, type: str, name: str, model: str | None = None, instructions: str = "",
+                     description: str = "", permission_mode: str = "default",
+                     built_in_id: str | None = None, disabled_tools: list[str] | None = None,
+                     config: dict[str, Any] | None = None, id: str | None = None) -> AgentRecord:
+        fields: dict[str, Any] = {
+            "type": type, "name": name, "model": model, "instructions": instructions,
+            "description": description, "permission_mode": permission_mode,
+            "built_in_id": built_in_id, "disabled_tools": dumps(disabled_tools or []),
+            "config": dumps(config or {}),
+        }
+        if id is not None:
+            fields["id"] = id
+        row = Agent.create(**fields)
+        return _agent(row)
+
+    def get_agent(self, agent_id: str) -> AgentRecord:
+        row = Agent.get_or_none(Agent.id == agent_id)
+        if row is None:
+            raise NotFoundError(f"agent {agent_id}")
+        return _agent(row)
+
+    def find_agent(self, agent_id: str) -> AgentRecord | None:
+        row = Agent.get_or_none(Agent.id == agent_id)
+        return _agent(row) if row else None
+
+    def list_agents(self) -> list[AgentRecord]:
+        return [_agent(r) for r in Agent.select().order_by(Agent.created_at, Agent.id)]
+
+    def update_agent(self, agent_id: str, **changes: Any) -> AgentRecord:
+        for key in ("disabled_tools", "config"):
+            if key in changes:
+                changes[key] = dumps(changes[key])
+        changes["updated_at"] = now_ms()
+        if Agent.update(**changes).where(Agent.id == agent_id).execute() == 0:
+            raise NotFoundError(f"agent {agent_id}")
+        return self.get_agent(agent_id)
+
+    def delete_agent(self, agent_id: str) -> None:
+        Agent.delete().where(Agent.id == agent_id).execute()
+
+    def create_workspace(self, *, name: str, path: str, kind: str = "user",
+                         agent_id: str | None = None) -> WorkspaceRecord:
+        return _workspace(AgentWorkspace.create(name=name, path=path, kind=kind, agent=agent_id))
+
+    def get_workspace(self, workspace_id: str) -> WorkspaceRecord:
+        row = AgentWorkspace.get_or_none(AgentWorkspace.id == workspace_id)
+        if row is None:
+            raise NotFoundError(f"workspace {workspace_id}")
+        return _workspace(row)
+
+    def find_workspace(self, workspace_id: str | None) -> WorkspaceRecord | None:
+        if workspace_id is None:
+            return None
+        row = AgentWorkspace.get_or_none(AgentWorkspace.id == workspace_id)
+        return _workspace(row) if row else None
+
+    def list_workspaces(self, agent_id: str | None = None) -> list[WorkspaceRecord]:
+        q = AgentWorkspace.select().order_by(AgentWorkspace.created_at)
+        if agent_id is not None:
+            q = q.where(AgentWorkspace.agent == agent_id)
+        return [_workspace(r) for r in q]
+
+
+class AgentSessionRepository:
+    """Sessions of agents."""
+
+    def create_session(self, *, agent_id: str, workspace_id: str | None, name: str = "",
+                       model: str | None = None, id: str | None = None) -> AgentSessionRecord:
+        fields: dict[str, Any] = {"agent": agent_id, "workspace": workspace_id, "name": name, "model": model}
+        if id is not None:
+            fields["id"] = id
+        return _session(AgentSession.create(**fields))
+
+    def get_session(self, session_id: str) -> AgentSessionRecord:
+        row = AgentSession.get_or_none(AgentSession.id == session_id)
+        if row is None:
+            raise NotFoundError(f"agent session {session_id}")
+        return _session(row)
+
+    def find_session(self, session_id: str) -> AgentSessionRecord | None:
+        row = AgentSession.get_or_none(AgentSession.id == session_id)
+        return _session(row) if row else None
+
+    def list_sessions(self, agent_id: str | None = None) -> list[AgentSessionRecord]:
+        q = AgentSession.select().order_by(AgentSession.updated_at.desc(), AgentSession.id)
+        if agent_id is not None:
+            q = q.where(AgentSession.agent == agent_id)
+        return [_session(r) for r in q]
+
+    def rename_session(self, session_id: str, name: str) -> None:
+        AgentSession.update(name=name, updated_at=now_ms()).where(AgentSession.id == session_id).execute()
+
+    def touch_session(self, session_id: str) -> None:
+        AgentSession.update(updated_at=now_ms()).where(AgentSession.id == session_id).execute()
+
+    def delete_session(self, session_id: str) -> None:
+        AgentSession.delete().where(AgentSession.id == session_id).execute()
+
+
+class AgentSessionMessageRepository:
+    """Messages of agent sessions (`agent_session_message`)."""
+
+    def _next_ordering(self, session_id: str) -> int:
+        top = (AgentSessionMessage.select(pw.fn.MAX(AgentSessionMessage.ordering))
+               .where(AgentSessionMessage.session == session_id).scalar())
+        return int(top or 0) + 1
+
+    def create_message(self, *, session_id: str, role: str, parts: list[MessagePart],
+                       status: MessageStatus = "success", model_id: str | None = None,
+                       id: str | None = None, metadata: dict[str, Any] | None = None,
+                       runtime_resume_token: str | None = None) -> StoredMessage:
+        db = AgentSessionMessage._meta.database
+        with db.atomic():
+            fields: dict[str, Any] = {
+                "session": session_id, "role": role, "data": parts_to_json(parts), "status": status,
+                "model_id": model_id, "ordering": self._next_ordering(session_id),
+                "metadata": dumps(metadata) if metadata else None,
+                "runtime_resume_token": runtime_resume_token,
+            }
+            if id is not None:
+                fields["id"] = id
+            row = AgentSessionMessage.create(**fields)
+        return session_message_record(row)
+
+    def create_turn(self, *, session_id: str, user_parts: list[MessagePart], model_id: str | None,
+                    user_message_id: str | None = None,
+                    assistant_message_id: str | None = None) -> tuple[StoredMessage, StoredMessage]:
+        """Save a user message and its pending assistant placeholder in one transaction."""
+        db = AgentSessionMessage._meta.database
+        with db.atomic():
+            user = self.create_message(session_id=session_id, role="user", parts=user_parts,
+                                       id=user_message_id)
+            assistant = self.create_message(session_id=session_id, role="assistant", parts=[],
+                                            status="pending", model_id=model_id, id=assistant_message_id)
+        return user, assistant
+
+    def update_message(self, message_id: str, *, parts: list[MessagePart] | None = None,
+                       status: MessageStatus | None = None, stats: dict[str, Any] | None = None,
+                       metadata: dict[str, Any] | None = None,
+                       runtime_resume_token: str | None = None) -> None:
+        changes: dict[Any, Any] = {AgentSessionMessage.updated_at: now_ms()}
+        if parts is not None:
+            changes[AgentSessionMessage.data] = parts_to_json(parts)
+        if status is not None:
+            changes[AgentSessionMessage.status] = status
+        if stats is not None:
+            changes[AgentSessionMessage.stats] = dumps(stats)
+        if metadata is not None:
+            changes[AgentSessionMessage.metadata] = dumps(metadata)
+        if runtime_resume_token is not None:
+            changes[AgentSessionMessage.runtime_resume_token] = runtime_resume_token
+        n = AgentSessionMessage.update(changes).where(AgentSessionMessage.id == message_id).execute()
+        if n == 0:
+            raise NotFoundError(f"agent session message {message_id}")
+
+    def get_message(self, message_id: str) -> StoredMessage:
+        row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+        if row is None:
+            raise NotFoundError(f"agent session message {message_id}")
+        return session_message_record(row)
+
+    def find_message(self, message_id: str) -> StoredMessage | None:
+        row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+        return session_message_record(row) if row else None
+
+    def list_messages(self, session_id: str, *, limit: int | None = None,
+                      before_ordering: int | None = None) -> list[StoredMessage]:
+        """Messages in order; with `limit`, the newest `limit` (before `before_ordering`)."""
+        q = AgentSessionMessage.select().where(AgentSessionMessage.session == session_id)
+        if before_ordering is not None:
+            q = q.where(AgentSessionMessage.ordering < before_ordering)
+        if limit is not None:
+            rows = list(q.order_by(AgentSessionMessage.ordering.desc()).limit(limit))
+            rows.reverse()
+        else:
+            rows = list(q.order_by(AgentSessionMessage.ordering))
+        return [session_message_record(r) for r in rows]
+
+    def count_messages(self, session_id: str) -> int:
+        return int(AgentSessionMessage.select().where(AgentSessionMessage.session == session_id).count())
+
+    def get_last_runtime_resume_token(self, session_id: str) -> str | None:
+        row = (AgentSessionMessage.select(AgentSessionMessage.runtime_resume_token)
+               .where((AgentSessionMessage.session == session_id)
+                      & (AgentSessionMessage.role == "assistant")
+                      & AgentSessionMessage.runtime_resume_token.is_null(False))
+               .order_by(AgentSessionMessage.ordering.desc()).first())
+        return row.runtime_resume_token if row else None
+
+    def list_pending(self) -> list[StoredMessage]:
+        """Every assistant row still `pending` (crash orphans at boot)."""
+        q = AgentSessionMessage.select().where(AgentSessionMessage.status == "pending")
+        return [session_message_record(r) for r in q.order_by(AgentSessionMessage.ordering)]
+
+
+class PendingTurnRepository:
+    """Queued follow-ups of agent sessions, persisted so a restart never drops them."""
+
+    def add(self, *, session_id: str, user_message_id: str, text: str, is_steer: bool) -> PendingTurnRecord:
+        top = (AgentSessionPendingTurn.select(pw.fn.MAX(AgentSessionPendingTurn.ordering))
+               .where(AgentSessionPendingTurn.session == session_id).scalar())
+        row = AgentSessionPendingTurn.create(session=session_id, user_message_id=user_message_id, text=text,
+                                             is_steer=is_steer, ordering=int(top or 0) + 1)
+        return self._rec(row)
+
+    @staticmethod
+    def _rec(row: AgentSessionPendingTurn) -> PendingTurnRecord:
+        return PendingTurnRecord(id=row.id, session_id=row.session_id, user_message_id=row.user_message_id,
+                                 text=row.text, is_steer=row.is_steer, ordering=row.ordering)
+
+    def list(self, session_id: str | None = None) -> builtins.list[PendingTurnRecord]:
+        q = AgentSessionPendingTurn.select().order_by(AgentSessionPendingTurn.ordering)
+        if session_id is not None:
+            q = q.where(AgentSessionPendingTurn.session == session_id)
+        return [self._rec(r) for r in q]
+
+    def remove_by_message(self, user_message_id: str) -> None:
+        AgentSessionPendingTurn.delete().where(
+            AgentSessionPendingTurn.user_message_id == user_message_id).execute()
+
+    def update_text(self, user_message_id: str, text: str) -> None:
+        AgentSessionPendingTurn.update(text=text).where(
+            AgentSessionPendingTurn.user_message_id == user_message_id).execute()
+
+    def reorder(self, session_id: str, user_message_ids: builtins.list[str]) -> None:
+        db = AgentSessionPendingTurn._meta.database
+        with db.atomic():
+            for i, mid in enumerate(user_message_ids, start=1):
+                AgentSessionPendingTurn.update(ordering=i).where(
+                    (AgentSessionPendingTurn.session == session_id)
+                    & (AgentSessionPendingTurn.user_message_id == mid)).execute()
+
+    def clear(self, session_id: str) -> None:
+        AgentSessionPendingTurn.delete().where(AgentSessionPendingTurn.session == session_id).execute()

@@ -1,0 +1,237 @@
+"""Repositories for providers, models, chat topics with their message tree, and usage."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, cast
+
+import peewee as pw
+
+from cherry_desktop.core.data._json import dumps, loads_or_error, parts_from_json, parts_to_json
+from cherry_desktop.core.data.agent_repository import NotFoundError
+from cherry_desktop.core.data.models import Message, Model, Provider, Topic, UsageRecord, now_ms
+from cherry_desktop.core.data.records import (
+    MessageStatus,
+    ModelRecord,
+    ProviderRecord,
+    StoredMessage,
+    TopicRecord,
+)
+from cherry_desktop.core.messages import MessagePart
+
+
+def _provider(row: Provider) -> ProviderRecord:
+    settings, _ = loads_or_error(row.settings, {}, where=f"provider {row.id}.settings")
+    return ProviderRecord(id=row.id, name=row.name, type=row.type, base_url=row.base_url,
+                          enabled=row.enabled, settings=settings if isinstance(settings, dict) else {})
+
+
+def _model(row: Model) -> ModelRecord:
+    return ModelRecord(unique_model_id=row.unique_model_id, provider_id=row.provider_id,
+                       model_id=row.model_id, name=row.name)
+
+
+def _topic(row: Topic) -> TopicRecord:
+    return TopicRecord(id=row.id, name=row.name, model=row.model, active_node_id=row.active_node_id,
+                       created_at=row.created_at, updated_at=row.updated_at)
+
+
+def message_record(row: Message) -> StoredMessage:
+    where = f"message {row.id}"
+    parts, err = parts_from_json(row.data, where=where + ".data")
+    stats, e2 = loads_or_error(row.stats, None, where=where + ".stats")
+    meta, e3 = loads_or_error(row.metadata, {}, where=where + ".metadata")
+    return StoredMessage(
+        id=row.id, owner_id=row.topic_id, role=row.role, parts=parts, status=cast(MessageStatus, row.status),
+        model_id=row.model_id, created_at=row.created_at, updated_at=row.updated_at,
+        ordering=row.ordering, stats=stats, metadata=meta if isinstance(meta, dict) else {},
+        parent_id=row.parent_id, siblings_group_id=row.siblings_group_id, load_error=err or e2 or e3,
+    )
+
+
+def unique_model_id(provider_id: str, model_id: str) -> str:
+    return f"{provider_id}::{model_id}"
+
+
+def split_unique_model_id(value: str) -> tuple[str, str]:
+    provider, sep, model = value.partition("::")
+    if not sep:
+        raise ValueError(f"not a unique model id (provider::model): {value!r}")
+    return provider, model
+
+
+class ProviderRepository:
+    def upsert_provider(self, *, id: str, name: str, type: str, base_url: str = "", enabled: bool = True,
+                        settings: dict[str, Any] | None = None) -> ProviderRecord:
+        Provider.insert(id=id, name=name, type=type, base_url=base_url, enabled=enabled,
+                        settings=dumps(settings or {})).on_conflict_replace().execute()
+        return self.get_provider(id)
+
+    def get_provider(self, provider_id: str) -> ProviderRecord:
+        row = Provider.get_or_none(Provider.id == provider_id)
+        if row is None:
+            raise NotFoundError(f"provider {provider_id}")
+        return _provider(row)
+
+    def find_provider(self, provider_id: str) -> ProviderRecord | None:
+        row = Provider.get_or_none(Provider.id == provider_id)
+        return _provider(row) if row else None
+
+    def list_providers(self) -> list[ProviderRecord]:
+        return [_provider(r) for r in Provider.select().order_by(Provider.created_at, Provider.id)]
+
+    def delete_provider(self, provider_id: str) -> None:
+        Provider.delete().where(Provider.id == provider_id).execute()
+
+    def upsert_model(self, *, provider_id: str, model_id: str, name: str = "") -> ModelRecord:
+        umid = unique_model_id(provider_id, model_id)
+        Model.insert(unique_model_id=umid, provider=provider_id, model_id=model_id,
+                     name=name or model_id).on_conflict_replace().execute()
+        return self.get_model(umid)
+
+    def get_model(self, umid: str) -> ModelRecord:
+        row = Model.get_or_none(Model.unique_model_id == umid)
+        if row is None:
+            raise NotFoundError(f"model {umid}")
+        return _model(row)
+
+    def find_model(self, umid: str) -> ModelRecord | None:
+        row = Model.get_or_none(Model.unique_model_id == umid)
+        return _model(row) if row else None
+
+    def list_models(self, provider_id: str | None = None) -> list[ModelRecord]:
+        q = Model.select().order_by(Model.provider, Model.model_id)
+        if provider_id is not None:
+            q = q.where(Model.provider == provider_id)
+        return [_model(r) for r in q]
+
+
+class TopicRepository:
+    def create_topic(self, *, name: str = "", model: str | None = None, id: str | None = None) -> TopicRecord:
+        fields: dict[str, Any] = {"name": name, "model": model}
+        if id is not None:
+            fields["id"] = id
+        return _topic(Topic.create(**fields))
+
+    def get_topic(self, topic_id: str) -> TopicRecord:
+        row = Topic.get_or_none(Topic.id == topic_id)
+        if row is None:
+            raise NotFoundError(f"topic {topic_id}")
+        return _topic(row)
+
+    def find_topic(self, topic_id: str) -> TopicRecord | None:
+        row = Topic.get_or_none(Topic.id == topic_id)
+        return _topic(row) if row else None
+
+    def list_topics(self) -> list[TopicRecord]:
+        return [_topic(r) for r in Topic.select().order_by(Topic.updated_at.desc(), Topic.id)]
+
+    def rename_topic(self, topic_id: str, name: str) -> None:
+        Topic.update(name=name, updated_at=now_ms()).where(Topic.id == topic_id).execute()
+
+    def set_active_node(self, topic_id: str, node_id: str | None) -> None:
+        Topic.update(active_node_id=node_id, updated_at=now_ms()).where(Topic.id == topic_id).execute()
+
+    def delete_topic(self, topic_id: str) -> None:
+        Topic.delete().where(Topic.id == topic_id).execute()
+
+
+class MessageRepository:
+    """Chat messages: a tree by `parent_id`; a topic's active branch ends at `active_node_id`."""
+
+    def _next_ordering(self, topic_id: str) -> int:
+        top = Message.select(pw.fn.MAX(Message.ordering)).where(Message.topic == topic_id).scalar()
+        return int(top or 0) + 1
+
+    def create_message(self, *, topic_id: str, role: str, parts: list[MessagePart],
+                       parent_id: str | None = None, status: MessageStatus = "success",
+                       model_id: str | None = None, siblings_group_id: int | None = None,
+                       id: str | None = None, metadata: dict[str, Any] | None = None) -> StoredMessage:
+        db = Message._meta.database
+        with db.atomic():
+            fields: dict[str, Any] = {
+                "topic": topic_id, "role": role, "data": parts_to_json(parts), "status": status,
+                "parent_id": parent_id, "model_id": model_id, "siblings_group_id": siblings_group_id,
+                "ordering": self._next_ordering(topic_id), "metadata": dumps(metadata) if metadata else None,
+            }
+            if id is not None:
+                fields["id"] = id
+            row = Message.create(**fields)
+        return message_record(row)
+
+    def update_message(self, message_id: str, *, parts: list[MessagePart] | None = None,
+                       status: MessageStatus | None = None, stats: dict[str, Any] | None = None,
+                       metadata: dict[str, Any] | None = None) -> None:
+        changes: dict[Any, Any] = {Message.updated_at: now_ms()}
+        if parts is not None:
+            changes[Message.data] = parts_to_json(parts)
+        if status is not None:
+            changes[Message.status] = status
+        if stats is not None:
+            changes[Message.stats] = dumps(stats)
+        if metadata is not None:
+            changes[Message.metadata] = dumps(metadata)
+        if Message.update(changes).where(Message.id == message_id).execute() == 0:
+            raise NotFoundError(f"message {message_id}")
+
+    def get_message(self, message_id: str) -> StoredMessage:
+        row = Message.get_or_none(Message.id == message_id)
+        if row is None:
+            raise NotFoundError(f"message {message_id}")
+        return message_record(row)
+
+    def find_message(self, message_id: str) -> StoredMessage | None:
+        row = Message.get_or_none(Message.id == message_id)
+        return message_record(row) if row else None
+
+    def list_messages(self, topic_id: str) -> list[StoredMessage]:
+        """Every node of the topic in creation order."""
+        q = Message.select().where(Message.topic == topic_id).order_by(Message.ordering)
+        return [message_record(r) for r in q]
+
+    def children(self, message_id: str) -> list[StoredMessage]:
+        q = Message.select().where(Message.parent_id == message_id).order_by(Message.ordering)
+        return [message_record(r) for r in q]
+
+    def branch(self, topic_id: str, leaf_id: str | None = None) -> list[StoredMessage]:
+        """The path root -> leaf (the topic's active node, else its newest node)."""
+        nodes = {m.id: m for m in self.list_messages(topic_id)}
+        if not nodes:
+            return []
+        if leaf_id is None:
+            topic = Topic.get_or_none(Topic.id == topic_id)
+            leaf_id = topic.active_node_id if topic and topic.active_node_id in nodes else None
+        if leaf_id is None:
+            leaf_id = max(nodes.values(), key=lambda m: m.ordering).id
+        path: list[StoredMessage] = []
+        seen: set[str] = set()
+        cur: str | None = leaf_id
+        while cur is not None and cur in nodes and cur not in seen:
+            seen.add(cur)
+            path.append(nodes[cur])
+            cur = nodes[cur].parent_id
+        path.reverse()
+        return path
+
+    def next_siblings_group_id(self, topic_id: str) -> int:
+        top = Message.select(pw.fn.MAX(Message.siblings_group_id)).where(Message.topic == topic_id).scalar()
+        return int(top or 0) + 1
+
+    def list_pending(self) -> list[StoredMessage]:
+        q = Message.select().where(Message.status == "pending").order_by(Message.ordering)
+        return [message_record(r) for r in q]
+
+
+class UsageRepository:
+    def add(self, **fields: Any) -> int:
+        return int(UsageRecord.insert(**fields).execute())
+
+    def list(self, *, message_id: str | None = None,
+             session_id: str | None = None) -> builtins.list[dict[str, Any]]:
+        q = UsageRecord.select().order_by(UsageRecord.id)
+        if message_id is not None:
+            q = q.where(UsageRecord.message_id == message_id)
+        if session_id is not None:
+            q = q.where(UsageRecord.session_id == session_id)
+        rows: builtins.list[dict[str, Any]] = list(q.dicts())  # type: ignore[arg-type]
+        return rows

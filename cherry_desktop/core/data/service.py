@@ -1,0 +1,52 @@
+"""The database as a container service, with every repository in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import peewee as pw
+
+from cherry_desktop.core.container import Application, Service
+from cherry_desktop.core.data.agent_repository import (
+    AgentRepository,
+    AgentSessionMessageRepository,
+    AgentSessionRepository,
+    PendingTurnRepository,
+)
+from cherry_desktop.core.data.chat_repository import (
+    MessageRepository,
+    ProviderRepository,
+    TopicRepository,
+    UsageRepository,
+)
+from cherry_desktop.core.data.database import open_database
+
+
+@dataclass
+class Repositories:
+    agents: AgentRepository = field(default_factory=AgentRepository)
+    sessions: AgentSessionRepository = field(default_factory=AgentSessionRepository)
+    session_messages: AgentSessionMessageRepository = field(default_factory=AgentSessionMessageRepository)
+    pending_turns: PendingTurnRepository = field(default_factory=PendingTurnRepository)
+    providers: ProviderRepository = field(default_factory=ProviderRepository)
+    topics: TopicRepository = field(default_factory=TopicRepository)
+    messages: MessageRepository = field(default_factory=MessageRepository)
+    usage: UsageRepository = field(default_factory=UsageRepository)
+
+
+class DatabaseService(Service):
+    name = "database"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.db: pw.SqliteDatabase | None = None
+        self.repos = Repositories()
+
+    async def on_init(self, app: Application) -> None:
+        self.db = open_database(self.path)
+
+    async def on_stop(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None

@@ -1,0 +1,30 @@
+"""Logging to a rotating file under the logs path (and stderr at WARNING)."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+from pathlib import Path
+
+_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+_MARK = "_cherry_desktop_handler"
+
+
+def setup_logging(log_file: Path, level: int = logging.INFO, *, max_bytes: int = 5_000_000,
+                  backups: int = 5) -> logging.Handler:
+    """Install (once per file) a rotating file handler on the root logger."""
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    root = logging.getLogger()
+    for h in list(root.handlers):
+        if getattr(h, _MARK, False):
+            root.removeHandler(h)
+            h.close()
+    handler = logging.handlers.RotatingFileHandler(
+        log_file, maxBytes=max_bytes, backupCount=backups, encoding="utf-8"
+    )
+    handler.setFormatter(logging.Formatter(_FORMAT))
+    setattr(handler, _MARK, True)
+    root.addHandler(handler)
+    if root.level > level or root.level == logging.NOTSET:
+        root.setLevel(level)
+    return handler

@@ -1,0 +1,132 @@
+"""`UIMessage` and its parts (the AI SDK's UI message shape, fields in snake_case).
+
+A tool part's `type` is `tool-<name>` for a static tool or `dynamic-tool` for a runtime's own
+tools (Claude Code's); `tool_name` always holds the name. Data parts are `data-<name>`; the
+persistence listener folds a failed turn's error into a trailing `data-error` part.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
+
+Role = Literal["system", "user", "assistant"]
+PartState = Literal["streaming", "done"]
+ToolState = Literal[
+    "input-streaming",
+    "input-available",
+    "approval-requested",
+    "approval-responded",
+    "output-available",
+    "output-error",
+    "output-denied",
+]
+
+
+def new_id() -> str:
+    """A fresh random id (uuid4 hex string with dashes)."""
+    return str(uuid.uuid4())
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class TextPart(_Model):
+    type: Literal["text"] = "text"
+    text: str = ""
+    state: PartState | None = None
+    provider_metadata: dict[str, Any] | None = None
+
+
+class ReasoningPart(_Model):
+    type: Literal["reasoning"] = "reasoning"
+    text: str = ""
+    state: PartState | None = None
+    provider_metadata: dict[str, Any] | None = None
+
+
+class ToolApproval(_Model):
+    id: str
+    approved: bool | None = None
+    reason: str | None = None
+
+
+class ToolPart(_Model):
+    type: str = "dynamic-tool"
+    tool_call_id: str
+    tool_name: str
+    state: ToolState = "input-streaming"
+    input: Any = None
+    input_text: str | None = None
+    output: Any = None
+    error_text: str | None = None
+    approval: ToolApproval | None = None
+    provider_executed: bool | None = None
+    provider_metadata: dict[str, Any] | None = None
+    duration_ms: float | None = None
+
+
+class DataPart(_Model):
+    type: str
+    id: str | None = None
+    data: Any = None
+
+
+class StepStartPart(_Model):
+    type: Literal["step-start"] = "step-start"
+
+
+class FilePart(_Model):
+    type: Literal["file"] = "file"
+    media_type: str
+    url: str
+    filename: str | None = None
+
+
+def _part_tag(value: Any) -> str:
+    t = value.get("type", "") if isinstance(value, dict) else getattr(value, "type", "")
+    if t in ("text", "reasoning", "step-start", "file"):
+        return str(t)
+    if t == "dynamic-tool" or str(t).startswith("tool-"):
+        return "tool"
+    return "data"
+
+
+MessagePart = Annotated[
+    Annotated[TextPart, Tag("text")]
+    | Annotated[ReasoningPart, Tag("reasoning")]
+    | Annotated[ToolPart, Tag("tool")]
+    | Annotated[StepStartPart, Tag("step-start")]
+    | Annotated[FilePart, Tag("file")]
+    | Annotated[DataPart, Tag("data")],
+    Discriminator(_part_tag),
+]
+
+_PART_ADAPTER: TypeAdapter[MessagePart] = TypeAdapter(MessagePart)
+
+
+def parse_part(value: dict[str, Any]) -> MessagePart:
+    """Validate one part from its JSON form."""
+    return _PART_ADAPTER.validate_python(value)
+
+
+class UIMessage(_Model):
+    id: str = Field(default_factory=new_id)
+    role: Role
+    parts: list[MessagePart] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def user_text(cls, text: str, *, id: str | None = None) -> UIMessage:
+        return cls(id=id or new_id(), role="user", parts=[TextPart(text=text, state="done")])
+
+    def text(self) -> str:
+        return message_text(self)
+
+
+def message_text(message: UIMessage) -> str:
+    """All text parts of a message joined (reasoning, tools and data left out)."""
+    return "".join(p.text for p in message.parts if isinstance(p, TextPart))

@@ -1,0 +1,105 @@
+"""One registry of named paths, built on platformdirs.
+
+Every folder the app writes to has a name here (the spec's `application.getPath(...)` keys in
+snake_case). `--data-dir DIR` or `CHERRY_DESKTOP_DATA_DIR` moves all of them under one folder,
+which is how tests, QA and portable installs keep the real home untouched.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "cherry-desktop"
+DATA_DIR_ENV = "CHERRY_DESKTOP_DATA_DIR"
+DATABASE_FILE = "cherry.db"
+
+
+class UnknownPathError(KeyError):
+    """Raised for a path name that the registry does not define."""
+
+
+@dataclass(frozen=True)
+class PathRegistry:
+    """Named paths of one app instance.
+
+    Attributes:
+        root: the single folder everything lives under when a data dir was given, else None.
+    """
+
+    paths: Mapping[str, Path]
+    root: Path | None = None
+
+    def get(self, name: str) -> Path:
+        """Return the path registered under `name`."""
+        try:
+            return self.paths[name]
+        except KeyError:
+            raise UnknownPathError(name) from None
+
+    def ensure(self, name: str) -> Path:
+        """Return the folder registered under `name`, creating it when missing."""
+        path = self.get(name)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def ensure_all(self) -> None:
+        """Create every folder of the registry (files are left to their owners)."""
+        for name, path in self.paths.items():
+            if name.startswith("file."):
+                path.parent.mkdir(parents=True, exist_ok=True)
+            else:
+                path.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def database_file(self) -> Path:
+        return self.get("file.database")
+
+    def as_dict(self) -> dict[str, str]:
+        return {name: str(path) for name, path in sorted(self.paths.items())}
+
+
+def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path]:
+    agents = data / "Agents"
+    return {
+        "app.data": data,
+        "app.config": config,
+        "app.logs": logs,
+        "app.cache": cache,
+        "file.database": data / DATABASE_FILE,
+        "file.log": logs / "cherry-desktop.log",
+        # Agent data: persona and memory files per agent (SOUL.md, USER.md, memory/FACT.md).
+        "feature.agents.data": agents / "data",
+        # Cherry-managed root for system workspaces; user workspaces live where the user picked.
+        "feature.agents.workspaces": agents / "workspaces",
+        # Per-runtime homes (config dirs the runtime owns); one key per runtime.
+        "feature.agents.runtime_homes": agents / "runtimes",
+        "feature.agents.claude_code.home": agents / "runtimes" / "claude-code",
+        "feature.agents.pi.root": agents / ".pi",
+        "feature.agents.pi.sessions": agents / ".pi" / "sessions",
+        "feature.traces": data / "traces",
+    }
+
+
+def build_path_registry(data_dir: str | os.PathLike[str] | None = None) -> PathRegistry:
+    """Build the registry: under `data_dir` (or `$CHERRY_DESKTOP_DATA_DIR`) when given, else
+    in the platform's standard user folders."""
+    chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
+    if chosen is not None:
+        root = Path(chosen).expanduser().resolve()
+        return PathRegistry(
+            _layout(root / "data", root / "config", root / "logs", root / "cache"), root=root
+        )
+    dirs = platformdirs.PlatformDirs(APP_NAME, appauthor=False)
+    return PathRegistry(
+        _layout(
+            Path(dirs.user_data_dir),
+            Path(dirs.user_config_dir),
+            Path(dirs.user_log_dir),
+            Path(dirs.user_cache_dir),
+        )
+    )

@@ -1,0 +1,75 @@
+"""Isolation for every test: data dir, HOME and keyring are the test's own."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import keyring
+import pytest
+
+from cherry_desktop.core.data import Repositories, open_database
+from cherry_desktop.core.shared_cache import SharedCache
+from tests.fakes.memory_keyring import MemoryKeyring
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Data dir and HOME under tmp_path; an in-memory keyring backend."""
+    data_dir = tmp_path / "cherry-data"
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("CHERRY_DESKTOP_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    try:
+        yield data_dir
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "db" / "cherry.db"
+
+
+@pytest.fixture
+def repos(db_path: Path) -> Iterator[Repositories]:
+    """A real SQLite file, migrated, with every repository over it."""
+    db = open_database(db_path)
+    try:
+        yield Repositories()
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def shared_cache() -> SharedCache:
+    return SharedCache()
+
+
+def _qasync_loop_factory() -> Any:
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    return qasync.QEventLoop(app)
+
+
+def pytest_asyncio_loop_factories(
+    config: pytest.Config, item: pytest.Item
+) -> dict[str, Callable[[], Any]] | None:
+    """Async GUI tests run on a qasync loop (Qt timers, widgets and asyncio together)."""
+    if item.get_closest_marker("gui") is not None:
+        return {"qasync": _qasync_loop_factory}
+    import asyncio
+
+    return {"asyncio": asyncio.new_event_loop}
