@@ -1,0 +1,138 @@
+"""What the scripted server was sent: one :class:`ModelRequest` per HTTP request.
+
+Claude Code sends several requests per turn (one per model step, plus side requests such
+as token counting). Helpers here let tests ask for the requests that drive the agent
+loop and read their messages, system prompt and tool results.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Headers never written to the log (credentials).
+REDACTED_HEADERS = frozenset({"authorization", "x-api-key", "proxy-authorization", "cookie"})
+
+
+@dataclass
+class ModelRequest:
+    """One HTTP request the server received.
+
+    Attributes:
+        method: HTTP method.
+        path: request path without the query string.
+        query: raw query string ("" when absent).
+        headers: lower-cased header names, credentials removed.
+        body: parsed JSON body, or None for an empty / non-JSON body.
+        received_at: ``time.monotonic()`` on arrival.
+    """
+
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    body: Any
+    received_at: float = field(default_factory=time.monotonic)
+
+    @property
+    def is_messages(self) -> bool:
+        """True for ``POST /v1/messages`` (not ``count_tokens``)."""
+        return self.method == "POST" and self.path == "/v1/messages"
+
+    @property
+    def json(self) -> dict[str, Any]:
+        return self.body if isinstance(self.body, dict) else {}
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        messages = self.json.get("messages")
+        return messages if isinstance(messages, list) else []
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        tools = self.json.get("tools")
+        return tools if isinstance(tools, list) else []
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [str(t.get("name")) for t in self.tools if isinstance(t, dict)]
+
+    @property
+    def stream(self) -> bool:
+        return bool(self.json.get("stream"))
+
+    @property
+    def max_tokens(self) -> int | None:
+        value = self.json.get("max_tokens")
+        return value if isinstance(value, int) else None
+
+    @property
+    def is_model_turn(self) -> bool:
+        """A request of the agent loop itself: a messages request offering tools.
+
+        Claude Code's side requests (title / topic generation, quota probes) carry no
+        tools and a small ``max_tokens``; the agent loop always offers its tool set.
+        """
+        return self.is_messages and bool(self.tools)
+
+    @property
+    def system_text(self) -> str:
+        """The top-level ``system`` field flattened to text."""
+        return _flatten_text(self.json.get("system"))
+
+    def last_user_message(self) -> dict[str, Any] | None:
+        for message in reversed(self.messages):
+            if isinstance(message, dict) and message.get("role") == "user":
+                return message
+        return None
+
+    def last_user_text(self) -> str:
+        """Text of the last ``user`` message (all its text blocks, tool results included)."""
+        message = self.last_user_message()
+        return _flatten_text(message.get("content")) if message else ""
+
+    def has_tool_result(self) -> bool:
+        """True when the last user message carries a ``tool_result`` block."""
+        return bool(self.tool_results())
+
+    def tool_results(self) -> list[dict[str, Any]]:
+        """The ``tool_result`` blocks of the last user message."""
+        message = self.last_user_message()
+        content = message.get("content") if message else None
+        if not isinstance(content, list):
+            return []
+        return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+
+    def user_texts(self) -> list[str]:
+        """Text of every user message in order (the conversation history as sent)."""
+        return [
+            _flatten_text(m.get("content")) for m in self.messages if isinstance(m, dict) and m.get("role") == "user"
+        ]
+
+    def all_text(self) -> str:
+        """Every text in system and messages, joined (for "was X sent at all" checks)."""
+        parts = [self.system_text]
+        parts.extend(_flatten_text(m.get("content")) for m in self.messages if isinstance(m, dict))
+        return "\n".join(parts)
+
+
+def _flatten_text(value: Any) -> str:
+    """Join the text of a content value (string, list of blocks, tool_result content)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "\n".join(t for t in (_flatten_text(item) for item in value) if t)
+    if isinstance(value, dict):
+        kind = value.get("type")
+        if kind == "text":
+            return str(value.get("text", ""))
+        if kind == "tool_result":
+            return _flatten_text(value.get("content"))
+        if kind == "thinking":
+            return ""
+        if "content" in value:
+            return _flatten_text(value.get("content"))
+    return ""
