@@ -1,0 +1,121 @@
+"""`AGENT_RUNTIME_CAPABILITIES`: one descriptor per agent type, read by the host and the UI.
+
+The UI never branches on a concrete runtime: the runtime selector, permission-mode choices,
+create defaults, model filter, transport routing and the builtin-tools catalog all derive from
+the entry here. Adding a runtime means one entry here plus one driver package registered in
+`register_drivers.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+from cherry_desktop.core.ai.runtime.types import PermissionMode
+from cherry_desktop.core.data.records import ModelRecord, ProviderRecord
+
+AgentType = Literal["claude-code"]
+AGENT_TYPES: tuple[str, ...] = get_args(AgentType)
+ToolCategory = Literal["read", "write", "execute", "web", "agent", "plan"]
+
+# Transport tags: stamped by each stream adapter on every tool part
+# (`provider_metadata["cherry"]["transport"]`); import them from here, never re-declare.
+CLAUDE_CODE_TRANSPORT = "claude-code"
+
+
+@dataclass(frozen=True)
+class BuiltinToolDescriptor:
+    """One runtime-native tool: its exact native name, a category and its approval default.
+
+    Approval lives with the tool on purpose: a side table with an 'auto' fallback would make a
+    newly added tool silently auto-approved.
+    """
+
+    name: str
+    category: ToolCategory
+    requires_approval: bool
+
+
+@dataclass(frozen=True)
+class CreateDefaults:
+    permission_mode: PermissionMode
+    model: str | None = None
+
+
+@dataclass(frozen=True)
+class AgentRuntimeCapabilities:
+    """The descriptor of one agent type."""
+
+    type: str
+    # Qt translation context/key of the runtime's label; `label` is the untranslated source.
+    label_key: str
+    label: str
+    permission_modes: tuple[PermissionMode, ...]
+    create_defaults: CreateDefaults
+    is_model_compatible: Callable[[ProviderRecord | None, ModelRecord], bool]
+    transport: str
+    builtin_tools: tuple[BuiltinToolDescriptor, ...]
+    capabilities: tuple[str, ...] = ("agent-session",)
+    supports_model_tiers: bool = False
+    supports_soul: bool = True
+    supports_mcp: bool = True
+    supports_skills: bool = True
+    slash_commands: tuple[str, ...] = field(default_factory=tuple)
+
+    def builtin_tool(self, name: str) -> BuiltinToolDescriptor | None:
+        return next((t for t in self.builtin_tools if t.name == name), None)
+
+
+def _claude_code_model_compatible(provider: ProviderRecord | None, model: ModelRecord) -> bool:
+    # Fail closed: Claude Code drives the model through an Anthropic Messages endpoint it must be
+    # configured with. An orphan model (provider deleted / not loaded) gives no endpoint, so it
+    # cannot run; a disabled provider cannot either.
+    if provider is None or not provider.enabled:
+        return False
+    if provider.type == "anthropic":
+        return True
+    # An OpenAI-compatible gateway that also serves the Anthropic Messages format says so.
+    return bool(provider.settings.get("anthropic_compatible"))
+
+
+# Claude Code's own tool set with its native names and casing (approval lookups and the
+# disabled-tools write-back use these exact strings).
+CLAUDE_CODE_BUILTIN_TOOLS: tuple[BuiltinToolDescriptor, ...] = (
+    BuiltinToolDescriptor("Read", "read", False),
+    BuiltinToolDescriptor("Glob", "read", False),
+    BuiltinToolDescriptor("Grep", "read", False),
+    BuiltinToolDescriptor("LS", "read", False),
+    BuiltinToolDescriptor("Write", "write", True),
+    BuiltinToolDescriptor("Edit", "write", True),
+    BuiltinToolDescriptor("MultiEdit", "write", True),
+    BuiltinToolDescriptor("NotebookEdit", "write", True),
+    BuiltinToolDescriptor("Bash", "execute", True),
+    BuiltinToolDescriptor("BashOutput", "execute", False),
+    BuiltinToolDescriptor("KillShell", "execute", True),
+    BuiltinToolDescriptor("WebFetch", "web", True),
+    BuiltinToolDescriptor("WebSearch", "web", True),
+    BuiltinToolDescriptor("Task", "agent", False),
+    BuiltinToolDescriptor("TodoWrite", "plan", False),
+    BuiltinToolDescriptor("ExitPlanMode", "plan", False),
+)
+
+AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
+    "claude-code": AgentRuntimeCapabilities(
+        type="claude-code",
+        label_key="agent.runtime.claude_code",
+        label="Claude Code",
+        permission_modes=("default", "acceptEdits", "plan", "bypassPermissions"),
+        # The SDK brokers tool execution and asks before mutations: default is the honest posture.
+        create_defaults=CreateDefaults(permission_mode="default"),
+        is_model_compatible=_claude_code_model_compatible,
+        transport=CLAUDE_CODE_TRANSPORT,
+        builtin_tools=CLAUDE_CODE_BUILTIN_TOOLS,
+        supports_model_tiers=True,
+        slash_commands=("/compact", "/clear", "/context", "/cost"),
+    ),
+}
+
+
+def get_capabilities(agent_type: str) -> AgentRuntimeCapabilities | None:
+    return AGENT_RUNTIME_CAPABILITIES.get(agent_type)
