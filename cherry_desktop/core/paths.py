@@ -91,9 +91,8 @@ def build_path_registry(data_dir: str | os.PathLike[str] | None = None) -> PathR
     chosen = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV) or None
     if chosen is not None:
         root = Path(chosen).expanduser().resolve()
-        return PathRegistry(
-            _layout(root / "data", root / "config", root / "logs", root / "cache"), root=root
-        )
+        # The database sits at DIR/cherry.db; config, logs and cache in sub-folders.
+        return PathRegistry(_layout(root, root / "config", root / "logs", root / "cache"), root=root)
     dirs = platformdirs.PlatformDirs(APP_NAME, appauthor=False)
     return PathRegistry(
         _layout(

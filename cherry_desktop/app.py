@@ -1,0 +1,88 @@
+"""Composition root: parse the command line, start core, then Qt and the first window.
+
+`cherry-desktop [--data-dir DIR] [--demo] [--screenshot PNG]`, `cherry-desktop --version`,
+`cherry-desktop doctor [--data-dir DIR]`. Qt is imported only on the GUI path, so `doctor`
+and `--version` work without a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from cherry_desktop import __version__
+from cherry_desktop.core.logging_setup import setup_logging
+from cherry_desktop.core.paths import build_path_registry
+
+log = logging.getLogger("cherry_desktop")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cherry-desktop", description="Chat with models and coding agents.")
+    parser.add_argument("--version", action="version", version=f"cherry-desktop {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS,
+                        help="keep all data, config, logs and cache under DIR "
+                             "(also $CHERRY_DESKTOP_DATA_DIR)")
+    parser.add_argument("--data-dir", metavar="DIR", default=None,
+                        help="keep all data, config, logs and cache under DIR (also $CHERRY_DESKTOP_DATA_DIR)")
+    parser.add_argument("--demo", action="store_true",
+                        help="start the offline demo model server and a demo agent (no account needed)")
+    parser.add_argument("--screenshot", metavar="PNG", type=Path, default=None,
+                        help="save the main window to PNG once idle (after one demo turn with --demo), then exit")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("doctor", parents=[common],
+                   help="create or migrate the database and print paths, versions and backends")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    paths = build_path_registry(args.data_dir)
+    if args.command == "doctor":
+        from cherry_desktop.core.doctor import run_doctor
+
+        report = run_doctor(paths)
+        print(report.render())
+        return 0 if report.ok else 1
+    paths.ensure_all()
+    setup_logging(paths.get("file.log"))
+    log.info("cherry-desktop %s starting, data under %s", __version__, paths.get("app.data"))
+    return run_gui(paths, demo=args.demo, screenshot=args.screenshot)
+
+
+def run_gui(paths, *, demo: bool, screenshot: Path | None) -> int:
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    qapp.setApplicationName("Cherry Desktop")
+    qapp.setOrganizationName("cherry-desktop")
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    try:
+        with loop:
+            return int(loop.run_until_complete(_gui_main(paths, demo=demo, screenshot=screenshot)))
+    finally:
+        asyncio.set_event_loop(None)
+
+
+async def _gui_main(paths, *, demo: bool, screenshot: Path | None) -> int:
+    from cherry_desktop.core.bootstrap import start_core
+    from cherry_desktop.ui import start_ui
+
+    core = await start_core(paths)
+    try:
+        if demo:
+            from cherry_desktop.demo.bootstrap import start_demo
+
+            core.demo = await start_demo(core)
+        controller = start_ui(core, screenshot=screenshot, demo=demo)
+        return int(await controller.wait_closed())
+    finally:
+        if core.demo is not None:
+            await core.demo.stop()
+        await core.stop()

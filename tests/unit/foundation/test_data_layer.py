@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cherry_desktop.core.data import (
+    SCHEMA_VERSION,
+    NotFoundError,
+    Repositories,
+    SchemaTooNewError,
+    journal_mode,
+    open_database,
+    schema_version,
+    table_names,
+)
+from cherry_desktop.core.messages import TextPart
+
+REQUIRED_TABLES = {"provider", "model", "agent", "agent_workspace", "agent_session",
+                   "agent_session_message", "topic", "message", "usage_record"}
+
+
+def test_new_database_is_wal_with_every_table(db_path: Path) -> None:
+    db = open_database(db_path)
+    assert journal_mode(db) == "wal"
+    assert schema_version(db) == SCHEMA_VERSION
+    assert set(table_names(db)) >= REQUIRED_TABLES
+    cols = {c.name for c in db.get_columns("agent_session_message")}
+    assert {"id", "session_id", "role", "data", "status", "model_id", "runtime_resume_token", "stats",
+            "created_at", "ordering"} <= cols
+    msg_cols = {c.name for c in db.get_columns("message")}
+    assert {"parent_id", "siblings_group_id", "status"} <= msg_cols
+    db.close()
+
+
+def test_existing_file_at_version_zero_is_migrated_forward(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    con = sqlite3.connect(db_path)
+    con.execute("CREATE TABLE unrelated (x INTEGER)")
+    con.commit()
+    con.close()
+    db = open_database(db_path)
+    assert schema_version(db) == SCHEMA_VERSION
+    assert "unrelated" in table_names(db)
+    db.close()
+    # Reopening runs nothing twice.
+    db = open_database(db_path)
+    assert schema_version(db) == SCHEMA_VERSION
+    db.close()
+
+
+def test_database_from_a_newer_build_is_refused(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    con = sqlite3.connect(db_path)
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    con.commit()
+    con.close()
+    with pytest.raises(SchemaTooNewError):
+        open_database(db_path)
+
+
+def _session(repos: Repositories) -> str:
+    agent = repos.agents.create_agent(type="claude-code", name="Coder", model="p::m")
+    ws = repos.agents.create_workspace(name="w", path="/tmp", agent_id=agent.id)
+    return repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="s").id
+
+
+def test_turn_rows_and_resume_token(repos: Repositories) -> None:
+    sid = _session(repos)
+    user, pending = repos.session_messages.create_turn(
+        session_id=sid, user_parts=[TextPart(text="hello")], model_id="p::m")
+    assert pending.status == "pending" and pending.ordering == user.ordering + 1
+    assert repos.session_messages.get_last_runtime_resume_token(sid) is None
+    repos.session_messages.update_message(pending.id, parts=[TextPart(text="hi")], status="error",
+                                          runtime_resume_token="tok-1", stats={"total_tokens": 3})
+    row = repos.session_messages.get_message(pending.id)
+    assert (row.status, row.runtime_resume_token, row.stats) == ("error", "tok-1", {"total_tokens": 3})
+    assert repos.session_messages.get_last_runtime_resume_token(sid) == "tok-1"
+    _, p2 = repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="again")],
+                                               model_id="p::m")
+    repos.session_messages.update_message(p2.id, status="success", runtime_resume_token="tok-2")
+    assert repos.session_messages.get_last_runtime_resume_token(sid) == "tok-2"
+    assert [m.role for m in repos.session_messages.list_messages(sid)] == ["user", "assistant"] * 2
+    assert [m.id for m in repos.session_messages.list_messages(sid, limit=1)] == [p2.id]
+    assert repos.session_messages.list_pending() == []
+    with pytest.raises(NotFoundError):
+        repos.session_messages.update_message("nope", status="success")
+
+
+def test_corrupt_json_cell_is_an_error_for_that_row_only(repos: Repositories, db_path: Path) -> None:
+    sid = _session(repos)
+    good = repos.session_messages.create_message(session_id=sid, role="user", parts=[TextPart(text="ok")])
+    bad = repos.session_messages.create_message(session_id=sid, role="assistant", parts=[])
+    con = sqlite3.connect(db_path)
+    con.execute("UPDATE agent_session_message SET data = '{broken' WHERE id = ?", (bad.id,))
+    con.execute("UPDATE agent_session_message SET stats = '[1,' WHERE id = ?", (good.id,))
+    con.commit()
+    con.close()
+    rows = repos.session_messages.list_messages(sid)
+    assert [r.id for r in rows] == [good.id, bad.id]
+    assert rows[0].parts[0].text == "ok"  # type: ignore[union-attr]
+    assert rows[0].load_error is not None and "stats" in rows[0].load_error
+    assert rows[1].parts == [] and rows[1].load_error is not None and "data" in rows[1].load_error
+
+
+def test_invalid_part_shape_is_reported(repos: Repositories, db_path: Path) -> None:
+    topic = repos.topics.create_topic(name="t")
+    m = repos.messages.create_message(topic_id=topic.id, role="user", parts=[TextPart(text="x")])
+    con = sqlite3.connect(db_path)
+    con.execute("""UPDATE message SET data = '[{"type":"text","text":"a"},{"type":"dynamic-tool"}]' WHERE id = ?""",
+                (m.id,))
+    con.commit()
+    con.close()
+    row = repos.messages.get_message(m.id)
+    assert row.parts[0].text == "a"  # type: ignore[union-attr]
+    assert row.load_error is not None and "part 1" in row.load_error
+
+
+def test_message_tree_branch_and_siblings(repos: Repositories) -> None:
+    topic = repos.topics.create_topic(name="chat")
+    u = repos.messages.create_message(topic_id=topic.id, role="user", parts=[TextPart(text="q")])
+    gid = repos.messages.next_siblings_group_id(topic.id)
+    a1 = repos.messages.create_message(topic_id=topic.id, role="assistant", parts=[], parent_id=u.id,
+                                       status="pending", model_id="p::a", siblings_group_id=gid)
+    a2 = repos.messages.create_message(topic_id=topic.id, role="assistant", parts=[], parent_id=u.id,
+                                       status="pending", model_id="p::b", siblings_group_id=gid)
+    assert {c.id for c in repos.messages.children(u.id)} == {a1.id, a2.id}
+    assert [m.id for m in repos.messages.branch(topic.id)] == [u.id, a2.id]
+    repos.topics.set_active_node(topic.id, a1.id)
+    assert [m.id for m in repos.messages.branch(topic.id)] == [u.id, a1.id]
+    assert repos.messages.next_siblings_group_id(topic.id) == gid + 1
+    assert len(repos.messages.list_pending()) == 2
+
+
+def test_providers_models_usage_and_pending_turns(repos: Repositories) -> None:
+    repos.providers.upsert_provider(id="openai", name="OpenAI", type="openai-compatible",
+                                    base_url="http://127.0.0.1:1/v1")
+    model = repos.providers.upsert_model(provider_id="openai", model_id="gpt-x")
+    assert model.unique_model_id == "openai::gpt-x"
+    assert [m.model_id for m in repos.providers.list_models("openai")] == ["gpt-x"]
+    repos.usage.add(message_id="m", model_id="openai::gpt-x", input_tokens=3, output_tokens=4)
+    assert repos.usage.list(message_id="m")[0]["output_tokens"] == 4
+    sid = _session(repos)
+    a = repos.pending_turns.add(session_id=sid, user_message_id="u1", text="one", is_steer=False)
+    b = repos.pending_turns.add(session_id=sid, user_message_id="u2", text="two", is_steer=True)
+    assert [p.user_message_id for p in repos.pending_turns.list(sid)] == ["u1", "u2"]
+    repos.pending_turns.reorder(sid, ["u2", "u1"])
+    assert [p.user_message_id for p in repos.pending_turns.list(sid)] == ["u2", "u1"]
+    repos.pending_turns.remove_by_message(a.user_message_id)
+    assert [p.id for p in repos.pending_turns.list(sid)] == [b.id]
