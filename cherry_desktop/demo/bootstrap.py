@@ -1,0 +1,82 @@
+"""`cherry-desktop --demo`: the scripted model server plus, on first run, a demo agent.
+
+The server listens on an ephemeral 127.0.0.1 port, so every start rewrites the demo
+provider's base URL. The demo key is a placeholder the scripted server accepts; it is not a
+credential and lives in the provider's settings, not in the keyring.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cherry_desktop.demo.cli_env import DEMO_API_KEY, QUIET_CLI_ENV
+from cherry_desktop.demo.script import demo_script
+from cherry_desktop.demo.server import ScriptedModelServer
+
+log = logging.getLogger(__name__)
+
+DEMO_PROVIDER_ID = "cherry-demo"
+DEMO_MODEL_ID = "claude-demo"
+DEMO_AGENT_ID = "cherry-demo-agent"
+DEMO_UNIQUE_MODEL_ID = f"{DEMO_PROVIDER_ID}::{DEMO_MODEL_ID}"
+
+
+@dataclass
+class DemoHandle:
+    server: ScriptedModelServer
+    agent_id: str
+    session_id: str
+    workspace: Path
+
+    @property
+    def topic_id(self) -> str:
+        return f"agent-session:{self.session_id}"
+
+    async def stop(self) -> None:
+        await self.server.stop()
+
+
+def demo_provider_settings() -> dict[str, Any]:
+    """Settings of the demo provider: the child env that keeps the CLI on the local server."""
+    return {"demo": True, "env": {**QUIET_CLI_ENV, "ANTHROPIC_API_KEY": DEMO_API_KEY}}
+
+
+def ensure_demo_records(repos: Any, workspaces_root: Path, base_url: str) -> tuple[str, str, Path]:
+    """Create (first run) or refresh the demo provider, model, agent, workspace and session.
+
+    Returns (agent_id, session_id, workspace_path).
+    """
+    repos.providers.upsert_provider(id=DEMO_PROVIDER_ID, name="Cherry demo (offline)", type="anthropic",
+                                    base_url=base_url, settings=demo_provider_settings())
+    repos.providers.upsert_model(provider_id=DEMO_PROVIDER_ID, model_id=DEMO_MODEL_ID, name="Demo model")
+    workspace = workspaces_root / "demo"
+    workspace.mkdir(parents=True, exist_ok=True)
+    agent = repos.agents.find_agent(DEMO_AGENT_ID)
+    if agent is None:
+        agent = repos.agents.create_agent(
+            id=DEMO_AGENT_ID, type="claude-code", name="Demo agent", model=DEMO_UNIQUE_MODEL_ID,
+            description="Claude Code against Cherry's offline demo model", permission_mode="default",
+        )
+        log.info("created the demo agent")
+    workspaces = repos.agents.list_workspaces(agent.id)
+    ws = next((w for w in workspaces if Path(w.path) == workspace), None)
+    if ws is None:
+        ws = repos.agents.create_workspace(name="Demo workspace", path=str(workspace), kind="system",
+                                           agent_id=agent.id)
+    sessions = repos.sessions.list_sessions(agent.id)
+    session = sessions[0] if sessions else repos.sessions.create_session(
+        agent_id=agent.id, workspace_id=ws.id, name="Demo session", model=DEMO_UNIQUE_MODEL_ID)
+    return agent.id, session.id, workspace
+
+
+async def start_demo(core: Any, *, delay_s: float = 0.04) -> DemoHandle:
+    """Start the scripted server and make sure the demo agent and session exist."""
+    workspaces_root = core.paths.get("feature.agents.workspaces")
+    server = ScriptedModelServer(default=demo_script(workspaces_root / "demo", delay_s=delay_s))
+    base_url = await server.start()
+    agent_id, session_id, workspace = ensure_demo_records(core.repos, workspaces_root, base_url)
+    log.info("demo model server on %s", base_url)
+    return DemoHandle(server=server, agent_id=agent_id, session_id=session_id, workspace=workspace)
