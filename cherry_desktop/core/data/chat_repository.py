@@ -174,6 +174,12 @@ class MessageRepository:
         if Message.update(changes).where(Message.id == message_id).execute() == 0:
             raise NotFoundError(f"message {message_id}")
 
+    def checkpoint_pending(self, message_id: str, parts: list[MessagePart]) -> bool:
+        """Write a streaming row's partial parts, only while it is still `pending`."""
+        q = Message.update({Message.data: parts_to_json(parts), Message.updated_at: now_ms()}).where(
+            (Message.id == message_id) & (Message.status == "pending"))
+        return bool(q.execute())
+
     def get_message(self, message_id: str) -> StoredMessage:
         row = Message.get_or_none(Message.id == message_id)
         if row is None:

@@ -7,7 +7,7 @@ these names. Extend additively.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -91,6 +91,9 @@ class AiStreamRequest:
     parameters: dict[str, Any] = field(default_factory=dict)
     # Set by the manager from the execution's AbortController.
     signal: AbortSignal | None = None
+    # Set by the manager: the chat `steerYield` stop condition. A multi-step source checks it
+    # at each step boundary and ends the turn cleanly (a `success`) when it returns True.
+    steer_yield: Callable[[], bool] | None = None
 
 
 @dataclass
@@ -262,6 +265,8 @@ class PreparedDispatch:
     siblings_group_id: int | None = None
     is_multi_model: bool = False
     lifecycle: Any = None  # StreamLifecycle | None
+    # Agent sessions: how a live follow-up was taken; copied onto `DispatchResult.follow_up`.
+    follow_up: Literal["injected", "queued"] | None = None
 
 
 @dataclass
@@ -284,3 +289,98 @@ class ChatContextProvider(Protocol):
 
     async def prepare_dispatch(self, subscriber: StreamListener | None, req: MainDispatchRequest,
                                ctx: DispatchContext) -> PreparedDispatch: ...
+
+
+# -- additions owned by the stream manager ------------------------------------------------
+
+# `AiService.stream_text` and test sources: pre-stream errors raise from the await,
+# mid-stream errors come through the iterator (or as an `error` chunk).
+StreamTextFn = Callable[[AiStreamRequest], Awaitable[AsyncIterator[UIMessageChunk]]]
+
+
+class StreamManagerError(Exception):
+    """Base of the typed errors the stream manager and its context providers raise."""
+
+    code: str = "stream-error"
+
+
+class WritesPausedError(StreamManagerError):
+    """A write quiesce hold is active (`AiStreamManager.pause`): no new turn is admitted."""
+
+    code = "writes-paused"
+
+
+class DispatchError(StreamManagerError):
+    """`dispatch_stream_request` could not prepare the request (no model, unknown message...)."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+
+@dataclass
+class SendInput:
+    """`AiStreamManager.send` input (a `PreparedDispatch` is accepted as well)."""
+
+    topic_id: str
+    models: Sequence[ModelDispatch]
+    listeners: list[StreamListener] = field(default_factory=list)
+    siblings_group_id: int | None = None
+    lifecycle: Any = None  # StreamLifecycle | None -> chat lifecycle
+
+
+@dataclass(frozen=True)
+class AiStreamManagerConfig:
+    grace_period_ms: float = 30_000
+    background_mode: BackgroundMode = "continue"
+    max_buffer_chunks: int = 10_000
+    # A silent upstream is aborted (as an error) after this long without a chunk; 0 disables.
+    idle_timeout_ms: float = 300_000
+    # Crash-safe streaming: a running execution's partial message is offered to
+    # checkpoint-capable listeners at most this often; 0 disables.
+    checkpoint_interval_ms: float = 1_000
+
+
+@dataclass(frozen=True)
+class ExecutionSnapshot:
+    model_id: UniqueModelId
+    anchor_message_id: str | None
+    status: ExecutionStatus
+    buffer_size: int
+    dropped_chunks: int
+    awaiting_approval: bool
+    final_message: UIMessage | None
+    error: SerializedError | None
+    timings: TransportTimings
+    siblings_group_id: int | None = None
+
+
+@dataclass(frozen=True)
+class TopicSnapshot:
+    """`AiStreamManager.inspect(topic_id)`: a read-only copy of one active stream."""
+
+    topic_id: str
+    status: TopicStreamStatus
+    is_multi_model: bool
+    lifecycle: str
+    listener_ids: tuple[str, ...]
+    executions: tuple[ExecutionSnapshot, ...]
+    pending_steers: tuple[str, ...]
+    held: bool
+    expires_at: float | None
+
+
+@dataclass(frozen=True)
+class ActiveWork:
+    """One running execution, as `list_active_work()` reports it (write quiesce)."""
+
+    id: str  # "<topicId>:<modelId>"
+    topic_id: str
+    model_id: UniqueModelId
+    anchor_message_id: str | None
+    started_at: float
+
+
+class Disposable(Protocol):
+    def dispose(self) -> None: ...

@@ -1,0 +1,25 @@
+"""Which models answer a turn, and the siblings group of a multi-model turn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cherry_desktop.core.ai.stream.types import DispatchError, UniqueModelId
+from cherry_desktop.core.data import Repositories
+
+
+def resolve_models(mentioned: Iterable[UniqueModelId], fallback: UniqueModelId | None) -> list[UniqueModelId]:
+    """Mentioned models (deduplicated, in order), else the topic's model; never empty."""
+    out: list[UniqueModelId] = []
+    for m in mentioned:
+        if m and m not in out:
+            out.append(m)
+    if not out and fallback:
+        out.append(fallback)
+    if not out:
+        raise DispatchError("no-model", "the topic has no model and none was mentioned")
+    return out
+
+
+def siblings_group_id(repos: Repositories, topic_id: str, models: list[UniqueModelId]) -> int | None:
+    return repos.messages.next_siblings_group_id(topic_id) if len(models) > 1 else None

@@ -1,0 +1,200 @@
+"""`PersistenceListener` and the `PersistenceBackend` strategy.
+
+One listener, many backends: the listener owns the observer protocol (model-id filter, the
+error folded into one trailing `data-error` part, exceptions swallowed, `after_persist` only
+on success, stats projection); a backend only writes. A backend that also implements
+`checkpoint(partial)` gets the running message about once a second (crash-safe streaming).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from cherry_desktop.core.ai.stream.types import (
+    SerializedError,
+    StreamDoneResult,
+    StreamErrorResult,
+    StreamPausedResult,
+    StreamTerminalResult,
+    UniqueModelId,
+)
+from cherry_desktop.core.messages import DataPart, UIMessage, UIMessageChunk
+
+log = logging.getLogger(__name__)
+
+PersistStatus = Literal["success", "paused", "error"]
+
+
+@dataclass
+class PersistInput:
+    final_message: UIMessage | None
+    status: PersistStatus
+    model_id: UniqueModelId | None = None
+    stats: dict[str, Any] | None = None
+
+
+@runtime_checkable
+class PersistenceBackend(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+    async def persist_assistant(self, input: PersistInput) -> None: ...
+
+
+@dataclass
+class SemanticTimings:
+    first_text_at: float | None = None
+    reasoning_started_at: float | None = None
+    reasoning_ended_at: float | None = None
+
+
+_TOKEN_FIELDS = ("total_tokens", "prompt_tokens", "completion_tokens", "thoughts_tokens")
+
+
+def stats_from_terminal(final_message: UIMessage | None, timings: dict[str, float | None]) -> dict[str, Any]:
+    """Project tokens (from message metadata) and timings (monotonic ms) into `MessageStats`.
+
+    `time_thinking_ms` is deliberately not projected: the wall-clock reasoning window can
+    include interleaved tool execution.
+    """
+    stats: dict[str, Any] = {}
+    meta = final_message.metadata if final_message is not None else {}
+    for key in _TOKEN_FIELDS:
+        value = meta.get(key)
+        if isinstance(value, int | float):
+            stats[key] = int(value)
+    started = timings.get("started_at")
+    first = timings.get("first_text_at")
+    completed = timings.get("completed_at")
+    if started is not None and first is not None:
+        stats["time_first_token_ms"] = round(first - started)
+    if started is not None and completed is not None:
+        stats["time_completion_ms"] = round(completed - started)
+    return stats
+
+
+def error_part(error: SerializedError) -> DataPart:
+    return DataPart(type="data-error", data=error.to_dict())
+
+
+def fold_error(message: UIMessage, error: SerializedError) -> UIMessage:
+    """`message` with a trailing `data-error` part (added once, never twice)."""
+    parts = list(message.parts)
+    if parts and getattr(parts[-1], "type", None) == "data-error":
+        return message
+    parts.append(error_part(error))
+    return UIMessage.model_construct(id=message.id, role=message.role, parts=parts,
+                                     metadata=dict(message.metadata))
+
+
+class PersistenceListener:
+    """Terminal-only listener that hands the final message to its backend."""
+
+    terminal_only = True
+
+    def __init__(self, *, backend: PersistenceBackend, topic_id: str, model_id: UniqueModelId | None = None) -> None:
+        self.backend = backend
+        self.topic_id = topic_id
+        self.model_id = model_id
+        self._id = f"persistence:{backend.kind}:{topic_id}:{model_id or 'default'}"
+        self.semantic = SemanticTimings()
+        self._in_reasoning = False
+        self._terminal = False
+        self._checkpoint_task: asyncio.Task[None] | None = None
+        self._can_checkpoint = callable(getattr(backend, "checkpoint", None))
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    def is_alive(self) -> bool:
+        return True
+
+    def _mine(self, model_id: UniqueModelId | None) -> bool:
+        return self.model_id is None or model_id is None or model_id == self.model_id
+
+    def on_chunk(self, chunk: UIMessageChunk, source_model_id: UniqueModelId | None = None,
+                 anchor_message_id: str | None = None) -> None:
+        if source_model_id is not None and self.model_id is not None and source_model_id != self.model_id:
+            return
+        sem = self.semantic
+        if sem.first_text_at is not None and not self._in_reasoning:
+            return
+        t = chunk.type
+        if t.startswith("reasoning-"):
+            if sem.reasoning_started_at is None:
+                sem.reasoning_started_at = time.monotonic() * 1000.0
+            self._in_reasoning = True
+            return
+        if self._in_reasoning:
+            self._in_reasoning = False
+            if sem.reasoning_ended_at is None:
+                sem.reasoning_ended_at = time.monotonic() * 1000.0
+        if t == "text-delta" and sem.first_text_at is None:
+            sem.first_text_at = time.monotonic() * 1000.0
+
+    # -- crash-safe checkpoints -----------------------------------------------------------------
+    def on_checkpoint(self, partial: UIMessage, model_id: UniqueModelId | None,
+                      anchor_message_id: str | None) -> None:
+        """Offered by the manager at most once per interval; written off the chunk path."""
+        if not self._can_checkpoint or self._terminal or not self._mine(model_id):
+            return
+        if self._checkpoint_task is not None and not self._checkpoint_task.done():
+            return  # the previous write is still going: skip, the next tick brings fresher parts
+        self._checkpoint_task = asyncio.get_running_loop().create_task(self._write_checkpoint(partial))
+
+    async def _write_checkpoint(self, partial: UIMessage) -> None:
+        if self._terminal:
+            return
+        try:
+            await self.backend.checkpoint(partial)  # type: ignore[attr-defined]
+        except Exception:
+            log.exception("checkpoint of %s failed", self._id)
+
+    # -- terminal ---------------------------------------------------------------------------------
+    async def on_done(self, result: StreamDoneResult) -> None:
+        await self._persist(result, "success")
+
+    async def on_paused(self, result: StreamPausedResult) -> None:
+        await self._persist(result, "paused")
+
+    async def on_error(self, result: StreamErrorResult) -> None:
+        await self._persist(result, "error")
+
+    async def _persist(self, result: StreamTerminalResult, status: PersistStatus) -> None:
+        if not self._mine(result.model_id) or result.final_message is None:
+            return
+        self._terminal = True
+        task = self._checkpoint_task
+        if task is not None and not task.done():
+            # Let an in-flight checkpoint land first so it cannot overwrite the final write.
+            try:
+                await task
+            except Exception:
+                pass
+        message = result.final_message
+        if isinstance(result, StreamErrorResult):
+            message = fold_error(message, result.error)
+        timings: dict[str, float | None] = {
+            "started_at": result.timings.started_at, "completed_at": result.timings.completed_at,
+            "first_text_at": self.semantic.first_text_at,
+            "reasoning_started_at": self.semantic.reasoning_started_at,
+            "reasoning_ended_at": self.semantic.reasoning_ended_at,
+        }
+        stats = stats_from_terminal(message, timings)
+        try:
+            await self.backend.persist_assistant(PersistInput(final_message=message, status=status,
+                                                              model_id=result.model_id, stats=stats))
+        except Exception:
+            log.exception("persist_assistant (%s) failed for %s", status, self._id)
+            return
+        after = getattr(self.backend, "after_persist", None)
+        if status == "success" and after is not None:
+            try:
+                await after(message)
+            except Exception:
+                log.exception("after_persist failed for %s", self._id)

@@ -1,0 +1,70 @@
+"""Write quiesce: refcounted holds that stop new autonomous writes (backup restore).
+
+`pause(reason)` returns a disposable hold; while any hold is active the manager admits no new
+turn and writes no checkpoint, and chained steer continuations wait. `drain_in_flight`
+awaits what was already running (its terminal persistence included) and names stragglers.
+The last hold's disposal runs the callbacks registered with `on_resume` (deferred chains).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+
+class _Hold:
+    __slots__ = ("_owner", "disposed", "reason")
+
+    def __init__(self, owner: WriteQuiesce, reason: str) -> None:
+        self._owner = owner
+        self.reason = reason
+        self.disposed = False
+
+    def dispose(self) -> None:
+        if not self.disposed:
+            self.disposed = True
+            self._owner._release(self)
+
+    def __enter__(self) -> _Hold:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.dispose()
+
+
+class WriteQuiesce:
+    def __init__(self) -> None:
+        self._holds: list[_Hold] = []
+        self._resume_callbacks: list[Callable[[], None]] = []
+
+    @property
+    def paused(self) -> bool:
+        return bool(self._holds)
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(h.reason for h in self._holds)
+
+    def pause(self, reason: str = "") -> _Hold:
+        hold = _Hold(self, reason)
+        self._holds.append(hold)
+        log.info("stream writes paused (%s), %d hold(s)", reason or "no reason", len(self._holds))
+        return hold
+
+    def on_resume(self, callback: Callable[[], None]) -> None:
+        self._resume_callbacks.append(callback)
+
+    def _release(self, hold: _Hold) -> None:
+        if hold in self._holds:
+            self._holds.remove(hold)
+        if self._holds:
+            return
+        log.info("stream writes resumed")
+        callbacks, self._resume_callbacks = self._resume_callbacks, []
+        for cb in callbacks:
+            try:
+                cb()
+            except Exception:
+                log.exception("resume callback failed")

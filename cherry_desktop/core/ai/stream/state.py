@@ -1,0 +1,181 @@
+"""`ActiveStream` and `StreamExecution`: the manager's per-topic and per-model state.
+
+Plain mutable objects with `__slots__`; the execution loop touches them once per chunk, so
+they carry precomputed values (the listener tuple, the subscriber count, the chunk-tagging
+model id) instead of deriving them per chunk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from cherry_desktop.core.ai.stream.types import (
+    AbortController,
+    AiStreamRequest,
+    ExecutionStatus,
+    SerializedError,
+    StreamListener,
+    TopicStreamStatus,
+    TransportTimings,
+    UniqueModelId,
+)
+from cherry_desktop.core.messages import UIMessage, UIMessageAccumulator, UIMessageChunk
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.ai.stream.lifecycle import StreamLifecycle
+
+
+def is_subscriber(listener: StreamListener) -> bool:
+    """A listener that wants chunks (a window, a channel, an SSE response).
+
+    Terminal-only listeners (persistence, trace flush) set `terminal_only = True`; they do not
+    keep a stream "watched" for `background_mode == 'abort'`.
+    """
+    return not getattr(listener, "terminal_only", False)
+
+
+class StreamExecution:
+    """One model's run inside a topic stream."""
+
+    __slots__ = (
+        "abort_controller",
+        "accumulator",
+        "anchor_message_id",
+        "awaiting_approval",
+        "buffer",
+        "cancel_requested",
+        "checkpoint_handle",
+        "dropped_chunks",
+        "error",
+        "final_message",
+        "idle_handle",
+        "idle_last_count",
+        "idle_last_progress",
+        "model_id",
+        "reading",
+        "request",
+        "siblings_group_id",
+        "source_model_id",
+        "status",
+        "stop_reason",
+        "task",
+        "timings",
+    )
+
+    def __init__(self, *, model_id: UniqueModelId, request: AiStreamRequest, anchor_message_id: str | None,
+                 max_buffer_chunks: int, started_at: float, is_multi_model: bool,
+                 siblings_group_id: int | None = None) -> None:
+        self.model_id = model_id
+        self.request = request
+        self.anchor_message_id = anchor_message_id
+        self.abort_controller = AbortController()
+        self.status: ExecutionStatus = "streaming"
+        # Ring buffer for reconnect replay; `deque(maxlen)` drops the oldest on overflow.
+        self.buffer: deque[UIMessageChunk] = deque(maxlen=max(1, max_buffer_chunks))
+        self.dropped_chunks = 0
+        self.accumulator = UIMessageAccumulator(message_id=anchor_message_id)
+        self.final_message: UIMessage | None = None
+        self.awaiting_approval = False
+        self.error: SerializedError | None = None
+        self.siblings_group_id = siblings_group_id
+        self.timings = TransportTimings(started_at=started_at)
+        self.task: asyncio.Task[None] | None = None
+        # Multi-model topics tag chunks with the producing model; single-model ones do not.
+        self.source_model_id: UniqueModelId | None = model_id if is_multi_model else None
+        self.reading = False
+        self.cancel_requested = False
+        # Why the signal fired: "user" stops and "no-subscribers" pause; anything else errors.
+        self.stop_reason: str | None = None
+        self.checkpoint_handle: asyncio.TimerHandle | None = None
+        self.idle_handle: asyncio.TimerHandle | None = None
+        self.idle_last_count = 0
+        self.idle_last_progress = 0.0
+
+    def reset_for_roll(self, anchor_message_id: str | None) -> UIMessage:
+        """Close the current row's message and start a fresh one on `anchor_message_id`."""
+        partial = self.accumulator.snapshot()
+        self.anchor_message_id = anchor_message_id
+        self.accumulator = UIMessageAccumulator(message_id=anchor_message_id)
+        self.buffer.clear()
+        self.dropped_chunks = 0
+        return partial
+
+    def cancel_timers(self) -> None:
+        for handle in (self.checkpoint_handle, self.idle_handle):
+            if handle is not None:
+                handle.cancel()
+        self.checkpoint_handle = None
+        self.idle_handle = None
+
+
+class ActiveStream:
+    """A topic's stream: its executions, its listeners and its topic-level status."""
+
+    __slots__ = (
+        "checkpoint_listeners",
+        "cleanup_timer",
+        "deferred_chain",
+        "executions",
+        "expires_at",
+        "held",
+        "hold_requested",
+        "is_multi_model",
+        "last_error",
+        "lifecycle",
+        "listener_seq",
+        "listeners",
+        "pending_steers",
+        "siblings_group_id",
+        "status",
+        "subscriber_count",
+        "topic_id",
+    )
+
+    def __init__(self, topic_id: str, *, is_multi_model: bool, lifecycle: StreamLifecycle,
+                 siblings_group_id: int | None = None) -> None:
+        self.topic_id = topic_id
+        self.executions: dict[UniqueModelId, StreamExecution] = {}
+        self.listeners: dict[str, StreamListener] = {}
+        self.listener_seq: tuple[StreamListener, ...] = ()
+        self.checkpoint_listeners: tuple[Any, ...] = ()
+        self.subscriber_count = 0
+        self.status: TopicStreamStatus = "pending"
+        self.is_multi_model = is_multi_model
+        self.lifecycle = lifecycle
+        self.siblings_group_id = siblings_group_id
+        self.expires_at: float | None = None
+        self.cleanup_timer: asyncio.TimerHandle | None = None
+        self.pending_steers: deque[str] = deque()
+        # will_continue_topic(): the next topic terminal keeps the stream open (held) for a
+        # continuation on the same stream instead of finalising it.
+        self.hold_requested = False
+        self.held = False
+        self.deferred_chain = False
+        self.last_error: SerializedError | None = None
+
+    def upsert_listener(self, listener: StreamListener) -> None:
+        self.listeners[listener.id] = listener
+        self.refresh_listeners()
+
+    def remove_listener(self, listener_id: str) -> bool:
+        if self.listeners.pop(listener_id, None) is None:
+            return False
+        self.refresh_listeners()
+        return True
+
+    def refresh_listeners(self) -> None:
+        seq = tuple(self.listeners.values())
+        self.listener_seq = seq
+        self.subscriber_count = sum(1 for lst in seq if is_subscriber(lst))
+        self.checkpoint_listeners = tuple(lst for lst in seq if callable(getattr(lst, "on_checkpoint", None)))
+
+    def any_streaming(self) -> bool:
+        return any(e.status == "streaming" for e in self.executions.values())
+
+    def is_live(self) -> bool:
+        """Pending or streaming with work still running (or held for a continuation)."""
+        if self.status not in ("pending", "streaming"):
+            return False
+        return self.held or self.deferred_chain or self.any_streaming()
