@@ -1,0 +1,1 @@
+"""The Claude Code runtime driver (claude-agent-sdk); imports the SDK lazily."""

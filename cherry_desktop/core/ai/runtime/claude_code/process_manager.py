@@ -1,0 +1,101 @@
+"""`ClaudeCodeProcessManager`: owns every Claude Code CLI process this app spawns.
+
+Every SDK client is built on `tracked_transport(...)`, a subclass of the SDK's subprocess
+transport that records the child from spawn to exit. The stdio contract is the SDK's: stdin
+stays a pipe (never detached, never redirected), so when the app dies the CLI reads EOF and
+exits by itself. `sweep()` — run at app stop after connections were closed gracefully — sends
+SIGTERM to any tracked child still alive. It waits for nothing and never looks processes up by
+name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from cherry_desktop.core.ai.runtime.claude_code.sdk import (
+    configure_can_use_tool,
+    ignore_shadowed_can_use_tool_warning,
+    load_sdk,
+)
+
+log = logging.getLogger(__name__)
+
+
+class ClaudeCodeProcessManager:
+    """The registry of live CLI children."""
+
+    def __init__(self) -> None:
+        self._processes: dict[int, Any] = {}
+        self._transport_class: type[Any] | None = None
+
+    # ---- registry ------------------------------------------------------------------------
+
+    def register(self, process: Any) -> None:
+        self._processes[int(process.pid)] = process
+
+    def unregister(self, process: Any) -> None:
+        self._processes.pop(int(process.pid), None)
+
+    def alive_pids(self) -> list[int]:
+        """PIDs of tracked children that have not exited (exited ones are dropped)."""
+        for pid, process in list(self._processes.items()):
+            if process.returncode is not None:
+                self._processes.pop(pid, None)
+        return sorted(self._processes)
+
+    def sweep(self) -> list[int]:
+        """SIGTERM every tracked child still alive; returns their PIDs. Never waits."""
+        signalled = []
+        for pid in self.alive_pids():
+            process = self._processes.pop(pid)
+            with contextlib.suppress(ProcessLookupError, OSError):
+                process.terminate()
+                signalled.append(pid)
+        if signalled:
+            log.info("sent SIGTERM to %d Claude Code process(es) still alive at stop", len(signalled))
+        return signalled
+
+    # ---- transport -----------------------------------------------------------------------
+
+    def transport_class(self) -> type[Any]:
+        """The SDK subprocess transport, subclassed to report spawn and close to this manager."""
+        if self._transport_class is None:
+            load_sdk()
+            from claude_agent_sdk._internal.transport.subprocess_cli import SubprocessCLITransport
+
+            manager = self
+
+            class TrackedSubprocessCLITransport(SubprocessCLITransport):
+                async def connect(self) -> None:
+                    try:
+                        await super().connect()
+                    finally:
+                        process = getattr(self, "_process", None)
+                        if process is not None:
+                            manager.register(process)
+
+                async def close(self) -> None:
+                    process = getattr(self, "_process", None)
+                    try:
+                        await super().close()
+                    finally:
+                        if process is not None and process.returncode is not None:
+                            manager.unregister(process)
+
+            self._transport_class = TrackedSubprocessCLITransport
+        return self._transport_class
+
+    def new_client(self, options: Any) -> Any:
+        """A `ClaudeSDKClient` whose CLI process this manager tracks."""
+        sdk = load_sdk()
+        ignore_shadowed_can_use_tool_warning()
+
+        async def _no_input() -> Any:
+            return
+            yield {}
+
+        configured = configure_can_use_tool(options)
+        transport = self.transport_class()(prompt=_no_input(), options=configured)
+        return sdk.ClaudeSDKClient(options=options, transport=transport)

@@ -1,0 +1,162 @@
+"""Options of one Claude Code SDK query (`build_claude_code_query_request`).
+
+The resume id is, in order: the explicit token from the host, else the newest persisted token
+of the session, else none (a brand-new SDK session). Never ``continue_conversation``, never
+cwd-based discovery. The system prompt is `build_agent_runtime_prompt` mapped onto the SDK
+(preset ``claude_code`` plus ``append``; a workspace ``system.md`` base replaces the preset).
+The API key goes into the child's environment only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_agent_runtime_prompt
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
+
+log = logging.getLogger(__name__)
+
+
+def resolve_resume_token(explicit: str | None, get_last: Callable[[], str | None]) -> str | None:
+    """Explicit host token, else the newest persisted token, else None."""
+    if explicit:
+        return explicit
+    try:
+        return get_last() or None
+    except Exception:  # a broken lookup must not block a fresh session
+        log.exception("reading the last resume token failed")
+        return None
+
+
+def sdk_model_name(model_id: str | None) -> str | None:
+    """The model name the CLI expects from Cherry's unique model id (``provider:model`` or plain)."""
+    if not model_id:
+        return None
+    for separator in ("::", ":", "/"):
+        if separator in model_id:
+            return model_id.split(separator, 1)[1]
+    return model_id
+
+
+def materialize_prompt(input: RuntimeConnectInput) -> AgentRuntimePrompt:
+    ctx = input.context
+    return build_agent_runtime_prompt(
+        agent=ctx.agent,
+        workspace_path=ctx.workspace_path,
+        agent_data_dir=ctx.agent_data_dir,
+        model_name=sdk_model_name(ctx.model_id),
+        username=input.username,
+        language=input.language,
+    )
+
+
+def system_prompt_option(prompt: AgentRuntimePrompt) -> Any:
+    if prompt.base is None:
+        return {"type": "preset", "preset": "claude_code", "append": prompt.append}
+    return f"{prompt.base}\n\n{prompt.append}"
+
+
+def child_env(input: RuntimeConnectInput) -> dict[str, str]:
+    """The CLI child's environment overrides: provider endpoint and key, then extra env.
+
+    The key is read from the keyring now (per connection) and lives only here. Without a key
+    and without a provider endpoint the CLI uses the user's own Claude Code login (real HOME).
+    """
+    env: dict[str, str] = {}
+    provider = input.context.provider
+    if provider is not None and provider.base_url:
+        env["ANTHROPIC_BASE_URL"] = provider.base_url.rstrip("/")
+    key = input.get_api_key()
+    if key:
+        env["ANTHROPIC_API_KEY"] = key
+    env.update(input.extra_env)
+    return env
+
+
+@dataclass(frozen=True)
+class QueryRequest:
+    """What one query needs besides its callbacks; `signature` keys warm-query reuse."""
+
+    resume: str | None
+    cwd: str | None
+    model: str | None
+    permission_mode: str
+    disabled_tools: tuple[str, ...]
+    system_prompt: Any
+    env: dict[str, str]
+    signature: str
+
+
+def query_signature(
+    *,
+    model: str | None,
+    env: dict[str, str],
+    permission_mode: str,
+    disabled_tools: tuple[str, ...],
+    system_prompt: Any,
+    cwd: str | None,
+) -> str:
+    """A digest of everything spawn-frozen (credentials hashed, never stored in clear)."""
+    facts = {
+        "model": model,
+        "env": env,
+        "permission_mode": permission_mode,
+        "disabled_tools": disabled_tools,
+        "prompt": system_prompt,
+        "cwd": cwd,
+    }
+    return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: str | None) -> QueryRequest:
+    """Resolve the resume id and every spawn-time fact of a query for this session."""
+    ctx = input.context
+    resume = resolve_resume_token(resume_token, input.get_last_resume_token)
+    system_prompt = system_prompt_option(materialize_prompt(input))
+    env = child_env(input)
+    cwd = str(ctx.workspace_path) if ctx.workspace_path else None
+    model = sdk_model_name(ctx.model_id)
+    disabled = tuple(sorted(input.disabled_tools))
+    signature = query_signature(
+        model=model,
+        env=env,
+        permission_mode=input.permission_mode,
+        disabled_tools=disabled,
+        system_prompt=system_prompt,
+        cwd=cwd,
+    )
+    return QueryRequest(resume, cwd, model, input.permission_mode, disabled, system_prompt, env, signature)
+
+
+def build_sdk_options(
+    request: QueryRequest,
+    *,
+    resume: str | None,
+    hooks: dict[str, list[Any]],
+    can_use_tool: Any,
+    stderr: Callable[[str], None] | None = None,
+) -> Any:
+    """`ClaudeAgentOptions` for a request (imports the SDK: call on connect/prewarm only)."""
+    from cherry_desktop.core.ai.runtime.claude_code.sdk import load_sdk
+
+    sdk = load_sdk()
+    return sdk.ClaudeAgentOptions(
+        cwd=request.cwd,
+        model=request.model,
+        permission_mode=request.permission_mode,
+        disallowed_tools=list(request.disabled_tools),
+        system_prompt=request.system_prompt,
+        env=dict(request.env),
+        resume=resume,
+        include_partial_messages=True,
+        hooks=hooks,
+        can_use_tool=can_use_tool,
+        stderr=stderr,
+        # Workspace CLAUDE.md / .claude settings the user vouched for by picking the workspace.
+        setting_sources=["project"],
+    )

@@ -1,0 +1,261 @@
+"""`ClaudeCodeRuntimeDriver` driven directly (connect, send, iterate events): real CLI,
+scripted model server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver
+from cherry_desktop.core.ai.runtime.prompt import BLOCK_LANGUAGE
+from cherry_desktop.core.ai.runtime.types import (
+    STEER_REMINDER_OPEN,
+    ApprovalDecision,
+    ReconcileInput,
+    RuntimeRedirectInput,
+)
+from cherry_desktop.core.messages import UIMessage
+from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, slow_text, text, tool_use
+from tests.integration.claude_driver_helpers import EventReader, Harness, chunk_types, send_text, text_of
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
+
+
+@pytest.fixture
+def harness(model_server: ScriptedModelServer, tmp_path: Path, workspace: Path) -> Harness:
+    return Harness(model_server, tmp_path, workspace)
+
+
+@pytest.fixture
+async def driver() -> AsyncIterator[ClaudeCodeRuntimeDriver]:
+    drv = ClaudeCodeRuntimeDriver()
+    try:
+        yield drv
+    finally:
+        await drv.shutdown()
+
+
+async def test_fresh_turn_with_tool(driver: ClaudeCodeRuntimeDriver, harness: Harness, workspace: Path) -> None:
+    target = workspace / "hello.txt"
+    harness.server.enqueue(
+        tool_use("Write", {"file_path": str(target), "content": "hi\n"}, preamble="Writing it."),
+        text("Done writing."),
+    )
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "write hello.txt")
+    events = await reader.turn()
+
+    assert target.read_text() == "hi\n"
+    assert events[-1].type == "turn-complete"
+    types = chunk_types(events)
+    assert types.index("tool-input-start") < types.index("tool-input-available") < types.index("tool-output-available")
+    assert text_of(events) == "Writing it.Done writing."
+    output = next(e.chunk for e in events if e.type == "chunk" and e.chunk.type == "tool-output-available")
+    assert output.duration_ms is not None
+    usages = [e for e in events if e.type == "usage"]
+    assert len(usages) == 2
+    assert all(u.time_first_token_ms is not None and u.time_completion_ms is not None for u in usages)
+    tokens = [e.token for e in events if e.type == "resume-token"]
+    assert tokens
+    assert len(set(tokens)) == 1
+    assert any(e.type == "context-usage" for e in events)
+    metadata = [e.chunk for e in events if e.type == "chunk" and e.chunk.type == "message-metadata"]
+    assert metadata[-1].message_metadata["usage"]["output_tokens"] > 0
+    first = harness.server.requests_for_model_turns()[0]
+    assert BLOCK_LANGUAGE in first.system_text  # the materialized prompt reached the model
+
+
+async def test_two_turns_on_one_connection(driver: ClaudeCodeRuntimeDriver, harness: Harness) -> None:
+    harness.server.enqueue(text("first answer"), text("second answer"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "one")
+    assert text_of(await reader.turn()) == "first answer"
+    pids = driver.process_manager.alive_pids()
+    await send_text(connection, "two")
+    assert text_of(await reader.turn()) == "second answer"
+    assert driver.process_manager.alive_pids() == pids  # same CLI process, no respawn
+    history = harness.server.last_model_request().all_text()
+    assert "one" in history
+    assert "first answer" in history
+
+
+async def test_new_connection_resumes_history(driver: ClaudeCodeRuntimeDriver, harness: Harness) -> None:
+    harness.server.enqueue(text("remembered answer"), text("after restart"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "remember the word kumquat")
+    events = await reader.turn()
+    token = [e.token for e in events if e.type == "resume-token"][-1]
+    await connection.close()
+
+    # As after an app restart: no explicit token, the newest persisted one is used.
+    harness.last_token[0] = token
+    resumed = await driver.connect(harness.connect_input())
+    reader = EventReader(resumed)
+    await send_text(resumed, "what was the word?")
+    assert text_of(await reader.turn()) == "after restart"
+    sent = harness.server.last_model_request().all_text()
+    assert "kumquat" in sent
+    assert "remembered answer" in sent
+
+
+async def test_bogus_resume_token_recovers(driver: ClaudeCodeRuntimeDriver, harness: Harness) -> None:
+    harness.server.enqueue(text("fresh start"))
+    bogus = "00000000-0000-4000-8000-000000000000"
+    connection = await driver.connect(harness.connect_input(resume_token=bogus))
+    reader = EventReader(connection)
+    await send_text(connection, "hello again")
+    events = await reader.turn()
+    assert events[-1].type == "turn-complete"
+    tokens = {e.token for e in events if e.type == "resume-token"}
+    assert tokens
+    assert bogus not in tokens
+    assert getattr(connection, "recovered_from", None) == bogus
+
+
+async def test_steer_injected_mid_turn(driver: ClaudeCodeRuntimeDriver, harness: Harness, workspace: Path) -> None:
+    harness.server.enqueue(
+        tool_use(
+            "Bash",
+            {"command": "echo steered", "description": "echo"},
+            preamble="Working on it slowly before a tool call, so there is time to steer.",
+            delay_s=0.03,
+        ),
+        text("Post-steer answer."),
+    )
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "do the work")
+    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    steer = UIMessage.user_text("Please also mention penguins")
+    assert await connection.redirect(RuntimeRedirectInput(message=steer))
+    events = await reader.turn()
+
+    kinds = [e.type if e.type != "chunk" else e.chunk.type for e in events]
+    boundary = kinds.index("steer-boundary")
+    assert events[boundary].message_ids == (steer.id,)
+    assert "tool-output-available" in kinds[:boundary]  # the tool belongs to the pre-steer row
+    assert kinds[boundary + 1] == "start-step"  # just before the post-steer assistant message
+    assert "Post-steer answer." in text_of(events[boundary:])
+    assert "steer-undelivered" not in kinds
+    last = harness.server.last_model_request().all_text()
+    assert "Please also mention penguins" in last
+    # The CLI nests hook context in its own reminder; the steer wording must reach the model.
+    assert STEER_REMINDER_OPEN.split("\n")[1] in last
+
+
+async def test_steer_undelivered_when_turn_ends_first(driver: ClaudeCodeRuntimeDriver, harness: Harness) -> None:
+    harness.server.enqueue(slow_text("No tools in this answer at all.", delay_s=0.03, chunk_size=4))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "answer without tools")
+    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    steer = UIMessage.user_text("late steer")
+    assert await connection.redirect(RuntimeRedirectInput(message=steer))
+    events = await reader.turn()
+    kinds = [e.type for e in events]
+    assert kinds.index("steer-undelivered") < kinds.index("turn-complete")
+    assert next(e for e in events if e.type == "steer-undelivered").message_id == steer.id
+    # Not a live turn any more: a redirect is refused, the host queues it.
+    assert not await connection.redirect(RuntimeRedirectInput(message=UIMessage.user_text("x")))
+
+
+async def test_interrupt_ends_turn_as_aborted(driver: ClaudeCodeRuntimeDriver, harness: Harness) -> None:
+    harness.server.enqueue(HangReply(text_before="partial "), text("after stop"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "hang")
+    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    await connection.interrupt()
+    events = await reader.turn()
+    assert events[-1].type == "turn-complete"
+    assert events[-1].finish_reason == "aborted"
+    assert connection.is_alive
+    await send_text(connection, "again")
+    assert text_of(await reader.turn()) == "after stop"
+
+
+@pytest.mark.parametrize("status", [500, 529, 401])
+async def test_api_error_keeps_resume_token(driver: ClaudeCodeRuntimeDriver, harness: Harness, status: int) -> None:
+    harness.server.enqueue(http_error(status, f"scripted {status}"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "fail")
+    events = await reader.turn()
+    error = events[-1]
+    assert error.type == "error"
+    assert error.status == status
+    assert any(e.type == "resume-token" for e in events)
+    assert not connection.is_alive  # a failed result tears the connection down
+
+
+@pytest.mark.parametrize("approve", [True, False])
+async def test_tool_approval(driver: ClaudeCodeRuntimeDriver, harness: Harness, workspace: Path, approve: bool) -> None:
+    target = workspace / "approved.txt"
+    harness.server.enqueue(tool_use("Write", {"file_path": str(target), "content": "x"}), text("finished"))
+    connection = await driver.connect(harness.connect_input(permission_mode="default"))
+    reader = EventReader(connection)
+    await send_text(connection, "write it")
+    before = await reader.until(lambda e: e.type == "tool-approval-request")
+    request = before[-1]
+    assert request.tool_name == "Write"
+    decision = ApprovalDecision(approved=approve, reason=None if approve else "not today")
+    assert await connection.respond_tool_approval(request.approval_id, decision)
+    events = await reader.turn()
+    kinds = chunk_types(events)
+    if approve:
+        assert target.exists()
+        assert "tool-output-available" in kinds
+    else:
+        assert not target.exists()
+        assert "tool-output-denied" in kinds
+        assert "tool-output-error" not in kinds
+        assert "not today" in harness.server.last_model_request().all_text()
+    assert events[-1].type == "turn-complete"
+
+
+async def test_reconcile_permission_mode_and_disabled_tools(
+    driver: ClaudeCodeRuntimeDriver, harness: Harness, workspace: Path
+) -> None:
+    harness.server.enqueue(text("ok"), tool_use("Bash", {"command": "touch nope", "description": "t"}), text("done"))
+    connection = await driver.connect(harness.connect_input(permission_mode="default"))
+    reader = EventReader(connection)
+    await send_text(connection, "warm up")
+    await reader.turn()
+    same = ReconcileInput(permission_mode="default", disabled_tools=frozenset(), model_id=None)
+    assert await connection.reconcile(same) == "current"
+    bypass = ReconcileInput(permission_mode="bypassPermissions", disabled_tools=frozenset(), model_id=None)
+    assert await connection.reconcile(bypass) == "rebuild"  # the CLI only allows it from launch
+    changed = ReconcileInput(permission_mode="acceptEdits", disabled_tools=frozenset({"Bash"}), model_id=None)
+    assert await connection.reconcile(changed) == "patched"
+    assert getattr(connection, "permission_mode", None) == "acceptEdits"
+    await send_text(connection, "run bash")
+    events = await reader.turn()
+    assert not (workspace / "nope").exists()  # Bash disabled in place: denied before any prompt
+    assert not any(e.type == "tool-approval-request" for e in events)
+    assert any(e.type == "chunk" and e.chunk.type in ("tool-output-error", "tool-output-denied") for e in events)
+    assert events[-1].type == "turn-complete"
+
+
+async def test_no_cli_process_alive_after_shutdown(harness: Harness) -> None:
+    driver = ClaudeCodeRuntimeDriver()
+    harness.server.enqueue(text("a"), text("b"))
+    first = await driver.connect(harness.connect_input())
+    reader = EventReader(first)
+    await send_text(first, "x")
+    await reader.turn()
+    second = await driver.connect(harness.connect_input())
+    pids = driver.process_manager.alive_pids()
+    assert len(pids) == 2
+    await driver.shutdown()
+    await asyncio.sleep(0.3)
+    assert not first.is_alive
+    assert not second.is_alive
+    alive = [pid for pid in pids if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+    assert alive == []
