@@ -1,0 +1,283 @@
+"""The pieces a message row is made of: Markdown blocks, the live text tail, reasoning,
+tool cards, error blocks and the usage footer.
+
+Streaming rule (measured): re-rendering a whole message as Markdown every frame costs about
+250 ms p99 at 2 000 chunks/s, appending costs about 5 ms. So `LiveText` renders each
+finished Markdown block once, and only the growing tail (the open paragraph) is set as plain
+text per frame.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+
+TOOL_TEXT_LIMIT = 4000
+# A tail past this size is committed at its last line break even without a blank line, so
+# one endless paragraph cannot make every frame re-lay out a huge label.
+TAIL_SOFT_LIMIT = 2000
+
+
+def split_finished_blocks(text: str) -> tuple[str, str]:
+    """Split `text` into (finished Markdown blocks, open tail).
+
+    A block is finished at a blank line that lies outside a fenced code block; a tail past
+    `TAIL_SOFT_LIMIT` outside a fence is also cut at its last line break.
+    """
+    cut = -1
+    in_fence = False
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.lstrip()
+        end = pos + len(line)
+        if stripped.startswith("```") or stripped.startswith("~~~"):
+            in_fence = not in_fence
+            if not in_fence and line.endswith("\n"):
+                cut = end  # a closed fence ends a block
+        elif not in_fence and line.strip() == "" and line.endswith("\n"):
+            cut = end
+        pos = end
+    if cut < 0 and not in_fence and len(text) > TAIL_SOFT_LIMIT:
+        nl = text.rfind("\n")
+        if nl > 0:
+            cut = nl + 1
+    if cut <= 0:
+        return "", text
+    return text[:cut], text[cut:]
+
+
+def _label(text: str = "", *, markdown: bool, object_name: str = "") -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.MarkdownText if markdown else Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                  | Qt.TextInteractionFlag.LinksAccessibleByMouse)
+    label.setOpenExternalLinks(True)
+    label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+    if object_name:
+        label.setObjectName(object_name)
+    if text:
+        label.setText(text)
+    return label
+
+
+class LiveText(QWidget):
+    """A text (or reasoning) part: finished blocks as Markdown, the tail as plain text."""
+
+    def __init__(self, text: str = "", *, done: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(4)
+        self._rendered: list[str] = []
+        self._tail = ""
+        self._pending: list[str] = []
+        self._tail_label: QLabel | None = None
+        self.done = False
+        if text:
+            self._pending.append(text)
+        if done:
+            self.finish()
+        else:
+            self.commit()
+
+    @property
+    def source(self) -> str:
+        return "".join(self._rendered) + self._tail + "".join(self._pending)
+
+    def append(self, delta: str) -> None:
+        self._pending.append(delta)
+
+    def commit(self) -> None:
+        """Apply the frame's deltas: render newly finished blocks once, reset the tail."""
+        if not self._pending:
+            return
+        self._tail += "".join(self._pending)
+        self._pending.clear()
+        finished, self._tail = split_finished_blocks(self._tail)
+        if finished:
+            self._add_block(finished)
+        if self._tail:
+            if self._tail_label is None:
+                self._tail_label = _label(markdown=False, object_name="liveTail")
+                self._layout.addWidget(self._tail_label)
+            self._tail_label.setText(self._tail)
+            self._layout.removeWidget(self._tail_label)
+            self._layout.addWidget(self._tail_label)
+        elif self._tail_label is not None:
+            self._tail_label.setText("")
+
+    def finish(self) -> None:
+        """The part ended: the remaining tail becomes a Markdown block, once."""
+        self._tail += "".join(self._pending)
+        self._pending.clear()
+        if self._tail:
+            self._add_block(self._tail)
+            self._tail = ""
+        if self._tail_label is not None:
+            self._tail_label.deleteLater()
+            self._tail_label = None
+        self.done = True
+
+    def _add_block(self, text: str) -> None:
+        self._rendered.append(text)
+        if not text.strip():
+            return
+        block = _label(text.strip("\n"), markdown=True, object_name="markdownBlock")
+        index = self._layout.indexOf(self._tail_label) if self._tail_label is not None else -1
+        if index >= 0:
+            self._layout.insertWidget(index, block)
+        else:
+            self._layout.addWidget(block)
+
+
+class ReasoningBlock(QFrame):
+    """Collapsible reasoning; collapsed unless the user opens it."""
+
+    def __init__(self, text: str = "", *, done: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("reasoningBlock")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        self.toggle = QToolButton(self)
+        self.toggle.setObjectName("reasoningToggle")
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setText(self.tr("Reasoning"))
+        self.toggle.toggled.connect(self._on_toggled)
+        self.text = LiveText(text, done=done)
+        self.text.setVisible(False)
+        layout.addWidget(self.toggle)
+        layout.addWidget(self.text)
+
+    def _on_toggled(self, on: bool) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.text.setVisible(on)
+
+
+def _pretty(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):
+            text = str(value)
+    if len(text) > TOOL_TEXT_LIMIT:
+        text = text[:TOOL_TEXT_LIMIT] + "\n…"
+    return text
+
+
+class ToolCard(QFrame):
+    """A tool call: name and state, input, then output, error or denial."""
+
+    def __init__(self, fields: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolCard")
+        self.fields: dict[str, Any] = {}
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(4)
+        self.header = QLabel(self)
+        self.header.setObjectName("toolHeader")
+        self.input_label = _label(markdown=False, object_name="toolInput")
+        self.result_label = _label(markdown=False, object_name="toolOutput")
+        for w in (self.header, self.input_label, self.result_label):
+            layout.addWidget(w)
+        self.update_fields(fields)
+
+    def _state_text(self, state: str) -> str:
+        return {
+            "input-streaming": self.tr("preparing"),
+            "input-available": self.tr("running"),
+            "approval-requested": self.tr("waiting for approval"),
+            "approval-responded": self.tr("approved"),
+            "output-available": self.tr("done"),
+            "output-error": self.tr("failed"),
+            "output-denied": self.tr("denied"),
+        }.get(state, state)
+
+    def update_fields(self, fields: dict[str, Any]) -> None:
+        self.fields.update(fields)
+        f = self.fields
+        state = str(f.get("state") or "input-streaming")
+        self.setProperty("state", state)
+        duration = f.get("duration_ms")
+        suffix = f" · {duration / 1000:.1f} s" if isinstance(duration, int | float) else ""
+        self.header.setText(f"{f.get('tool_name') or '?'} — {self._state_text(state)}{suffix}")
+        tool_input = f.get("input")
+        if tool_input is None:
+            tool_input = f.get("input_text")
+        self.input_label.setText(_pretty(tool_input))
+        self.input_label.setVisible(tool_input not in (None, ""))
+        if state == "output-available":
+            self.result_label.setText(_pretty(f.get("output")))
+        elif state == "output-error":
+            self.result_label.setText(self.tr("Error: %1").replace("%1", str(f.get("error_text") or "")))
+        elif state == "output-denied":
+            reason = f.get("error_text")
+            self.result_label.setText(self.tr("Denied by the user") + (f" ({reason})" if reason else ""))
+        else:
+            self.result_label.setText("")
+        self.result_label.setProperty("state", state)
+        self.result_label.setVisible(bool(self.result_label.text()))
+        self.style().unpolish(self)
+        self.style().polish(self)
+
+
+class ErrorBlock(QLabel):
+    """A failed turn's error, readable (never a raw traceback)."""
+
+    def __init__(self, message: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("errorBlock")
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setText(self.tr("The reply failed: %1").replace("%1", message))
+
+
+def _num(stats: dict[str, Any], *keys: str) -> float | None:
+    for key in keys:
+        value = stats.get(key)
+        if isinstance(value, int | float):
+            return float(value)
+    return None
+
+
+class UsageFooter(QLabel):
+    """Tokens and timings of a message ('' and hidden when nothing is known)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("usageFooter")
+        self.setVisible(False)
+
+    def set_stats(self, stats: dict[str, Any] | None) -> None:
+        text = self.format(stats)
+        self.setText(text)
+        self.setVisible(bool(text))
+
+    def format(self, stats: dict[str, Any] | None) -> str:
+        if not stats:
+            return ""
+        raw_usage = stats.get("usage")
+        usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else stats
+        parts: list[str] = []
+        tin = _num(usage, "input_tokens", "prompt_tokens", "inputTokens")
+        tout = _num(usage, "output_tokens", "completion_tokens", "outputTokens")
+        if tin is not None or tout is not None:
+            parts.append(self.tr("%1 in · %2 out tokens").replace("%1", str(int(tin or 0)))
+                         .replace("%2", str(int(tout or 0))))
+        ttft = _num(stats, "time_first_token_ms", "timeFirstTokenMs")
+        total = _num(stats, "time_completion_ms", "timeCompletionMs", "duration_ms")
+        if ttft is not None:
+            parts.append(self.tr("first token %1 s").replace("%1", f"{ttft / 1000:.2f}"))
+        if total is not None:
+            parts.append(self.tr("%1 s total").replace("%1", f"{total / 1000:.1f}"))
+        return " · ".join(parts)

@@ -1,0 +1,235 @@
+"""`UiController`: the windows, the shared-cache mirror, theme, language, tray and
+notifications, and the screenshot-when-idle capability."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
+
+from cherry_desktop.ui._cache_mirror import QtSharedCache
+from cherry_desktop.ui._resources import apply_theme, icon
+from cherry_desktop.ui._tasks import drain, spawn
+from cherry_desktop.ui._topics import TopicStatusView
+from cherry_desktop.ui._window import ChatWindow
+from cherry_desktop.ui.bridge import UiBridge
+from cherry_desktop.ui.i18n import Translations
+
+log = logging.getLogger(__name__)
+
+
+class UiController(QObject):
+    """Owns every window. Windows are equal; any topic can be open in several at once.
+
+    Signals:
+        window_opened(object): a new `ChatWindow`.
+        notified(str, str): a desktop notification was shown (title, text).
+    """
+
+    window_opened = Signal(object)
+    notified = Signal(str, str)
+
+    def __init__(self, core: Any, *, demo: bool = False, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.core = core
+        self.demo = demo
+        self.bridge = UiBridge(core, self)
+        self.cache = QtSharedCache(core.shared_cache, self)
+        self.windows: list[ChatWindow] = []
+        self.notifications: list[tuple[str, str]] = []
+        self._last_status: dict[str, TopicStatusView] = {}
+        self._closed: asyncio.Future[int] | None = None
+        self._quitting = False
+        paths = getattr(core, "paths", None)
+        self.translations = Translations(paths.get("app.cache") / "i18n" if paths is not None else None)
+        self.cache.topic_status_changed.connect(self._on_topic_status)
+        self.bridge.settings_changed.connect(self.apply_settings)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            # Our own `wait_closed` decides when the app ends; Qt quitting on the last window
+            # would stop the qasync loop under core's shutdown.
+            app.setQuitOnLastWindowClosed(False)
+        self.tray = self._make_tray()
+        self.apply_settings(self.bridge.settings_values())
+
+    # -- settings ----------------------------------------------------------------------------------
+    def apply_settings(self, settings: dict[str, Any]) -> None:
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, str(settings.get("theme", "system")))
+            app.setWindowIcon(icon("cherry"))
+        locale = self.translations.locale
+        if self.translations.install(str(settings.get("language", ""))) != locale:
+            self._retranslate()
+
+    def _retranslate(self) -> None:
+        # Widgets set their words once; rebuilding a window is simplest and rare (a setting).
+        for window in list(self.windows):
+            topic_id, geometry = window.topic_id, window.geometry()
+            replacement = self.open_window(topic_id)
+            replacement.setGeometry(geometry)
+            window.close()
+
+    # -- windows -----------------------------------------------------------------------------------
+    def open_window(self, topic_id: str | None = None, *, show: bool = True) -> ChatWindow:
+        window = ChatWindow(self)
+        window.closed.connect(lambda w=window: self._on_window_closed(w))
+        self.windows.append(window)
+        if topic_id is not None:
+            window.show_topic(topic_id)
+        if show:
+            window.show()
+        self.window_opened.emit(window)
+        return window
+
+    def windows_for(self, topic_id: str) -> list[ChatWindow]:
+        return [w for w in self.windows if w.topic_id == topic_id]
+
+    def reload_sidebars(self) -> None:
+        for window in self.windows:
+            window.sidebar.reload()
+
+    def topic_deleted(self, topic_id: str) -> None:
+        for window in self.windows:
+            if window.topic_id == topic_id:
+                window.show_topic(None)
+        self.reload_sidebars()
+
+    def edit_agent(self, parent: QWidget | None, agent_id: str | None) -> None:
+        from cherry_desktop.ui._dialogs import AgentDialog
+
+        dialog = AgentDialog(self.bridge, agent_id, parent)
+        if dialog.exec():
+            self.reload_sidebars()
+
+    def open_settings(self, parent: QWidget | None) -> None:
+        from cherry_desktop.ui._dialogs import SettingsDialog
+
+        SettingsDialog(self.bridge, parent).exec()
+
+    def _on_window_closed(self, window: ChatWindow) -> None:
+        if window in self.windows:
+            self.windows.remove(window)
+        if not self.windows and (self._quitting or not self._tray_visible()):
+            self._resolve(0)
+
+    # -- tray and notifications ----------------------------------------------------------------------
+    def _make_tray(self) -> QSystemTrayIcon | None:
+        if not QSystemTrayIcon.isSystemTrayAvailable():
+            return None
+        tray = QSystemTrayIcon(icon("cherry"), self)
+        menu = QMenu()
+        menu.addAction(self.tr("Open window"), lambda: self.open_window(None))
+        menu.addAction(self.tr("Quit"), self.quit)
+        tray.setContextMenu(menu)
+        tray.setToolTip(self.tr("Cherry Desktop"))
+        tray.activated.connect(lambda _reason: self.windows[0].activateWindow() if self.windows
+                               else self.open_window(None))
+        tray.show()
+        self._tray_menu = menu
+        return tray
+
+    def _tray_visible(self) -> bool:
+        return self.tray is not None and self.tray.isVisible()
+
+    def _on_topic_status(self, topic_id: str, status: TopicStatusView) -> None:
+        previous = self._last_status.get(topic_id)
+        self._last_status[topic_id] = status
+        completed = (status.status == "done" and status.last_completed_at is not None
+                     and (previous is None or previous.last_completed_at != status.last_completed_at))
+        if not completed:
+            return
+        if any(w.isActiveWindow() for w in self.windows_for(topic_id)):
+            return
+        settings = self.bridge.settings_values()
+        if not settings.get("notify_on_completion", True):
+            return
+        title = self.bridge.topic_title(topic_id) or self.tr("Cherry Desktop")
+        self.notify(title, self.tr("The reply is ready."))
+
+    def notify(self, title: str, text: str) -> None:
+        self.notifications.append((title, text))
+        if self.tray is not None and QSystemTrayIcon.supportsMessages():
+            self.tray.showMessage(title, text, icon("cherry"), 5000)
+        self.notified.emit(title, text)
+
+    # -- life --------------------------------------------------------------------------------------
+    async def wait_closed(self) -> int:
+        """Resolves with the exit code once the last window closed (or Quit)."""
+        if self._closed is None:
+            self._closed = asyncio.get_running_loop().create_future()
+        if not self.windows and not self._tray_visible():
+            self._resolve(0)
+        return await self._closed
+
+    def _resolve(self, code: int) -> None:
+        if self._closed is None:
+            self._closed = asyncio.get_running_loop().create_future()
+        if not self._closed.done():
+            self._closed.set_result(code)
+
+    def quit(self, code: int = 0) -> None:
+        self._quitting = True
+        self.close_all()
+        self._resolve(code)
+
+    def close_all(self) -> None:
+        for window in list(self.windows):
+            window.close()
+        if self.tray is not None:
+            self.tray.hide()
+        self.cache.close()
+
+    async def aclose(self) -> None:
+        """Close everything and let pending detaches run (tests, shutdown)."""
+        self._quitting = True
+        self.close_all()
+        await drain()
+
+    # -- screenshot ----------------------------------------------------------------------------------
+    async def capture_when_idle(self, path: Path, *, window: ChatWindow | None = None,
+                                require_turn: bool = False, timeout_s: float = 60.0) -> bool:
+        """Wait until the window is idle (and, with `require_turn`, a turn completed in it),
+        then save it as PNG. Returns False on timeout (the PNG is saved anyway)."""
+        window = window or (self.windows[0] if self.windows else self.open_window(None))
+        finished = asyncio.Event()
+        if not require_turn:
+            finished.set()
+        window.turn_finished.connect(lambda *_: finished.set())
+        ok = True
+        try:
+            async with asyncio.timeout(timeout_s):
+                await finished.wait()
+                while window.is_streaming():  # noqa: ASYNC110 - status lives in Qt signals
+                    await asyncio.sleep(0.05)
+                await drain(timeout=2.0)
+        except TimeoutError:
+            ok = False
+            log.warning("screenshot: window not idle after %.0f s, saving anyway", timeout_s)
+        await asyncio.sleep(0.2)  # one more paint after the final reload
+        path.parent.mkdir(parents=True, exist_ok=True)
+        window.grab().save(str(path))
+        return ok
+
+    async def screenshot_and_quit(self, path: Path) -> None:
+        window = self.windows[0] if self.windows else self.open_window(None)
+        require_turn = False
+        demo = getattr(self.core, "demo", None)
+        if self.demo and demo is not None and self.bridge.stream_manager is not None:
+            topic_id = demo.topic_id
+            if window.topic_id != topic_id:
+                task = window.show_topic(topic_id)
+                if task is not None:
+                    await task
+            require_turn = True
+            window.submit(self.tr("Hi! What can you do in this workspace?"), "send")
+        ok = await self.capture_when_idle(path, window=window, require_turn=require_turn)
+        log.info("screenshot saved to %s (idle: %s)", path, ok)
+        self.quit(0)
+
+    def start_screenshot(self, path: Path) -> None:
+        spawn(self.screenshot_and_quit(path))

@@ -1,0 +1,224 @@
+"""The agent create/edit dialog (driven only by `AGENT_RUNTIME_CAPABILITIES`) and Settings."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QWidget,
+)
+
+from cherry_desktop.ui.i18n import LOCALES
+
+log = logging.getLogger(__name__)
+
+
+class AgentDialog(QDialog):
+    """Create or edit an agent: runtime, permission mode, model and workspace all come from
+    the runtime's capability descriptor, never from a branch on a runtime name."""
+
+    def __init__(self, bridge: Any, agent_id: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("agentDialog")
+        self.bridge = bridge
+        self.agent_id = agent_id
+        self.capabilities = bridge.runtime_capabilities()
+        repos = bridge.repos
+        agent = repos.agents.find_agent(agent_id) if agent_id else None
+        self.setWindowTitle(self.tr("Edit agent") if agent else self.tr("New agent"))
+        form = QFormLayout(self)
+        self.name_edit = QLineEdit(agent.name if agent else "", self)
+        self.name_edit.setObjectName("agentName")
+        form.addRow(self.tr("Name"), self.name_edit)
+        self.runtime_combo = QComboBox(self)
+        self.runtime_combo.setObjectName("runtimeCombo")
+        for kind, caps in self.capabilities.items():
+            self.runtime_combo.addItem(getattr(caps, "label", kind), kind)
+        form.addRow(self.tr("Runtime"), self.runtime_combo)
+        self.permission_combo = QComboBox(self)
+        self.permission_combo.setObjectName("permissionCombo")
+        form.addRow(self.tr("Permissions"), self.permission_combo)
+        self.model_combo = QComboBox(self)
+        self.model_combo.setObjectName("modelCombo")
+        form.addRow(self.tr("Model"), self.model_combo)
+        ws_row = QHBoxLayout()
+        self.workspace_edit = QLineEdit(self)
+        self.workspace_edit.setObjectName("workspacePath")
+        browse = QPushButton(self.tr("Browse…"), self)
+        browse.clicked.connect(self._browse)
+        ws_row.addWidget(self.workspace_edit, 1)
+        ws_row.addWidget(browse)
+        form.addRow(self.tr("Workspace"), ws_row)
+        self.instructions = QPlainTextEdit(agent.instructions if agent else "", self)
+        self.instructions.setObjectName("agentInstructions")
+        self.instructions.setPlaceholderText(self.tr("Optional system prompt"))
+        form.addRow(self.tr("Instructions"), self.instructions)
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("dialogError")
+        form.addRow(self.error_label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._save)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.runtime_combo.currentIndexChanged.connect(self._runtime_changed)
+        if agent is not None:
+            index = self.runtime_combo.findData(agent.type)
+            if index >= 0:
+                self.runtime_combo.setCurrentIndex(index)
+            self.runtime_combo.setEnabled(False)  # a session's runtime does not change under it
+            workspaces = repos.agents.list_workspaces(agent.id)
+            if workspaces:
+                self.workspace_edit.setText(workspaces[0].path)
+        self._runtime_changed()
+        if agent is not None:
+            self._select(self.permission_combo, agent.permission_mode)
+            self._select(self.model_combo, agent.model)
+
+    @staticmethod
+    def _select(combo: QComboBox, value: Any) -> None:
+        index = combo.findData(value)
+        if index >= 0:
+            combo.setCurrentIndex(index)
+
+    def _mode_label(self, mode: str) -> str:
+        return {
+            "default": self.tr("Ask before edits and commands"),
+            "acceptEdits": self.tr("Accept file edits, ask before commands"),
+            "plan": self.tr("Plan only (no changes)"),
+            "bypassPermissions": self.tr("Never ask (trusted workspace)"),
+        }.get(mode, mode)
+
+    def current_caps(self) -> Any:
+        return self.capabilities.get(self.runtime_combo.currentData())
+
+    def _runtime_changed(self) -> None:
+        caps = self.current_caps()
+        self.permission_combo.clear()
+        self.model_combo.clear()
+        if caps is None:
+            return
+        for mode in caps.permission_modes:
+            self.permission_combo.addItem(self._mode_label(mode), mode)
+        self._select(self.permission_combo, caps.create_defaults.permission_mode)
+        providers = {p.id: p for p in self.bridge.repos.providers.list_providers()}
+        for model in self.bridge.repos.providers.list_models():
+            provider = providers.get(model.provider_id)
+            if caps.is_model_compatible(provider, model):
+                label = f"{model.name} ({provider.name})" if provider else model.name
+                self.model_combo.addItem(label, model.unique_model_id)
+        if caps.create_defaults.model:
+            self._select(self.model_combo, caps.create_defaults.model)
+
+    def _browse(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("Choose a workspace folder"),
+                                                self.workspace_edit.text() or str(Path.home()))
+        if path:
+            self.workspace_edit.setText(path)
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "name": self.name_edit.text().strip(),
+            "type": self.runtime_combo.currentData(),
+            "permission_mode": self.permission_combo.currentData(),
+            "model": self.model_combo.currentData(),
+            "workspace": self.workspace_edit.text().strip(),
+            "instructions": self.instructions.toPlainText(),
+        }
+
+    def _save(self) -> None:
+        v = self.values()
+        if not v["name"]:
+            self.error_label.setText(self.tr("Give the agent a name."))
+            return
+        if v["type"] is None:
+            self.error_label.setText(self.tr("No agent runtime is available."))
+            return
+        if v["workspace"] and not Path(v["workspace"]).is_dir():
+            self.error_label.setText(self.tr("The workspace folder does not exist."))
+            return
+        self.agent_id = self.bridge.save_agent(self.agent_id, v)
+        self.accept()
+
+
+class SettingsDialog(QDialog):
+    """API keys (keyring), language, theme and background mode."""
+
+    def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingsDialog")
+        self.setWindowTitle(self.tr("Settings"))
+        self.bridge = bridge
+        settings = bridge.settings_values()
+        form = QFormLayout(self)
+        self.key_edits: dict[str, QLineEdit] = {}
+        for provider in bridge.repos.providers.list_providers():
+            if provider.settings.get("demo"):
+                continue  # the offline demo needs no key
+            edit = QLineEdit(self)
+            edit.setObjectName(f"apiKey_{provider.id}")
+            edit.setEchoMode(QLineEdit.EchoMode.Password)
+            edit.setPlaceholderText(self.tr("stored") if bridge.has_api_key(provider.id) else self.tr("not set"))
+            self.key_edits[provider.id] = edit
+            form.addRow(self.tr("API key: %1").replace("%1", provider.name), edit)
+        self.language = QComboBox(self)
+        self.language.setObjectName("languageCombo")
+        self.language.addItem(self.tr("Follow system"), "")
+        names = {"en_US": "English", "zh_CN": "简体中文", "zh_TW": "繁體中文"}
+        for locale in LOCALES:
+            self.language.addItem(names.get(locale, locale), locale)
+        self._select(self.language, settings.get("language", ""))
+        form.addRow(self.tr("Language"), self.language)
+        self.theme = QComboBox(self)
+        self.theme.setObjectName("themeCombo")
+        self.theme.addItem(self.tr("Follow system"), "system")
+        self.theme.addItem(self.tr("Light"), "light")
+        self.theme.addItem(self.tr("Dark"), "dark")
+        self._select(self.theme, settings.get("theme", "system"))
+        form.addRow(self.tr("Theme"), self.theme)
+        self.background = QComboBox(self)
+        self.background.setObjectName("backgroundCombo")
+        self.background.addItem(self.tr("Keep replying when all windows are closed"), "continue")
+        self.background.addItem(self.tr("Stop replies nobody is watching"), "abort")
+        self._select(self.background, settings.get("background_mode", "continue"))
+        form.addRow(self.tr("Background"), self.background)
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("dialogError")
+        self.error_label.setWordWrap(True)
+        form.addRow(self.error_label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._save)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    @staticmethod
+    def _select(combo: QComboBox, value: Any) -> None:
+        index = combo.findData(value)
+        if index >= 0:
+            combo.setCurrentIndex(index)
+
+    def values(self) -> dict[str, Any]:
+        return {"language": self.language.currentData(), "theme": self.theme.currentData(),
+                "background_mode": self.background.currentData()}
+
+    def _save(self) -> None:
+        try:
+            for provider_id, edit in self.key_edits.items():
+                if edit.text().strip():
+                    self.bridge.set_api_key(provider_id, edit.text().strip())
+        except Exception as exc:  # the keyring's own message says how to fix it
+            self.error_label.setText(str(exc))
+            return
+        self.bridge.update_settings(**self.values())
+        self.accept()

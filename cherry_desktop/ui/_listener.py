@@ -1,0 +1,112 @@
+"""The Qt-side `StreamListener`: one per window and topic (the spec's WebContentsListener).
+
+The manager calls `on_chunk` synchronously for every chunk; re-emitting a Qt signal per chunk
+would repaint per chunk. Instead chunks are buffered and flushed once per frame (16 ms) as one
+batch, and a terminal event first flushes what is buffered so order is kept.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QObject, QTimer, Signal
+
+log = logging.getLogger(__name__)
+
+FRAME_MS = 16
+
+
+class StreamChunk:
+    """One buffered chunk with its branch identity."""
+
+    __slots__ = ("anchor_message_id", "chunk", "source_model_id")
+
+    def __init__(self, chunk: Any, source_model_id: str | None, anchor_message_id: str | None) -> None:
+        self.chunk = chunk
+        self.source_model_id = source_model_id
+        self.anchor_message_id = anchor_message_id
+
+
+class QtStreamListener(QObject):
+    """Forwards one topic's stream into a window, coalesced per frame.
+
+    Signals:
+        chunks_ready(list): the frame's `StreamChunk`s, in arrival order.
+        done(object): a `StreamDoneResult` (after any buffered chunks).
+        paused(object): a `StreamPausedResult`.
+        errored(object): a `StreamErrorResult`.
+    """
+
+    chunks_ready = Signal(list)
+    done = Signal(object)
+    paused = Signal(object)
+    errored = Signal(object)
+
+    def __init__(self, window_key: str, topic_id: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._id = f"wc:{window_key}:{topic_id}"
+        self.topic_id = topic_id
+        self._buffer: list[StreamChunk] = []
+        self._closed = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.timeout.connect(self.flush)
+        self.flush_count = 0
+
+    # -- StreamListener protocol ------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self._id
+
+    def on_chunk(self, chunk: Any, source_model_id: str | None = None,
+                 anchor_message_id: str | None = None) -> None:
+        if not self.is_alive():
+            return
+        self._buffer.append(StreamChunk(chunk, source_model_id, anchor_message_id))
+        if not self._timer.isActive():
+            self._timer.start()
+
+    async def on_done(self, result: Any) -> None:
+        self._terminal(self.done, result)
+
+    async def on_paused(self, result: Any) -> None:
+        self._terminal(self.paused, result)
+
+    async def on_error(self, result: Any) -> None:
+        self._terminal(self.errored, result)
+
+    def is_alive(self) -> bool:
+        return not self._closed and shiboken6.isValid(self)
+
+    # -- window side ------------------------------------------------------------------------
+    def feed_replay(self, chunks: list[StreamChunk]) -> None:
+        """Deliver attach replay chunks ahead of anything live (same path as live chunks)."""
+        self._buffer[:0] = chunks
+        self.flush()
+
+    def flush(self) -> None:
+        if not self.is_alive():
+            self._buffer.clear()
+            return
+        self._timer.stop()
+        if not self._buffer:
+            return
+        batch, self._buffer = self._buffer, []
+        self.flush_count += 1
+        self.chunks_ready.emit(batch)
+
+    def close(self) -> None:
+        """The window closed or switched topic: the manager drops us at its next dispatch."""
+        self._closed = True
+        self._buffer.clear()
+        if shiboken6.isValid(self):
+            self._timer.stop()
+
+    def _terminal(self, signal: Any, result: Any) -> None:
+        if not self.is_alive():
+            return
+        self.flush()
+        signal.emit(result)

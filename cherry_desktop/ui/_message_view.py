@@ -1,0 +1,236 @@
+"""The message view: database rows plus the live stream, newest page first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from cherry_desktop.ui._listener import StreamChunk
+from cherry_desktop.ui._message_row import MessageRow
+
+PAGE_SIZE = 40
+
+
+class MessageView(QScrollArea):
+    """Rows of one topic. Loads the newest `PAGE_SIZE` rows, older ones on scroll to the top.
+
+    Signals:
+        approvals_changed(): the set of tool calls awaiting the user's decision changed.
+    """
+
+    approvals_changed = Signal()
+
+    def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("messageView")
+        self.bridge = bridge
+        self.topic_id: str | None = None
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._content = QWidget()
+        self._content.setObjectName("messageViewContent")
+        self._layout = QVBoxLayout(self._content)
+        self._layout.setContentsMargins(12, 12, 12, 12)
+        self._layout.setSpacing(10)
+        self._empty = QLabel(self.tr("No messages yet. Say hello!"))
+        self._empty.setObjectName("emptyHint")
+        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._layout.addWidget(self._empty)
+        self._layout.addStretch(1)
+        self.setWidget(self._content)
+        self._rows: list[MessageRow] = []
+        self._by_id: dict[str, MessageRow] = {}
+        self._oldest_ordering: int | None = None
+        self._has_more = False
+        self.hidden_ids: set[str] = set()
+        self._stick_to_bottom = True
+        bar = self.verticalScrollBar()
+        bar.valueChanged.connect(self._on_scroll)
+        bar.rangeChanged.connect(self._on_range_changed)
+
+    # -- loading -----------------------------------------------------------------------------
+    def show_topic(self, topic_id: str | None) -> None:
+        self.topic_id = topic_id
+        self.reload()
+
+    def reload(self) -> None:
+        """Rebuild from the database (the newest page). Rows still streaming are kept as they
+        are, so a reload is safe in the middle of a turn."""
+        live = {r.message_id: r for r in self._rows if r.live}
+        for row in live.values():
+            self._layout.removeWidget(row)
+            self._rows.remove(row)
+        self._clear()
+        if self.topic_id is None:
+            self._empty.setVisible(True)
+            return
+        rows = self.bridge.load_messages(self.topic_id, limit=PAGE_SIZE)
+        self._has_more = len(rows) >= PAGE_SIZE
+        self._oldest_ordering = rows[0].ordering if rows else None
+        for stored in rows:
+            kept = live.pop(stored.id, None)
+            if kept is not None:
+                self._append_row(kept)
+            else:
+                self._append_stored(stored)
+        for kept in live.values():
+            self._append_row(kept)
+        self._empty.setVisible(not self._rows)
+        self._stick_to_bottom = True
+        self.scroll_to_bottom()
+
+    def load_older(self) -> int:
+        """Prepend the page before the oldest loaded row; returns how many rows came."""
+        if not self._has_more or self.topic_id is None or self._oldest_ordering is None:
+            return 0
+        rows = self.bridge.load_messages(self.topic_id, limit=PAGE_SIZE, before_ordering=self._oldest_ordering)
+        self._has_more = len(rows) >= PAGE_SIZE
+        if not rows:
+            return 0
+        self._oldest_ordering = rows[0].ordering
+        bar = self.verticalScrollBar()
+        old_max, old_value = bar.maximum(), bar.value()
+        for i, stored in enumerate(rows):
+            row = self._make_row(stored)
+            if row is None:
+                continue
+            self._rows.insert(i, row)
+            self._layout.insertWidget(1 + i, row)
+        self._content.adjustSize()
+        QTimer.singleShot(0, lambda: bar.setValue(old_value + bar.maximum() - old_max))
+        return len(rows)
+
+    def _make_row(self, stored: Any) -> MessageRow | None:
+        if stored.id in self.hidden_ids:
+            return None
+        steer = bool(stored.metadata.get("steer") or stored.metadata.get("is_steer"))
+        row = MessageRow(stored.id, stored.role, steer=steer)
+        row.set_parts(stored.parts, status=stored.status, stats=stored.stats, load_error=stored.load_error)
+        self._by_id[stored.id] = row
+        return row
+
+    def _append_stored(self, stored: Any) -> None:
+        row = self._make_row(stored)
+        if row is not None:
+            self._append_row(row)
+
+    def _append_row(self, row: MessageRow) -> None:
+        self._rows.append(row)
+        self._by_id[row.message_id] = row
+        self._layout.insertWidget(self._layout.count() - 1, row)
+        self._empty.setVisible(False)
+
+    def _clear(self) -> None:
+        for row in self._rows:
+            self._layout.removeWidget(row)
+            row.deleteLater()
+        self._rows.clear()
+        self._by_id.clear()
+        self._oldest_ordering = None
+        self._has_more = False
+
+    # -- live ------------------------------------------------------------------------------------
+    def add_user_row(self, message_id: str, text: str, *, steer: bool = False) -> MessageRow:
+        from cherry_desktop.core.messages import TextPart
+
+        row = self._by_id.get(message_id)
+        if row is None:
+            row = MessageRow(message_id, "user", steer=steer)
+            self._append_row(row)
+        row.set_parts([TextPart(text=text, state="done")])
+        self._stick_to_bottom = True
+        return row
+
+    def live_row(self, anchor_message_id: str | None) -> MessageRow:
+        """The row an execution writes to: its placeholder if loaded, else a new one."""
+        key = anchor_message_id or "__live__"
+        row = self._by_id.get(key)
+        if row is None:
+            row = MessageRow(key, "assistant")
+            row.set_status("streaming")
+            self._append_row(row)
+        elif row.status in ("pending", "success", "paused", "error") and not row.live:
+            # A placeholder (or a row a replay rebuilds): stream into it from empty.
+            row.clear()
+            row.set_status("streaming")
+        row.live = True
+        return row
+
+    def apply_batch(self, batch: list[StreamChunk]) -> None:
+        """Apply one frame of chunks, then commit each touched row once."""
+        touched: dict[int, MessageRow] = {}
+        approvals = False
+        current_anchor: str | None = None
+        row: MessageRow | None = None
+        for item in batch:
+            if row is None or item.anchor_message_id != current_anchor:
+                current_anchor = item.anchor_message_id
+                row = self.live_row(current_anchor)
+                touched[id(row)] = row
+            if row.apply_chunk(item.chunk) is not None:
+                approvals = True
+        for r in touched.values():
+            r.end_frame()
+        if approvals:
+            self.approvals_changed.emit()
+
+    def finish_live(self, status: str, error_text: str | None = None) -> None:
+        for row in self._rows:
+            if row.live:
+                row.finish_live(status)
+                if error_text and row.error_text is None:
+                    row.show_error(error_text)
+                row.live = False
+        self.approvals_changed.emit()
+
+    def rename_row(self, old_id: str, new_id: str) -> None:
+        row = self._by_id.pop(old_id, None)
+        if row is not None:
+            row.message_id = new_id
+            self._by_id[new_id] = row
+
+    def remove_row(self, message_id: str) -> None:
+        row = self._by_id.pop(message_id, None)
+        if row is not None:
+            self._rows.remove(row)
+            self._layout.removeWidget(row)
+            row.deleteLater()
+
+    # -- queries -----------------------------------------------------------------------------------
+    def rows(self) -> list[MessageRow]:
+        return list(self._rows)
+
+    def row(self, message_id: str) -> MessageRow | None:
+        return self._by_id.get(message_id)
+
+    def pending_approvals(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for row in self._rows:
+            out.extend(row.pending_approvals())
+        return out
+
+    def mark_approval_responded(self, approval_id: str, approved: bool) -> None:
+        for row in self._rows:
+            row.mark_approval_responded(approval_id, approved)
+        self.approvals_changed.emit()
+
+    @property
+    def has_more(self) -> bool:
+        return self._has_more
+
+    # -- scrolling --------------------------------------------------------------------------------
+    def scroll_to_bottom(self) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _on_scroll(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._stick_to_bottom = value >= bar.maximum() - 24
+        if value == bar.minimum() and self._has_more and bar.maximum() > 0:
+            self.load_older()
+
+    def _on_range_changed(self, _min: int, maximum: int) -> None:
+        if self._stick_to_bottom:
+            self.verticalScrollBar().setValue(maximum)

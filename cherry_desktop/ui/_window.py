@@ -1,0 +1,407 @@
+"""`ChatWindow`: one equal window rendering one topic (agent session or chat)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest
+from cherry_desktop.core.messages import TextPart, new_id
+from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
+from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
+from cherry_desktop.ui._message_view import MessageView
+from cherry_desktop.ui._sidebar import SessionList
+from cherry_desktop.ui._tasks import spawn
+from cherry_desktop.ui._topics import session_id_of
+from cherry_desktop.ui.bridge import BridgeUnavailableError
+
+if TYPE_CHECKING:
+    from cherry_desktop.ui._controller import UiController
+
+log = logging.getLogger(__name__)
+_WINDOW_IDS = itertools.count(1)
+PERSIST_WAIT_S = 3.0
+
+
+class ChatWindow(QMainWindow):
+    """A window: sidebar, message view, queue dock, composer or approval card.
+
+    Closing it only detaches its listener; the stream goes on and persists.
+
+    Signals:
+        topic_changed(str): the window now shows this topic id.
+        turn_finished(str, str): topic id and terminal status ("success", "paused", "error").
+        closed(): the window closed.
+    """
+
+    topic_changed = Signal(str)
+    turn_finished = Signal(str, str)
+    closed = Signal()
+
+    def __init__(self, controller: UiController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ChatWindow")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self.controller = controller
+        self.bridge = controller.bridge
+        self.cache = controller.cache
+        self.window_key = f"w{next(_WINDOW_IDS)}"
+        self.topic_id: str | None = None
+        self.listener: QtStreamListener | None = None
+        self.attached_live = False
+        self.live_text_at_terminal: str | None = None
+        self.last_error: str | None = None
+        self.setWindowTitle(self.tr("Cherry Desktop"))
+        self.resize(1100, 720)
+        self._build()
+        self._build_menu()
+        self.cache.topic_status_changed.connect(self._on_topic_status)
+
+    # -- layout -------------------------------------------------------------------------------
+    def _build(self) -> None:
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.sidebar = SessionList(self.bridge, self.cache, splitter)
+        self.sidebar.open_requested.connect(self._on_open_requested)
+        self.sidebar.new_session_requested.connect(self.new_session)
+        self.sidebar.rename_requested.connect(self.rename_topic)
+        self.sidebar.delete_requested.connect(self.delete_topic)
+        self.sidebar.edit_agent_requested.connect(lambda agent_id: self.controller.edit_agent(self, agent_id))
+        self.sidebar.new_agent_requested.connect(lambda: self.controller.edit_agent(self, None))
+        self.sidebar.new_chat_requested.connect(self.new_chat)
+        right = QWidget(splitter)
+        v = QVBoxLayout(right)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(0)
+        self.title = QLabel(right)
+        self.title.setObjectName("topicTitle")
+        v.addWidget(self.title)
+        self.message_view = MessageView(self.bridge, right)
+        self.message_view.approvals_changed.connect(self._refresh_approval)
+        v.addWidget(self.message_view, 1)
+        self.queue_dock = QueueDock(right)
+        self.queue_dock.edit_requested.connect(lambda mid, text: self._queue_action("edit_queued", mid, text))
+        self.queue_dock.remove_requested.connect(lambda mid: self._queue_action("remove_queued", mid))
+        self.queue_dock.reorder_requested.connect(lambda ids: self._queue_action("reorder_queued", ids))
+        self.queue_dock.steer_now_requested.connect(lambda mid: self._queue_action("steer_queued_now", mid))
+        self.bridge.queue_changed.connect(self._on_queue_changed)
+        v.addWidget(self.queue_dock)
+        self.bottom = QStackedWidget(right)
+        self.composer = Composer(self.bottom)
+        self.composer.submitted.connect(self.submit)
+        self.composer.stop_requested.connect(self.stop)
+        self.approval_card = ApprovalCard(self.bottom)
+        self.approval_card.decided.connect(self._on_approval_decided)
+        self.bottom.addWidget(self.composer)
+        self.bottom.addWidget(self.approval_card)
+        v.addWidget(self.bottom)
+        splitter.addWidget(self.sidebar)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 840])
+        self.setCentralWidget(splitter)
+        self.statusBar().setObjectName("windowStatus")
+
+    def _build_menu(self) -> None:
+        menu = self.menuBar().addMenu(self.tr("&File"))
+
+        def action(text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
+            a = QAction(text, self)
+            if shortcut is not None:
+                a.setShortcut(QKeySequence(shortcut))
+            if name:
+                a.setObjectName(name)
+            a.triggered.connect(slot)
+            menu.addAction(a)
+            self.addAction(a)
+            return a
+
+        self.new_window_action = action(self.tr("Open in new window"), self.open_in_new_window,
+                                        "Ctrl+Shift+N", "openInNewWindow")
+        action(self.tr("New chat"), self.new_chat, QKeySequence.StandardKey.New)
+        action(self.tr("New agent…"), lambda: self.controller.edit_agent(self, None))
+        menu.addSeparator()
+        action(self.tr("Settings…"), lambda: self.controller.open_settings(self), QKeySequence.StandardKey.Preferences)
+        menu.addSeparator()
+        action(self.tr("Close window"), self.close, QKeySequence.StandardKey.Close)
+        action(self.tr("Quit"), self.controller.quit, QKeySequence.StandardKey.Quit)
+
+    # -- topic ------------------------------------------------------------------------------------
+    def _on_open_requested(self, topic_id: str, new_window: bool) -> None:
+        if new_window:
+            self.controller.open_window(topic_id)
+        else:
+            self.show_topic(topic_id)
+
+    def open_in_new_window(self) -> None:
+        self.controller.open_window(self.topic_id)
+
+    def show_topic(self, topic_id: str | None) -> asyncio.Task[Any] | None:
+        """Show `topic_id`: rows from the database, then attach for live output."""
+        if topic_id == self.topic_id and self.listener is not None:
+            return None
+        self._drop_listener()
+        self.topic_id = topic_id
+        self.attached_live = False
+        self.title.setText(self.bridge.topic_title(topic_id) if topic_id else "")
+        if topic_id:
+            self.sidebar.select_topic(topic_id)
+        self._refresh_queue()
+        self.message_view.show_topic(topic_id)
+        self._update_composer()
+        self._refresh_approval()
+        if topic_id is None:
+            return None
+        self.listener = self._new_listener(topic_id)
+        self.topic_changed.emit(topic_id)
+        self._mark_seen_if_active()
+        return spawn(self.attach(), on_error=self._report_error)
+
+    def _new_listener(self, topic_id: str) -> QtStreamListener:
+        listener = QtStreamListener(self.window_key, topic_id, self)
+        listener.chunks_ready.connect(self._on_chunks)
+        listener.done.connect(lambda r: self._on_terminal("success", r))
+        listener.paused.connect(lambda r: self._on_terminal("paused", r))
+        listener.errored.connect(lambda r: self._on_terminal("error", r))
+        return listener
+
+    def _drop_listener(self) -> None:
+        listener, topic_id = self.listener, self.topic_id
+        self.listener = None
+        if listener is None or topic_id is None:
+            return
+        listener.close()
+        spawn(self.bridge.detach(topic_id, listener))
+
+    async def attach(self) -> None:
+        """`Ai_Stream_Attach`: replay what was missed, then live chunks continue."""
+        listener, topic_id = self.listener, self.topic_id
+        if listener is None or topic_id is None:
+            return
+        response = await self.bridge.attach(topic_id, listener)
+        if listener is not self.listener:
+            return  # switched topic meanwhile
+        if response.status == "streaming":
+            self.attached_live = True
+            for replay in response.replays:
+                listener.feed_replay([StreamChunk(c, replay.execution_id, replay.anchor_message_id)
+                                      for c in replay.chunks])
+        elif response.final_messages:
+            for message in response.final_messages.values():
+                row = self.message_view.row(message.id)
+                if row is not None and row.status == "pending":
+                    row.set_parts(list(message.parts), status="success" if response.status == "done"
+                                  else ("error" if response.status == "error" else "paused"))
+        self._update_composer()
+
+    # -- live --------------------------------------------------------------------------------------
+    def _on_chunks(self, batch: list[StreamChunk]) -> None:
+        self.message_view.apply_batch(batch)
+
+    def _on_terminal(self, status: str, result: Any) -> None:
+        error = getattr(result, "error", None)
+        self.message_view.finish_live(status, getattr(error, "message", None) if error is not None else None)
+        self.live_text_at_terminal = self.live_text()
+        topic_done = bool(getattr(result, "is_topic_done", True))
+        if topic_done:
+            self.attached_live = False
+        self.turn_finished.emit(self.topic_id or "", status)
+        self._update_composer()
+        spawn(self._reload_when_persisted())
+
+    async def _reload_when_persisted(self) -> None:
+        """Re-read the database once the terminal write landed (listeners run in any order)."""
+        topic_id = self.topic_id
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PERSIST_WAIT_S
+        while topic_id == self.topic_id and topic_id is not None:
+            rows = self.bridge.load_messages(topic_id, limit=4)
+            live_ids = {r.message_id for r in self.message_view.rows() if r.live}
+            if not any(r.status == "pending" and r.id not in live_ids for r in rows) or loop.time() > deadline:
+                break
+            await asyncio.sleep(0.05)
+        if topic_id == self.topic_id:
+            self.message_view.reload()
+            self._refresh_queue()
+            self._refresh_approval()
+
+    def live_text(self) -> str:
+        """Text of the assistant rows currently shown (tests compare windows with it)."""
+        return "\n".join(r.text() for r in self.message_view.rows() if r.role == "assistant")
+
+    def _on_topic_status(self, topic_id: str, status: Any) -> None:
+        if topic_id != self.topic_id:
+            return
+        if status.is_live and not self.attached_live and self.listener is not None:
+            # Another window (or the agent's queue) started a turn here: subscribe.
+            self.attached_live = True
+            spawn(self.attach(), on_error=self._report_error)
+        self._update_composer()
+        self._refresh_approval()
+        self._mark_seen_if_active()
+        if session_id_of(topic_id):
+            self._refresh_queue()
+
+    def is_streaming(self) -> bool:
+        if self.topic_id is None:
+            return False
+        return self.cache.topic_status(self.topic_id).is_live or self.attached_live
+
+    def _update_composer(self) -> None:
+        streaming = self.is_streaming()
+        can_steer = self.bridge.can_steer(self.topic_id) if self.topic_id else False
+        self.composer.set_streaming(streaming, can_steer=can_steer)
+        self.composer.setEnabled(self.topic_id is not None)
+
+    # -- actions -----------------------------------------------------------------------------------
+    def submit(self, text: str, mode: str) -> asyncio.Task[Any] | None:
+        """Send `text`: a new turn ("send"), a steer into the running turn, or a queued turn."""
+        if self.topic_id is None or self.listener is None:
+            return None
+        return spawn(self._submit(self.topic_id, self.listener, text, mode), on_error=self._report_error)
+
+    async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str) -> Any:
+        local_id = f"local:{new_id()}"
+        if mode != "queue":
+            # Shown at once, before any reply chunk can arrive; renamed once core names it.
+            self.message_view.add_user_row(local_id, text, steer=mode == "steer")
+        request = AiStreamOpenRequest(
+            topic_id=topic_id, user_message_parts=[TextPart(text=text, state="done")],
+            follow_up_mode="queue" if mode == "queue" else "steer")
+        self.attached_live = True
+        self._update_composer()
+        try:
+            result = await self.bridge.open(request, listener)
+        except Exception:
+            self.attached_live = self.cache.topic_status(topic_id).is_live
+            self._update_composer()
+            raise
+        row = self.message_view.row(local_id)
+        if row is not None and result.user_message_id:
+            self.message_view.rename_row(local_id, result.user_message_id)
+        if result.follow_up == "queued" and row is not None:
+            self.message_view.remove_row(result.user_message_id or local_id)
+        if result.follow_up == "queued" or mode == "queue":
+            self._refresh_queue()
+            self.statusBar().showMessage(self.tr("Queued for the next turn"), 4000)
+        elif result.follow_up == "injected":
+            self.statusBar().showMessage(self.tr("Steered into the running turn"), 4000)
+        return result
+
+    def stop(self) -> None:
+        if self.topic_id is not None:
+            spawn(self.bridge.abort(self.topic_id), on_error=self._report_error)
+
+    def _on_approval_decided(self, approval_id: str, allowed: bool) -> None:
+        if self.topic_id is None:
+            return
+        topic_id = self.topic_id
+
+        async def respond() -> None:
+            await self.bridge.respond_tool_approval(topic_id, approval_id, allowed)
+            self.message_view.mark_approval_responded(approval_id, allowed)
+
+        spawn(respond(), on_error=self._report_error)
+        self.message_view.mark_approval_responded(approval_id, allowed)
+
+    def _refresh_approval(self) -> None:
+        pending = self.message_view.pending_approvals()
+        if pending:
+            self.approval_card.show_approval(pending[0])
+            self.bottom.setCurrentWidget(self.approval_card)
+            self.approval_card.setFocus()
+        else:
+            self.bottom.setCurrentWidget(self.composer)
+
+    def _refresh_queue(self) -> None:
+        session_id = session_id_of(self.topic_id) if self.topic_id else None
+        items = self.bridge.list_queued(session_id) if session_id else []
+        self.message_view.hidden_ids = {i.message_id for i in items}
+        self.queue_dock.set_items(items)
+
+    def _on_queue_changed(self, session_id: str) -> None:
+        if self.topic_id and session_id_of(self.topic_id) == session_id:
+            self._refresh_queue()
+
+    def _queue_action(self, name: str, *args: Any) -> None:
+        session_id = session_id_of(self.topic_id) if self.topic_id else None
+        if session_id is None:
+            return
+        spawn(getattr(self.bridge, name)(session_id, *args), on_error=self._report_error)
+
+    def new_session(self, agent_id: str) -> None:
+        topic_id = self.bridge.create_session(agent_id, self.tr("New session"))
+        self.controller.reload_sidebars()
+        self.show_topic(topic_id)
+
+    def new_chat(self) -> None:
+        topic_id = self.bridge.create_topic(self.tr("New chat"))
+        self.controller.reload_sidebars()
+        self.show_topic(topic_id)
+
+    def rename_topic(self, topic_id: str) -> None:
+        name, ok = QInputDialog.getText(self, self.tr("Rename"), self.tr("Name"),
+                                        text=self.bridge.topic_title(topic_id))
+        if ok and name.strip():
+            self.bridge.rename_topic(topic_id, name.strip())
+            self.controller.reload_sidebars()
+            if topic_id == self.topic_id:
+                self.title.setText(name.strip())
+
+    def delete_topic(self, topic_id: str, *, confirm: bool = True) -> asyncio.Task[Any] | None:
+        if confirm and QMessageBox.question(self, self.tr("Delete"), self.tr("Delete this conversation?")) \
+                != QMessageBox.StandardButton.Yes:
+            return None
+
+        async def run() -> None:
+            await self.bridge.delete_topic(topic_id)
+            self.controller.topic_deleted(topic_id)
+
+        return spawn(run(), on_error=self._report_error)
+
+    def _report_error(self, exc: BaseException) -> None:
+        if isinstance(exc, BridgeUnavailableError):
+            message = self.tr("This part of the app is not available yet (%1).").replace("%1", exc.what)
+        else:
+            message = str(exc) or type(exc).__name__
+        self.last_error = message
+        self.statusBar().showMessage(message, 8000)
+
+    # -- read receipts, close -----------------------------------------------------------------------
+    def _mark_seen_if_active(self) -> None:
+        if self.topic_id is not None and self.isActiveWindow():
+            self.cache.mark_completion_seen(self.topic_id)
+
+    def mark_seen(self) -> None:
+        """The user looked at this window (activation, or tests standing in for it)."""
+        if self.topic_id is not None:
+            self.cache.mark_completion_seen(self.topic_id)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.mark_seen()
+        super().changeEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._drop_listener()
+        try:
+            self.cache.topic_status_changed.disconnect(self._on_topic_status)
+            self.bridge.queue_changed.disconnect(self._on_queue_changed)
+        except (RuntimeError, TypeError):
+            pass
+        self.closed.emit()
+        super().closeEvent(event)

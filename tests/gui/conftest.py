@@ -1,0 +1,70 @@
+"""GUI fixtures: a real core (SQLite under tmp_path, SharedCache, keyring fake) and the UI."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cherry_desktop.core.bootstrap import CoreServices
+from cherry_desktop.core.container import Application
+from cherry_desktop.core.credentials import CredentialStore
+from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import TextPart, ToolPart
+from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.settings import SettingsStore
+from cherry_desktop.core.shared_cache import SharedCache
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+@pytest.fixture
+def ui_core(tmp_path: Path, repos: Repositories, shared_cache: SharedCache) -> CoreServices:
+    paths = build_path_registry(tmp_path / "data-root")
+    paths.ensure_all()
+    return CoreServices(app=Application(paths=paths), paths=paths, repos=repos, shared_cache=shared_cache,
+                        credentials=CredentialStore(), settings=SettingsStore(paths.get("app.config")))
+
+
+@pytest.fixture
+def no_leaked_windows(qapp: Any) -> Iterator[None]:
+    """Fail a test that leaves a top-level window open."""
+    before = {id(w) for w in qapp.topLevelWidgets() if w.isVisible()}
+    yield
+    qapp.processEvents()
+    leaked = [w for w in qapp.topLevelWidgets() if w.isVisible() and id(w) not in before]
+    for w in leaked:
+        w.close()
+    assert not leaked, f"top-level widgets left open: {leaked}"
+
+
+@pytest.fixture
+async def controller(ui_core: CoreServices, qapp: Any, no_leaked_windows: None) -> Any:
+    from cherry_desktop.ui import UiController
+
+    ctl = UiController(ui_core)
+    try:
+        yield ctl
+    finally:
+        await ctl.aclose()
+        qapp.processEvents()
+
+
+def seed_agent_session(repos: Repositories, *, name: str = "Demo session", turns: int = 2) -> tuple[str, str]:
+    """An agent with a workspace and a session holding `turns` user/assistant pairs."""
+    agent = repos.agents.create_agent(type="claude-code", name="Coder", model="p::m")
+    ws = repos.agents.create_workspace(name="ws", path="/tmp", agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name=name)
+    for i in range(turns):
+        repos.session_messages.create_message(session_id=session.id, role="user",
+                                              parts=[TextPart(text=f"Question {i}?")])
+        row = repos.session_messages.create_message(
+            session_id=session.id, role="assistant",
+            parts=[TextPart(text=f"Answer **{i}**.\n\n```python\nprint({i})\n```\n"),
+                   ToolPart(tool_call_id=f"t{i}", tool_name="Read", state="output-available",
+                            input={"file_path": "README.md"}, output="# hello")])
+        repos.session_messages.update_message(
+            row.id, stats={"input_tokens": 12, "output_tokens": 34, "time_completion_ms": 1200})
+    return agent.id, session.id
