@@ -225,6 +225,10 @@ class AgentSessionMessageRepository:
         if n == 0:
             raise NotFoundError(f"agent session message {message_id}")
 
+    def delete_message(self, message_id: str) -> None:
+        """Delete one message (a queued follow-up the user removed before it ran)."""
+        AgentSessionMessage.delete().where(AgentSessionMessage.id == message_id).execute()
+
     def get_message(self, message_id: str) -> StoredMessage:
         row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
         if row is None:

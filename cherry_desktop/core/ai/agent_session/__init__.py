@@ -1,0 +1,41 @@
+"""The agent-session runtime host (`AgentSessionRuntimeService`) and its context provider."""
+
+from cherry_desktop.core.ai.agent_session.context_provider import AgentChatContextProvider
+from cherry_desktop.core.ai.agent_session.errors import (
+    AgentSessionError,
+    AgentSessionValidationError,
+    RuntimeMetadataMissingError,
+    SessionBusyError,
+    UnknownRuntimeTurnError,
+)
+from cherry_desktop.core.ai.agent_session.service import (
+    AgentSessionRuntimeService,
+    BeginTurnResult,
+    DrainResult,
+    HostSettings,
+    agent_session_runtime_key,
+)
+from cherry_desktop.core.ai.agent_session.validation import (
+    AGENT_SESSION_TOPIC_PREFIX,
+    resolve_session_context,
+    session_id_from_topic,
+    session_topic_id,
+)
+
+__all__ = [
+    "AGENT_SESSION_TOPIC_PREFIX",
+    "AgentChatContextProvider",
+    "AgentSessionError",
+    "AgentSessionRuntimeService",
+    "AgentSessionValidationError",
+    "BeginTurnResult",
+    "DrainResult",
+    "HostSettings",
+    "RuntimeMetadataMissingError",
+    "SessionBusyError",
+    "UnknownRuntimeTurnError",
+    "agent_session_runtime_key",
+    "resolve_session_context",
+    "session_id_from_topic",
+    "session_topic_id",
+]

@@ -1,0 +1,144 @@
+"""Agent-session persistence: the `agents-db` backend (used through the stream manager's one
+`PersistenceListener`) and the turn's terminal-side listeners.
+
+`AgentSessionMessageBackend` finalises the pending assistant row of one segment (parts, status,
+stats) and stamps the session's latest runtime resume token on it at terminal time, error rows
+included, so the next connection can resume from the newest driver-known state.
+
+`RuntimeTerminalListener` filters by `anchor_message_id`: a steer continuation runs on the same
+topic and model as the segment before it, and only the anchor tells the two rows apart.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from cherry_desktop.core.ai.stream.persistence import PersistInput, PersistStatus
+from cherry_desktop.core.ai.stream.types import (
+    StreamDoneResult,
+    StreamErrorResult,
+    StreamPausedResult,
+    StreamTerminalResult,
+    UniqueModelId,
+)
+from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository
+from cherry_desktop.core.messages import MessagePart, UIMessage, UIMessageChunk
+
+log = logging.getLogger(__name__)
+
+
+class AgentSessionMessageBackend:
+    """Writes a segment's assistant row in `agent_session_message` (a `PersistenceBackend`)."""
+
+    def __init__(self, messages: AgentSessionMessageRepository, *, message_id: str,
+                 get_resume_token: Callable[[], str | None],
+                 on_persisted: Callable[[PersistStatus], None] | None = None) -> None:
+        self._messages = messages
+        self.message_id = message_id
+        self._get_resume_token = get_resume_token
+        self._on_persisted = on_persisted
+        self.persisted: PersistStatus | None = None
+
+    @property
+    def kind(self) -> str:
+        return "agents-db"
+
+    async def persist_assistant(self, input: PersistInput) -> None:
+        message = input.final_message
+        parts: list[MessagePart] = list(message.parts) if message is not None else []
+        metadata = dict(message.metadata) if message is not None and message.metadata else None
+        try:
+            self._messages.update_message(self.message_id, parts=parts, status=input.status, stats=input.stats,
+                                          metadata=metadata, runtime_resume_token=self._get_resume_token())
+        finally:
+            self.persisted = input.status
+            if self._on_persisted is not None:
+                self._on_persisted(input.status)
+
+    async def checkpoint(self, partial: UIMessage) -> None:
+        """Crash safety: the partial parts land on the still-pending row."""
+        if self.persisted is None:
+            self._messages.update_message(self.message_id, parts=list(partial.parts))
+
+
+class RuntimeTerminalListener:
+    """Tells the host a segment reached terminal (after its persistence listener ran)."""
+
+    terminal_only = True
+
+    def __init__(self, *, topic_id: str, anchor_message_id: str,
+                 on_terminal: Callable[[PersistStatus, StreamTerminalResult], Awaitable[None]]) -> None:
+        self._id = f"runtime:terminal:{topic_id}"
+        self.anchor_message_id = anchor_message_id
+        self._on_terminal = on_terminal
+        self.fired = False
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    def is_alive(self) -> bool:
+        return True
+
+    def on_chunk(self, chunk: UIMessageChunk, source_model_id: UniqueModelId | None = None,
+                 anchor_message_id: str | None = None) -> None:
+        return None
+
+    async def _fire(self, status: PersistStatus, result: StreamTerminalResult) -> None:
+        if result.anchor_message_id != self.anchor_message_id or self.fired:
+            return
+        self.fired = True
+        await self._on_terminal(status, result)
+
+    async def on_done(self, result: StreamDoneResult) -> None:
+        await self._fire("success", result)
+
+    async def on_paused(self, result: StreamPausedResult) -> None:
+        await self._fire("paused", result)
+
+    async def on_error(self, result: StreamErrorResult) -> None:
+        await self._fire("error", result)
+
+
+class TraceFlushListener:
+    """Flushes the session's trace history after a segment ends (`persistence:trace:<topic>`)."""
+
+    terminal_only = True
+
+    def __init__(self, *, topic_id: str, flush: Callable[[str], Awaitable[None] | None] | None) -> None:
+        self._id = f"persistence:trace:{topic_id}"
+        self.topic_id = topic_id
+        self._flush = flush
+        self.flushes = 0
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    def is_alive(self) -> bool:
+        return True
+
+    def on_chunk(self, chunk: UIMessageChunk, source_model_id: UniqueModelId | None = None,
+                 anchor_message_id: str | None = None) -> None:
+        return None
+
+    async def _run(self) -> None:
+        self.flushes += 1
+        if self._flush is None:
+            return
+        try:
+            pending = self._flush(self.topic_id)
+            if pending is not None:
+                await pending
+        except Exception:
+            log.exception("trace flush of %s failed", self.topic_id)
+
+    async def on_done(self, result: StreamDoneResult) -> None:
+        await self._run()
+
+    async def on_paused(self, result: StreamPausedResult) -> None:
+        await self._run()
+
+    async def on_error(self, result: StreamErrorResult) -> None:
+        await self._run()

@@ -1,0 +1,97 @@
+"""Validation of an agent session before a turn: agent, workspace, driver and model.
+
+Shared by the context provider (fresh turns) and the host (queued successors re-validate, since
+the agent may have changed while the turn was queued). The only side effect is materializing a
+*system* workspace under Cherry's managed root; a user workspace must already be a directory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cherry_desktop.core.ai.agent_session.errors import AgentSessionValidationError
+from cherry_desktop.core.ai.runtime.capabilities import get_capabilities
+from cherry_desktop.core.ai.runtime.persona import agent_data_dir
+from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
+from cherry_desktop.core.ai.runtime.types import RuntimeSessionContext, RuntimeValidationError
+from cherry_desktop.core.data import Repositories, split_unique_model_id
+from cherry_desktop.core.data.records import ProviderRecord, WorkspaceRecord
+from cherry_desktop.core.paths import PathRegistry
+
+AGENT_SESSION_TOPIC_PREFIX = "agent-session:"
+
+
+def session_topic_id(session_id: str) -> str:
+    return f"{AGENT_SESSION_TOPIC_PREFIX}{session_id}"
+
+
+def session_id_from_topic(topic_id: str) -> str | None:
+    if topic_id.startswith(AGENT_SESSION_TOPIC_PREFIX):
+        rest = topic_id[len(AGENT_SESSION_TOPIC_PREFIX):]
+        return rest or None
+    return None
+
+
+def resolve_workspace_path(workspace: WorkspaceRecord, paths: PathRegistry) -> Path:
+    """System workspaces live (and are created) under the managed root; user paths must exist."""
+    if workspace.kind == "system":
+        root = paths.get("feature.agents.workspaces")
+        raw = Path(workspace.path).expanduser() if workspace.path else Path(workspace.id)
+        path = raw if raw.is_absolute() else root / raw
+        resolved = path.resolve()
+        if not resolved.is_relative_to(root.resolve()):
+            raise AgentSessionValidationError("workspace-unavailable",
+                                              f"system workspace {workspace.id} escapes the managed root")
+        try:
+            resolved.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise AgentSessionValidationError("workspace-unavailable", str(exc)) from exc
+        return resolved
+    path = Path(workspace.path).expanduser()
+    if not workspace.path or not path.is_dir():
+        raise AgentSessionValidationError("workspace-not-directory", workspace.path)
+    return path.resolve()
+
+
+def resolve_session_context(session_id: str, *, repos: Repositories, paths: PathRegistry,
+                            registry: RuntimeDriverRegistry) -> RuntimeSessionContext:
+    """Validate the session and return what a driver needs; raise `AgentSessionValidationError`."""
+    session = repos.sessions.find_session(session_id)
+    if session is None:
+        raise AgentSessionValidationError("session-not-found", session_id)
+    agent = repos.agents.find_agent(session.agent_id) if session.agent_id else None
+    if agent is None:
+        raise AgentSessionValidationError("agent-missing", session_id)
+    if agent.load_error:
+        raise AgentSessionValidationError("agent-unreadable", agent.load_error)
+    workspace = repos.agents.find_workspace(session.workspace_id)
+    if workspace is None:
+        raise AgentSessionValidationError("workspace-missing", session_id)
+    workspace_path = resolve_workspace_path(workspace, paths)
+    driver = registry.find(agent.type)
+    if driver is None:
+        raise AgentSessionValidationError("driver-not-registered", agent.type)
+    model_id = session.model or agent.model
+    if not model_id:
+        raise AgentSessionValidationError("model-missing", agent.id)
+    provider: ProviderRecord | None = None
+    try:
+        provider_id, _ = split_unique_model_id(model_id)
+    except ValueError:
+        provider_id = ""
+    if provider_id:
+        provider = repos.providers.find_provider(provider_id)
+    caps = get_capabilities(agent.type)
+    model = repos.providers.find_model(model_id)
+    if caps is not None and model is not None and not caps.is_model_compatible(provider, model):
+        raise AgentSessionValidationError("model-incompatible", model_id)
+    context = RuntimeSessionContext(
+        session=session, agent=agent, workspace=workspace, workspace_path=workspace_path,
+        agent_data_dir=agent_data_dir(paths.get("feature.agents.data"), agent.id),
+        model_id=model_id, provider=provider,
+    )
+    try:
+        driver.validate_session(context)
+    except RuntimeValidationError as exc:
+        raise AgentSessionValidationError(f"runtime-invalid:{exc.code}", exc.detail) from exc
+    return context
