@@ -29,6 +29,29 @@ def ui_core(tmp_path: Path, repos: Repositories, shared_cache: SharedCache) -> C
 
 
 @pytest.fixture
+def scripted_ai() -> Any:
+    from tests.gui._scripted import ScriptedAi
+
+    return ScriptedAi()
+
+
+@pytest.fixture
+async def live_core(ui_core: CoreServices, scripted_ai: Any) -> Any:
+    """`ui_core` plus a real `AiStreamManager` with the persistent chat provider, fed by a
+    scripted `stream_text`."""
+    from cherry_desktop.core.ai.stream import AiStreamManager, PersistentChatContextProvider
+
+    manager = AiStreamManager(stream_text=scripted_ai.stream_text, shared_cache=ui_core.shared_cache,
+                              grace_period_ms=200)
+    manager.set_context_providers([PersistentChatContextProvider(ui_core.repos, default_model_id="demo::m")])
+    ui_core.stream_manager = manager
+    try:
+        yield ui_core
+    finally:
+        await manager.shutdown(timeout_ms=1000)
+
+
+@pytest.fixture
 def no_leaked_windows(qapp: Any) -> Iterator[None]:
     """Fail a test that leaves a top-level window open."""
     before = {id(w) for w in qapp.topLevelWidgets() if w.isVisible()}
@@ -45,6 +68,18 @@ async def controller(ui_core: CoreServices, qapp: Any, no_leaked_windows: None) 
     from cherry_desktop.ui import UiController
 
     ctl = UiController(ui_core)
+    try:
+        yield ctl
+    finally:
+        await ctl.aclose()
+        qapp.processEvents()
+
+
+@pytest.fixture
+async def live_controller(live_core: CoreServices, qapp: Any, no_leaked_windows: None) -> Any:
+    from cherry_desktop.ui import UiController
+
+    ctl = UiController(live_core)
     try:
         yield ctl
     finally:

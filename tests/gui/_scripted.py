@@ -1,0 +1,73 @@
+"""A scripted `stream_text` for GUI tests: the test pushes chunks on cue, then ends the turn."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from cherry_desktop.core.ai.stream import AiStreamRequest
+from cherry_desktop.core.messages import (
+    FinishChunk,
+    StartChunk,
+    TextDeltaChunk,
+    TextEndChunk,
+    TextStartChunk,
+    UIMessageChunk,
+)
+
+END = object()
+
+
+class Feed:
+    def __init__(self, request: AiStreamRequest) -> None:
+        self.request = request
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+
+    def push(self, *chunks: UIMessageChunk) -> Feed:
+        for c in chunks:
+            self.queue.put_nowait(c)
+        return self
+
+    def text(self, *deltas: str, part_id: str = "t1") -> Feed:
+        return self.push(*(TextDeltaChunk(id=part_id, delta=d) for d in deltas))
+
+    def end(self, part_id: str = "t1") -> None:
+        self.push(TextEndChunk(id=part_id), FinishChunk(finish_reason="stop"))
+        self.queue.put_nowait(END)
+
+    async def iterate(self) -> AsyncIterator[UIMessageChunk]:
+        yield StartChunk(message_id=self.request.message_id)
+        yield TextStartChunk(id="t1")
+        while True:
+            item = await self.queue.get()
+            if item is END:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+            if self.request.signal is not None and self.request.signal.aborted:
+                return
+
+
+class ScriptedAi:
+    """`AiService.stream_text` stand-in: one `Feed` per request."""
+
+    def __init__(self) -> None:
+        self.feeds: list[Feed] = []
+
+    async def stream_text(self, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
+        feed = Feed(request)
+        self.feeds.append(feed)
+        return feed.iterate()
+
+    async def feed(self, index: int = 0) -> Feed:
+        await until(lambda: len(self.feeds) > index)
+        return self.feeds[index]
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 5.0) -> None:
+    """Wait (on the qasync loop) until `predicate()` is truthy."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.01)
