@@ -1,0 +1,141 @@
+"""A real AiStreamManager + AgentSessionRuntimeService on real SQLite, driven by ScriptedDriver."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cherry_desktop.core.ai.agent_session import AgentChatContextProvider, AgentSessionRuntimeService
+from cherry_desktop.core.ai.agent_session.routing import make_runtime_stream_text
+from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
+from cherry_desktop.core.ai.stream.context.dispatch import dispatch_stream_request
+from cherry_desktop.core.ai.stream.manager import AiStreamManager
+from cherry_desktop.core.ai.stream.types import (
+    AiStreamOpenRequest,
+    DispatchResult,
+    StreamDoneResult,
+    StreamErrorResult,
+    StreamPausedResult,
+    StreamTerminalResult,
+    UniqueModelId,
+)
+from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.data.records import AgentSessionRecord, StoredMessage
+from cherry_desktop.core.messages import TextPart, UIMessageChunk
+from cherry_desktop.core.paths import PathRegistry, build_path_registry
+from cherry_desktop.core.shared_cache import SharedCache
+from tests.fakes.scripted_driver import ScriptedDriver
+
+MODEL = "demo::sonnet"
+
+
+class Subscriber:
+    """A window-like listener: records chunks with their anchors, and terminals."""
+
+    def __init__(self, name: str = "wc:1") -> None:
+        self._id = name
+        self.chunks: list[tuple[str | None, UIMessageChunk]] = []
+        self.terminals: list[StreamTerminalResult] = []
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    def is_alive(self) -> bool:
+        return True
+
+    def on_chunk(self, chunk: UIMessageChunk, source_model_id: UniqueModelId | None = None,
+                 anchor_message_id: str | None = None) -> None:
+        self.chunks.append((anchor_message_id, chunk))
+
+    async def on_done(self, result: StreamDoneResult) -> None:
+        self.terminals.append(result)
+
+    async def on_paused(self, result: StreamPausedResult) -> None:
+        self.terminals.append(result)
+
+    async def on_error(self, result: StreamErrorResult) -> None:
+        self.terminals.append(result)
+
+    def text_for(self, anchor: str) -> str:
+        return "".join(getattr(c, "delta", "") for a, c in self.chunks if a == anchor and c.type == "text-delta")
+
+
+async def until(cond: Callable[[], Any], *, limit: float = 5.0) -> None:
+    """Wait until `cond()` is truthy (a deadline only against hangs, never asserted)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while not cond():
+        if loop.time() > deadline:
+            raise AssertionError(f"condition never became true: {cond}")
+        await asyncio.sleep(0.001)
+
+
+@dataclass
+class Harness:
+    repos: Repositories
+    paths: PathRegistry
+    driver: ScriptedDriver
+    runtime: AgentSessionRuntimeService
+    manager: AiStreamManager
+    provider: AgentChatContextProvider
+    session: AgentSessionRecord
+    workspace: Path
+    subscriber: Subscriber = field(default_factory=Subscriber)
+
+    @property
+    def topic(self) -> str:
+        return f"agent-session:{self.session.id}"
+
+    async def send(self, text: str, *, mode: str = "steer", subscriber: Subscriber | None = None) -> DispatchResult:
+        req = AiStreamOpenRequest(topic_id=self.topic, user_message_parts=[TextPart(text=text, state="done")],
+                                  follow_up_mode=mode)  # type: ignore[arg-type]
+        return await dispatch_stream_request(self.manager, subscriber or self.subscriber, req, [self.provider])
+
+    def rows(self) -> list[StoredMessage]:
+        return self.repos.session_messages.list_messages(self.session.id)
+
+    def row(self, message_id: str) -> StoredMessage:
+        return self.repos.session_messages.get_message(message_id)
+
+    def topic_status(self) -> str | None:
+        snap = self.manager.inspect(self.topic)
+        return snap.status if snap is not None else None
+
+    async def idle(self) -> None:
+        """Wait until the runtime released the session and the topic is no longer live."""
+        await until(lambda: not self.runtime.is_session_busy(self.session.id)
+                    and not self.manager.has_live_stream(self.topic))
+
+
+def make_harness(repos: Repositories, tmp_path: Path, *, supports_redirect: bool = True,
+                 idle_window_s: float = 300.0, driver: ScriptedDriver | None = None,
+                 model: str | None = MODEL) -> Harness:
+    paths = build_path_registry(tmp_path / "data")
+    workspace = tmp_path / "ws"
+    workspace.mkdir(exist_ok=True)
+    driver = driver or ScriptedDriver(supports_redirect=supports_redirect)
+    registry = RuntimeDriverRegistry()
+    registry.register(driver)  # type: ignore[arg-type]
+    agent = repos.agents.create_agent(type=driver.type, name="Ada", model=model)
+    ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id)
+    return attach_harness(repos, paths, driver, registry, session, workspace, idle_window_s=idle_window_s)
+
+
+def attach_harness(repos: Repositories, paths: PathRegistry, driver: ScriptedDriver, registry: RuntimeDriverRegistry,
+                   session: AgentSessionRecord, workspace: Path, *, idle_window_s: float = 300.0) -> Harness:
+    cache = SharedCache()
+    runtime = AgentSessionRuntimeService(repos=repos, paths=paths, registry=registry, idle_window_s=idle_window_s,
+                                         shared_cache=cache)
+    runtime.initialize()
+    manager = AiStreamManager(stream_text=make_runtime_stream_text(runtime), shared_cache=cache,
+                              grace_period_ms=50, idle_timeout_ms=0, checkpoint_interval_ms=0)
+    runtime.set_stream_host(manager)
+    provider = AgentChatContextProvider(runtime)
+    manager.set_context_providers([provider])
+    return Harness(repos=repos, paths=paths, driver=driver, runtime=runtime, manager=manager, provider=provider,
+                   session=session, workspace=workspace)
