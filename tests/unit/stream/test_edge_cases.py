@@ -1,0 +1,155 @@
+"""The spec's edge-case cheat sheet and the flows not covered elsewhere (windows, channels,
+background mode, restart, write quiesce)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from cherry_desktop.core.ai.stream import (
+    AiStreamManager,
+    AiStreamRequest,
+    MessageServiceBackend,
+    ModelDispatch,
+    PersistenceListener,
+    SendInput,
+    WritesPausedError,
+    recover_interrupted_messages,
+)
+from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import TextDeltaChunk
+from tests.unit.stream.helpers import END, FakeAi, Recorder, text_chunks, until
+
+M1 = "p::m1"
+
+
+def models(topic: str, anchor: str | None = None) -> list[ModelDispatch]:
+    return [ModelDispatch(M1, AiStreamRequest(model_id=M1, topic_id=topic), anchor_message_id=anchor)]
+
+
+def persisted(repos: Repositories, topic: str) -> tuple[str, PersistenceListener]:
+    row = repos.messages.create_message(topic_id=topic, role="assistant", parts=[], status="pending", model_id=M1)
+    backend = MessageServiceBackend(repos, message_id=row.id, topic_id=topic)
+    return row.id, PersistenceListener(backend=backend, topic_id=topic, model_id=M1)
+
+
+async def test_window_closes_mid_stream_persistence_still_writes(repos: Repositories) -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    topic = repos.topics.create_topic().id
+    row_id, persist = persisted(repos, topic)
+    win = Recorder("wc:1")
+    mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[win, persist]))
+    feed = await fake.feed(topic, M1)
+    feed.push(*text_chunks("ab"))
+    await until(lambda: len(win.chunks) == 4)
+    win.alive = False  # the window is destroyed
+    feed.push(*text_chunks("cd", part_id="t2"), END)
+    await until(lambda: repos.messages.get_message(row_id).status == "success")
+    assert len(win.chunks) == 4 and win.done == []
+    assert "wc:1" not in mgr.inspect(topic).listener_ids  # type: ignore[union-attr]
+
+
+async def test_all_windows_closed_background_continue_keeps_streaming(repos: Repositories) -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text, background_mode="continue")
+    topic = repos.topics.create_topic().id
+    row_id, persist = persisted(repos, topic)
+    win = Recorder("wc:1")
+    mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[win, persist]))
+    feed = await fake.feed(topic, M1)
+    win.alive = False
+    feed.push(*text_chunks("whole reply"), END)
+    await until(lambda: repos.messages.get_message(row_id).status == "success")
+    assert repos.messages.get_message(row_id).parts[0].text == "whole reply"  # type: ignore[union-attr]
+
+
+async def test_all_windows_closed_background_abort_persists_paused(repos: Repositories) -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text, background_mode="abort")
+    topic = repos.topics.create_topic().id
+    row_id, persist = persisted(repos, topic)
+    a, b = Recorder("wc:1"), Recorder("wc:2")
+    mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[a, b, persist]))
+    feed = await fake.feed(topic, M1)
+    feed.push(*text_chunks("par"))
+    await until(lambda: len(b.chunks) == 5)
+    a.alive = False
+    feed.push(TextDeltaChunk(id="t1", delta="t"))
+    await until(lambda: len(b.chunks) == 6)
+    assert mgr.has_live_stream(topic)  # one window still watches
+    b.alive = False
+    feed.push(TextDeltaChunk(id="t1", delta="ial"))
+    await until(lambda: repos.messages.get_message(row_id).status == "paused")
+    row = repos.messages.get_message(row_id)
+    assert "".join(getattr(p, "text", "") for p in row.parts) == "partial"
+    assert feed.closed and mgr.inspect(topic).status == "aborted"  # type: ignore[union-attr]
+
+
+async def test_multi_window_both_windows_get_every_chunk_in_order() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    a = Recorder("wc:1:t")
+    mgr.send(SendInput(topic_id="t", models=models("t"), listeners=[a]))
+    feed = await fake.feed("t", M1)
+    feed.push(*text_chunks("hello"))
+    await until(lambda: len(a.chunks) == 7)
+    b = Recorder("wc:2:t")
+    att = mgr.attach(b, "t")
+    feed.push(*text_chunks(" world", part_id="t2"), END)
+    await until(lambda: bool(a.done) and bool(b.done))
+    assert a.text() == "hello world"
+    replayed = "".join(getattr(c, "delta", "") for c in att.replays[0].chunks if c.type == "text-delta")
+    assert replayed + b.text() == "hello world"
+
+
+async def test_channel_and_sse_scenario_differs_only_by_listener_composition() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    channel, sse, window = Recorder("channel:discord:42"), Recorder("sse:1"), Recorder("wc:9:t")
+    res = mgr.send(SendInput(topic_id="t", models=models("t"), listeners=[channel, sse]))
+    assert res.mode == "started"
+    mgr.send(SendInput(topic_id="t", models=[], listeners=[window]))  # the user watches too
+    (await fake.feed("t", M1)).push(*text_chunks("pong"), END)
+    await until(lambda: bool(channel.done) and bool(sse.done) and bool(window.done))
+    assert channel.text() == sse.text() == window.text() == "pong"
+
+
+async def test_main_process_restart_clears_streams_and_pending_rows_recover(repos: Repositories) -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    topic = repos.topics.create_topic().id
+    row_id, persist = persisted(repos, topic)
+    mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[persist]))
+    await fake.feed(topic, M1)
+    restarted = AiStreamManager(stream_text=fake.stream_text)  # a new process: nothing in memory
+    assert restarted.inspect(topic) is None and not restarted.has_live_stream(topic)
+    assert recover_interrupted_messages(repos) == [row_id]
+    assert repos.messages.get_message(row_id).status == "error"
+    await mgr.shutdown()
+
+
+async def test_write_quiesce_blocks_new_turns_and_drains_running_ones() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    rec = Recorder()
+    mgr.send(SendInput(topic_id="t", models=models("t"), listeners=[rec]))
+    feed = await fake.feed("t", M1)
+    hold = mgr.pause("backup")
+    assert mgr.writes_paused
+    try:
+        mgr.send(SendInput(topic_id="u", models=models("u"), listeners=[]))
+        raise AssertionError("send admitted a new turn while paused")
+    except WritesPausedError:
+        pass
+    assert [w.id for w in mgr.list_active_work()] == [f"t:{M1}"]
+    assert await mgr.drain_in_flight(timeout_ms=20) == [f"t:{M1}"]
+    drain = asyncio.ensure_future(mgr.drain_in_flight(timeout_ms=3000))
+    feed.push(END)
+    assert await drain == []
+    assert rec.done and mgr.list_active_work() == []
+    hold.dispose()
+    hold.dispose()  # idempotent
+    assert not mgr.writes_paused
+    assert mgr.send(SendInput(topic_id="u", models=models("u"), listeners=[])).mode == "started"
+    await fake.feed("u", M1)
+    await mgr.shutdown()
