@@ -259,3 +259,59 @@ async def test_no_cli_process_alive_after_shutdown(harness: Harness) -> None:
     assert not second.is_alive
     alive = [pid for pid in pids if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
     assert alive == []
+
+
+async def test_duplicate_tool_use_ids_rebuild_and_replay(driver: ClaudeCodeRuntimeDriver, harness: Harness) -> None:
+    harness.server.enqueue(text("first"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "start")
+    old_token = [e.token for e in await reader.turn() if e.type == "resume-token"][-1]
+
+    harness.server.enqueue(
+        http_error(400, "messages.3.content.1: `tool_use` ids must be unique"), text("replayed answer")
+    )
+    await send_text(connection, "the pending input")
+    events = await reader.turn()
+    assert events[-1].type == "turn-complete"
+    assert text_of(events) == "replayed answer"
+    assert not any(e.type == "error" for e in events)
+    tokens = [e.token for e in events if e.type == "resume-token"]
+    assert tokens[-1] != old_token  # the replay runs in a new SDK session; its token wins
+    replay = harness.server.last_model_request()
+    assert "the pending input" in replay.last_user_text()
+    assert [m["role"] for m in replay.messages] == ["user"]  # history was not resumed
+
+
+async def test_prewarmed_query_is_consumed_once(harness: Harness) -> None:
+    driver = ClaudeCodeRuntimeDriver()
+    try:
+        harness.server.enqueue(text("before idle"), text("warm answer"))
+        connection = await driver.connect(harness.connect_input())
+        reader = EventReader(connection)
+        await send_text(connection, "hi")
+        token = [e.token for e in await reader.turn() if e.type == "resume-token"][-1]
+        await connection.close()
+
+        idle_input = harness.connect_input(resume_token=token)
+        await driver.on_session_idle(idle_input)
+        assert driver.warm_queries.has("session-1")
+        warm_pids = driver.process_manager.alive_pids()
+        assert len(warm_pids) == 1
+
+        resumed = await driver.connect(harness.connect_input(resume_token=token))
+        assert not driver.warm_queries.has("session-1")
+        assert driver.process_manager.alive_pids() == warm_pids  # the warm CLI was adopted
+        reader = EventReader(resumed)
+        await send_text(resumed, "again")
+        assert text_of(await reader.turn()) == "warm answer"
+        assert "before idle" in harness.server.last_model_request().all_text()
+
+        # A changed signature (permission mode) discards a warm query instead of using it.
+        await resumed.close()
+        await driver.on_session_idle(idle_input)
+        other = await driver.connect(harness.connect_input(resume_token=token, permission_mode="acceptEdits"))
+        assert getattr(other, "permission_mode", None) == "acceptEdits"
+        assert not driver.warm_queries.has("session-1")
+    finally:
+        await driver.shutdown()

@@ -20,9 +20,9 @@ from cherry_desktop.core.ai.runtime.claude_code.process_manager import ClaudeCod
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import QueryRequest, build_sdk_options
 from cherry_desktop.core.ai.runtime.claude_code.sdk import load_sdk
 from cherry_desktop.core.ai.runtime.claude_code.stream_adapter import (
-    DUPLICATE_TOOL_ID_TEXT,
     MISSING_CONVERSATION_TEXT,
     ClaudeStreamAdapter,
+    is_duplicate_tool_id_error,
     result_error_text,
 )
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import WarmQuery, close_client
@@ -227,7 +227,7 @@ class ClaudeCodeConnection:
         error = result_error_text(result)
         if (
             error is not None
-            and DUPLICATE_TOOL_ID_TEXT in error
+            and is_duplicate_tool_id_error(error)
             and not self._adapter.turn_has_output
             and self._pending_input is not None
             and self._budget.take()

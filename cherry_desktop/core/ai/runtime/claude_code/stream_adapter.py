@@ -64,6 +64,14 @@ ABORTED_TERMINAL_REASONS = frozenset({"aborted_streaming", "aborted_tools"})
 #: Error texts that mark a corrupt resumed history (see "Corrupt resume history recovery").
 MISSING_CONVERSATION_TEXT = "No conversation found with session ID"
 DUPLICATE_TOOL_ID_TEXT = "tool_use ids must be unique"
+#: How the CLI (2.1.x) rewords the API's duplicate-id 400 in its result.
+DUPLICATE_TOOL_ID_CLI_TEXT = "duplicate tool_use id"
+
+
+def is_duplicate_tool_id_error(text: str) -> bool:
+    normalized = text.replace("`", "").lower()
+    return DUPLICATE_TOOL_ID_TEXT in normalized or DUPLICATE_TOOL_ID_CLI_TEXT in normalized
+
 
 DEFAULT_CONTEXT_WINDOW = 200_000
 
@@ -377,6 +385,9 @@ class ClaudeStreamAdapter:
         message_id = _get(message, "message_id")
         if message_id and message_id in self._streamed_message_ids:
             return []  # already streamed through partial messages
+        if _get(message, "error"):
+            # The CLI's synthetic "API Error: ..." message: the failed result reports it.
+            return []
         events: list[AgentRuntimeEvent] = []
         for index, block in enumerate(_get(message, "content") or []):
             bkind = _kind(block)
