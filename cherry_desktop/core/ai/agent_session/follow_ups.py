@@ -216,11 +216,14 @@ class FollowUpQueueMixin:
         ids = [r.user_message_id for r in self.repos.pending_turns.list(session_id)]
         ids.remove(user_message_id)
         self.repos.pending_turns.reorder(session_id, [user_message_id, *ids])
-        entry.queue_held = False
-        if await self.start_next_turn(session_id):
-            return "started"
+        # Only this message is sent now: a held queue stays held behind it.
+        was_held, entry.queue_held = entry.queue_held, False
+        try:
+            started = await self.start_next_turn(session_id)
+        finally:
+            entry.queue_held = entry.queue_held or was_held
         self._publish(entry)
-        return "queued"
+        return "started" if started else "queued"
 
     async def resume_pending_turns(self: AgentSessionRuntimeService, session_id: str) -> bool:
         """Release a held queue (after a restart, Stop or error): the head starts when idle."""

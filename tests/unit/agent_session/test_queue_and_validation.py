@@ -1,0 +1,157 @@
+"""Queue UI API, restart survival, boot recovery, validation errors, routing rejection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cherry_desktop.core.ai.agent_session import AgentSessionValidationError, RuntimeMetadataMissingError
+from cherry_desktop.core.ai.agent_session.routing import make_runtime_stream_text
+from cherry_desktop.core.ai.stream.types import AiStreamRequest
+from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import TextPart, message_text
+from tests.unit.agent_session.harness import attach_harness, make_harness
+
+
+async def _queue_two(h):  # type: ignore[no-untyped-def]
+    await h.send("first")
+    conn = await h.driver.wait_connection()
+    await conn.wait_sent(1)
+    await h.send("q1", mode="queue")
+    await h.send("q2", mode="queue")
+    return conn
+
+
+async def test_queue_edit_remove_reorder_and_steer_now(repos: Repositories, tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path, supports_redirect=True)
+    conn = await _queue_two(h)
+    q1, q2 = h.runtime.list_pending_turns(h.session.id)
+    assert h.runtime.edit_pending_turn(h.session.id, q1.user_message_id, "q1 edited")
+    assert message_text(h.row(q1.user_message_id).to_ui_message()) == "q1 edited"
+    h.runtime.reorder_pending_turns(h.session.id, [q2.user_message_id, q1.user_message_id])
+    assert [q.text for q in h.runtime.list_pending_turns(h.session.id)] == ["q2", "q1 edited"]
+    with pytest.raises(ValueError):
+        h.runtime.reorder_pending_turns(h.session.id, [q2.user_message_id])
+    # steer now: the turn is open and the driver can steer -> injected, leaves the queue
+    assert await h.runtime.steer_now(h.session.id, q1.user_message_id) == "injected"
+    assert conn.redirects[-1].message.id == q1.user_message_id
+    assert h.runtime.remove_pending_turn(h.session.id, q2.user_message_id)
+    assert repos.session_messages.find_message(q2.user_message_id) is None
+    assert h.runtime.list_pending_turns(h.session.id) == []
+    # the turn ends without injecting it (no boundary, no undelivered report): the host's
+    # safety net queues the steer as the next turn rather than losing it
+    conn.complete("done")
+    sent = await conn.wait_sent(2)
+    assert sent.message.id == q1.user_message_id and sent.system_reminder
+    conn.complete("answered")
+    await h.idle()
+
+
+async def test_steer_now_starts_an_idle_session(repos: Repositories, tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path, supports_redirect=False)
+    conn = await _queue_two(h)
+    h.manager.abort(h.topic, "user")  # Stop: the queue is held
+    await h.idle()
+    q1, q2 = h.runtime.list_pending_turns(h.session.id)
+    assert await h.runtime.steer_now(h.session.id, q2.user_message_id) == "started"
+    sent = await conn.wait_sent(2)
+    assert sent.message.id == q2.user_message_id
+    conn.complete("ok")
+    await h.idle()
+    # the held queue keeps its other item until the user resumes it
+    assert [q.user_message_id for q in h.runtime.list_pending_turns(h.session.id)] == [q1.user_message_id]
+
+
+async def test_queued_follow_ups_survive_a_restart_and_are_offered_not_sent(repos: Repositories,
+                                                                             tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path, supports_redirect=False)
+    await _queue_two(h)
+    # crash: the app dies with a running turn and a queue (no stop, no terminal)
+    registry = h.runtime.registry
+    h2 = attach_harness(repos, h.paths, h.driver, registry, h.session, h.workspace)
+    # boot recovery: the orphaned pending row is an interrupted error, parts kept
+    assistant = h2.rows()[1]
+    assert assistant.status == "error" and assistant.parts[-1].type == "data-error"
+    assert assistant.parts[-1].data["code"] == "interrupted"  # type: ignore[union-attr]
+    queued = h2.runtime.list_pending_turns(h.session.id)
+    assert [q.text for q in queued] == ["q1", "q2"]
+    assert h2.runtime.is_queue_held(h.session.id)
+    # a fresh message runs; the held queue is not fired after it
+    await h2.send("new")
+    conn = await h.driver.wait_connection(2)
+    await conn.wait_sent(1)
+    conn.complete("ok")
+    await h2.idle()
+    assert len(conn.sent) == 1
+    assert [q.text for q in h2.runtime.list_pending_turns(h.session.id)] == ["q1", "q2"]
+    assert await h2.runtime.resume_pending_turns(h.session.id)
+    sent = await conn.wait_sent(2)
+    assert message_text(sent.message) == "q1"
+    conn.complete("a1")
+    sent = await conn.wait_sent(3)
+    assert message_text(sent.message) == "q2"
+    conn.complete("a2")
+    await h2.idle()
+    await h2.runtime.stop()
+
+
+async def test_boot_recovery_keeps_checkpointed_parts(repos: Repositories, tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path)
+    _, a = repos.session_messages.create_turn(session_id=h.session.id, user_parts=[TextPart(text="u")],
+                                              model_id="m")
+    repos.session_messages.update_message(a.id, parts=[TextPart(text="half an ans")])
+    h.runtime.initialize()
+    row = h.row(a.id)
+    assert row.status == "error"
+    assert [p.type for p in row.parts] == ["text", "data-error"]
+
+
+@pytest.mark.parametrize("case", ["no-workspace", "not-a-dir", "no-driver", "no-model", "driver-refuses",
+                                  "no-agent"])
+async def test_validation_errors_are_typed(repos: Repositories, tmp_path: Path, case: str) -> None:
+    h = make_harness(repos, tmp_path, model=None if case == "no-model" else "demo::m")
+    session = h.session
+    if case == "no-workspace":
+        session = repos.sessions.create_session(agent_id=session.agent_id or "", workspace_id=None)
+    elif case == "not-a-dir":
+        ws = repos.agents.create_workspace(name="gone", path=str(tmp_path / "missing"))
+        session = repos.sessions.create_session(agent_id=session.agent_id or "", workspace_id=ws.id)
+    elif case == "no-driver":
+        other = repos.agents.create_agent(type="unknown-runtime", name="x", model="demo::m")
+        session = repos.sessions.create_session(agent_id=other.id, workspace_id=session.workspace_id)
+    elif case == "driver-refuses":
+        h.driver.invalid_code = "provider-disabled"
+    elif case == "no-agent":
+        repos.agents.delete_agent(session.agent_id or "")
+        session = repos.sessions.create_session(agent_id="nope", workspace_id=None) if False else session
+    h.session = session
+    expected = {"no-workspace": "workspace-missing", "not-a-dir": "workspace-not-directory",
+                "no-driver": "driver-not-registered", "no-model": "model-missing",
+                "driver-refuses": "runtime-invalid:provider-disabled", "no-agent": "session-not-found"}[case]
+    with pytest.raises(AgentSessionValidationError) as info:
+        await h.send("hi")
+    assert info.value.code == expected
+    assert h.driver.connections == []
+
+
+async def test_system_workspace_is_created_under_the_managed_root(repos: Repositories, tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path)
+    ws = repos.agents.create_workspace(name="sys", path="ada-home", kind="system")
+    h.session = repos.sessions.create_session(agent_id=h.session.agent_id or "", workspace_id=ws.id)
+    await h.send("hi")
+    conn = await h.driver.wait_connection()
+    await conn.wait_sent(1)
+    path = h.driver.connect_inputs[0].context.workspace_path
+    assert path is not None and path.is_dir()
+    assert path == (h.paths.get("feature.agents.workspaces") / "ada-home").resolve()
+    conn.complete("ok")
+    await h.idle()
+
+
+async def test_agent_session_request_without_runtime_metadata_is_rejected(repos: Repositories,
+                                                                          tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path)
+    stream_text = make_runtime_stream_text(h.runtime)
+    with pytest.raises(RuntimeMetadataMissingError):
+        await stream_text(AiStreamRequest(model_id="m", topic_id=h.topic))
