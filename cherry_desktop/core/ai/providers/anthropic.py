@@ -1,0 +1,140 @@
+"""Anthropic Messages API, streamed: text and thinking blocks, usage into message metadata."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from cherry_desktop.core.ai.providers.base import HttpStreamingProvider, message_text, parse_json
+from cherry_desktop.core.ai.stream.types import AiStreamRequest
+from cherry_desktop.core.messages import (
+    ErrorChunk,
+    FinishChunk,
+    FinishStepChunk,
+    ReasoningDeltaChunk,
+    ReasoningEndChunk,
+    ReasoningStartChunk,
+    StartChunk,
+    StartStepChunk,
+    TextDeltaChunk,
+    TextEndChunk,
+    TextStartChunk,
+    UIMessageChunk,
+)
+
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+API_VERSION = "2023-06-01"
+DEFAULT_MAX_TOKENS = 4096
+
+
+def anthropic_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
+    """User/assistant turns with text content; same-role neighbours merged, user first."""
+    out: list[dict[str, Any]] = []
+    for m in request.messages:
+        if m.role == "system":
+            continue
+        text = message_text(m)
+        if not text:
+            continue
+        if out and out[-1]["role"] == m.role:
+            out[-1]["content"] += "\n\n" + text
+        else:
+            out.append({"role": m.role, "content": text})
+    while out and out[0]["role"] != "user":
+        out.pop(0)
+    return out
+
+
+class AnthropicProvider(HttpStreamingProvider):
+    label = "anthropic"
+
+    def url(self) -> str:
+        base = (self.record.base_url or DEFAULT_BASE_URL).rstrip("/")
+        return base + ("/messages" if base.endswith("/v1") else "/v1/messages")
+
+    def body(self, model: str, request: AiStreamRequest) -> dict[str, Any]:
+        params = request.parameters
+        body: dict[str, Any] = {"model": model, "messages": anthropic_messages(request), "stream": True,
+                                "max_tokens": int(params.get("max_tokens", DEFAULT_MAX_TOKENS))}
+        system = "\n\n".join(s for s in [request.system or "", *(message_text(m) for m in request.messages
+                                                                   if m.role == "system")] if s)
+        if system:
+            body["system"] = system
+        for key in ("temperature", "top_p", "top_k", "stop_sequences"):
+            if key in params:
+                body[key] = params[key]
+        if params.get("thinking_budget"):
+            body["thinking"] = {"type": "enabled", "budget_tokens": int(params["thinking_budget"])}
+        return body
+
+    async def stream(self, model: str, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
+        headers = {"anthropic-version": API_VERSION, "Accept": "text/event-stream"}
+        if self.api_key:
+            headers["x-api-key"] = self.api_key
+        name = self.record.name or self.record.id
+        yield StartChunk()
+        yield StartStepChunk()
+        open_blocks: dict[int, str] = {}  # index -> "text" | "reasoning"
+        meta: dict[str, Any] = {"model_id": request.model_id}
+        stop_reason: str | None = None
+        stopped = False
+        async for ev in self.open_events(self.url(), headers, self.body(model, request), request):
+            if isinstance(ev, ErrorChunk):
+                yield ev
+                return
+            obj = parse_json(ev.data)
+            if obj is None:
+                yield ErrorChunk(error_text=f"{name}: malformed stream data: {ev.data[:120]!r}")
+                return
+            kind = obj.get("type") or ev.event
+            if kind == "error":
+                err = obj.get("error") or {}
+                yield ErrorChunk(error_text=f"{name}: {err.get('type', 'error')}: {err.get('message', '')}".rstrip())
+                return
+            if kind == "message_start":
+                usage = (obj.get("message") or {}).get("usage") or {}
+                if isinstance(usage.get("input_tokens"), int):
+                    meta["prompt_tokens"] = usage["input_tokens"] + int(usage.get("cache_read_input_tokens") or 0) \
+                        + int(usage.get("cache_creation_input_tokens") or 0)
+            elif kind == "content_block_start":
+                index = int(obj.get("index", 0))
+                btype = (obj.get("content_block") or {}).get("type")
+                if btype == "text":
+                    open_blocks[index] = "text"
+                    yield TextStartChunk(id=f"text-{index}")
+                elif btype == "thinking":
+                    open_blocks[index] = "reasoning"
+                    yield ReasoningStartChunk(id=f"reasoning-{index}")
+            elif kind == "content_block_delta":
+                index = int(obj.get("index", 0))
+                delta = obj.get("delta") or {}
+                dtype = delta.get("type")
+                if dtype == "text_delta" and open_blocks.get(index) == "text":
+                    yield TextDeltaChunk(id=f"text-{index}", delta=str(delta.get("text", "")))
+                elif dtype == "thinking_delta" and open_blocks.get(index) == "reasoning":
+                    yield ReasoningDeltaChunk(id=f"reasoning-{index}", delta=str(delta.get("thinking", "")))
+            elif kind == "content_block_stop":
+                index = int(obj.get("index", 0))
+                btype = open_blocks.pop(index, None)
+                if btype == "text":
+                    yield TextEndChunk(id=f"text-{index}")
+                elif btype == "reasoning":
+                    yield ReasoningEndChunk(id=f"reasoning-{index}")
+            elif kind == "message_delta":
+                stop_reason = (obj.get("delta") or {}).get("stop_reason") or stop_reason
+                usage = obj.get("usage") or {}
+                if isinstance(usage.get("output_tokens"), int):
+                    meta["completion_tokens"] = usage["output_tokens"]
+            elif kind == "message_stop":
+                stopped = True
+                break
+        if request.signal is not None and request.signal.aborted:
+            return
+        if not stopped:
+            yield ErrorChunk(error_text=f"{name}: the stream ended before the reply was complete")
+            return
+        if "prompt_tokens" in meta or "completion_tokens" in meta:
+            meta["total_tokens"] = int(meta.get("prompt_tokens", 0)) + int(meta.get("completion_tokens", 0))
+        meta["finish_reason"] = stop_reason or "end_turn"
+        yield FinishStepChunk()
+        yield FinishChunk(finish_reason=stop_reason or "end_turn", message_metadata=meta)

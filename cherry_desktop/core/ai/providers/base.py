@@ -1,0 +1,103 @@
+"""What the chat providers share: the provider protocol, request plumbing and error words."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+import httpx
+
+from cherry_desktop.core.ai.providers.sse import SseEvent, StreamAbortedError, iter_sse, race
+from cherry_desktop.core.ai.stream.types import AiStreamRequest
+from cherry_desktop.core.data import ProviderRecord
+from cherry_desktop.core.messages import ErrorChunk, UIMessage, UIMessageChunk
+
+
+class ChatProvider(Protocol):
+    record: ProviderRecord
+
+    def stream(self, model: str, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]: ...
+
+
+def error_message_from_body(body: bytes) -> str:
+    """The human part of an error body (OpenAI / Anthropic JSON shapes, else the text)."""
+    text = body.decode("utf-8", errors="replace").strip()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text[:300]
+    if isinstance(data, dict):
+        err = data.get("error", data)
+        if isinstance(err, dict):
+            msg = err.get("message") or err.get("type")
+            if msg:
+                return str(msg)
+        elif isinstance(err, str):
+            return err
+    return text[:300]
+
+
+def message_text(message: UIMessage) -> str:
+    return "".join(getattr(p, "text", "") for p in message.parts if getattr(p, "type", "") == "text")
+
+
+class HttpStreamingProvider:
+    """Opens a streaming POST and yields its SSE events; failures become `ErrorChunk`s."""
+
+    label = "provider"
+
+    def __init__(self, record: ProviderRecord, api_key: str | None, client: httpx.AsyncClient) -> None:
+        self.record = record
+        self.api_key = api_key
+        self.client = client
+
+    def stream(self, model: str, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
+        """The reply as UI message chunks; errors come as an `error` chunk, never raised."""
+        raise NotImplementedError
+
+    def extra_headers(self) -> dict[str, str]:
+        headers = self.record.settings.get("headers")
+        return {str(k): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {}
+
+    async def open_events(self, url: str, headers: dict[str, str], body: dict[str, Any],
+                          request: AiStreamRequest) -> AsyncIterator[SseEvent | ErrorChunk]:
+        name = self.record.name or self.record.id
+        signal = request.signal
+        req = self.client.build_request("POST", url, headers={**headers, **self.extra_headers()}, json=body)
+        try:
+            response = await race(self.client.send(req, stream=True), signal)
+        except StreamAbortedError:
+            return
+        except httpx.TimeoutException:
+            yield ErrorChunk(error_text=f"{name}: the request to {url} timed out")
+            return
+        except httpx.HTTPError as exc:
+            yield ErrorChunk(error_text=f"{name}: could not reach {url} ({exc or type(exc).__name__})")
+            return
+        try:
+            if response.status_code >= 400:
+                body_bytes = await race(response.aread(), signal)
+                reason = response.reason_phrase or ""
+                detail = error_message_from_body(body_bytes)
+                yield ErrorChunk(error_text=f"{name}: HTTP {response.status_code} {reason}".rstrip()
+                                 + (f": {detail}" if detail else ""))
+                return
+            async for event in iter_sse(response, signal):
+                yield event
+        except StreamAbortedError:
+            return
+        except httpx.TimeoutException:
+            yield ErrorChunk(error_text=f"{name}: the stream stopped responding (read timeout)")
+        except httpx.HTTPError as exc:
+            yield ErrorChunk(error_text=f"{name}: the connection failed mid-stream ({exc or type(exc).__name__})")
+        finally:
+            await response.aclose()
+
+
+def parse_json(data: str) -> dict[str, Any] | None:
+    try:
+        obj = json.loads(data)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None

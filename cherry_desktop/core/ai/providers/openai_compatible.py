@@ -1,0 +1,123 @@
+"""OpenAI-compatible chat completions, streamed (OpenAI, Ollama, LM Studio, vLLM, OpenRouter).
+
+`delta.content` becomes text, `delta.reasoning_content` / `delta.reasoning` becomes
+reasoning; `usage` (requested with `stream_options.include_usage`) lands in the finish chunk's
+message metadata as `prompt_tokens` / `completion_tokens` / `total_tokens` / `thoughts_tokens`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from cherry_desktop.core.ai.providers.base import HttpStreamingProvider, message_text, parse_json
+from cherry_desktop.core.ai.stream.types import AiStreamRequest
+from cherry_desktop.core.messages import (
+    ErrorChunk,
+    FinishChunk,
+    FinishStepChunk,
+    ReasoningDeltaChunk,
+    ReasoningEndChunk,
+    ReasoningStartChunk,
+    StartChunk,
+    StartStepChunk,
+    TextDeltaChunk,
+    TextEndChunk,
+    TextStartChunk,
+    UIMessageChunk,
+)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_PASS_THROUGH = ("temperature", "top_p", "max_tokens", "presence_penalty", "frequency_penalty", "seed", "stop")
+
+
+def openai_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if request.system:
+        out.append({"role": "system", "content": request.system})
+    for m in request.messages:
+        text = message_text(m)
+        if text:
+            out.append({"role": m.role, "content": text})
+    return out
+
+
+def usage_metadata(usage: dict[str, Any]) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for src, dst in (("prompt_tokens", "prompt_tokens"), ("completion_tokens", "completion_tokens"),
+                     ("total_tokens", "total_tokens")):
+        if isinstance(usage.get(src), int):
+            meta[dst] = usage[src]
+    details = usage.get("completion_tokens_details")
+    if isinstance(details, dict) and isinstance(details.get("reasoning_tokens"), int):
+        meta["thoughts_tokens"] = details["reasoning_tokens"]
+    return meta
+
+
+class OpenAICompatibleProvider(HttpStreamingProvider):
+    label = "openai-compatible"
+
+    def url(self) -> str:
+        return (self.record.base_url or DEFAULT_BASE_URL).rstrip("/") + "/chat/completions"
+
+    async def stream(self, model: str, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
+        body: dict[str, Any] = {"model": model, "messages": openai_messages(request), "stream": True,
+                                "stream_options": {"include_usage": True}}
+        body.update({k: v for k, v in request.parameters.items() if k in _PASS_THROUGH})
+        headers = {"Accept": "text/event-stream"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        name = self.record.name or self.record.id
+        yield StartChunk()
+        yield StartStepChunk()
+        text_open = reasoning_open = finished = False
+        finish_reason: str | None = None
+        meta: dict[str, Any] = {"model_id": request.model_id}
+        async for ev in self.open_events(self.url(), headers, body, request):
+            if isinstance(ev, ErrorChunk):
+                yield ev
+                return
+            if ev.data.strip() == "[DONE]":
+                finished = True
+                break
+            obj = parse_json(ev.data)
+            if obj is None:
+                yield ErrorChunk(error_text=f"{name}: malformed stream data: {ev.data[:120]!r}")
+                return
+            if obj.get("error"):
+                err = obj["error"]
+                yield ErrorChunk(error_text=f"{name}: {err.get('message', err) if isinstance(err, dict) else err}")
+                return
+            if isinstance(obj.get("usage"), dict):
+                meta.update(usage_metadata(obj["usage"]))
+            for choice in obj.get("choices") or []:
+                delta = choice.get("delta") or {}
+                reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+                if isinstance(reasoning, str) and reasoning:
+                    if not reasoning_open:
+                        reasoning_open = True
+                        yield ReasoningStartChunk(id="reasoning-0")
+                    yield ReasoningDeltaChunk(id="reasoning-0", delta=reasoning)
+                content = delta.get("content")
+                if isinstance(content, str) and content:
+                    if reasoning_open:
+                        reasoning_open = False
+                        yield ReasoningEndChunk(id="reasoning-0")
+                    if not text_open:
+                        text_open = True
+                        yield TextStartChunk(id="text-0")
+                    yield TextDeltaChunk(id="text-0", delta=content)
+                if choice.get("finish_reason"):
+                    finish_reason = str(choice["finish_reason"])
+        if request.signal is not None and request.signal.aborted:
+            return
+        if not finished and finish_reason is None:
+            yield ErrorChunk(error_text=f"{name}: the stream ended before the reply was complete")
+            return
+        if reasoning_open:
+            yield ReasoningEndChunk(id="reasoning-0")
+        if text_open:
+            yield TextEndChunk(id="text-0")
+        yield FinishStepChunk()
+        meta["finish_reason"] = finish_reason or "stop"
+        yield FinishChunk(finish_reason=finish_reason or "stop", message_metadata=meta)
