@@ -1,0 +1,92 @@
+"""Driver registry pairing and descriptor invariants (`adding-an-agent-runtime.md`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES, AGENT_TYPES
+from cherry_desktop.core.ai.runtime.register_drivers import (
+    DriverNotRegisteredError,
+    RuntimeDriverRegistry,
+    register_drivers,
+)
+from cherry_desktop.core.data.records import ModelRecord, ProviderRecord
+from tests.fakes.scripted_driver import ScriptedDriver
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_every_agent_type_resolves_to_a_registered_driver() -> None:
+    registry = RuntimeDriverRegistry()
+    failed = register_drivers(registry)
+    assert failed == []
+    for agent_type in AGENT_TYPES:
+        driver = registry.get(agent_type)
+        assert driver.type == agent_type
+        assert "agent-session" in driver.capabilities
+    assert "scripted" not in registry.types()  # the test driver is never shipped
+
+
+def test_registering_drivers_does_not_import_the_sdk() -> None:
+    code = textwrap.dedent("""
+        import sys
+        from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry, register_drivers
+        reg = RuntimeDriverRegistry()
+        assert register_drivers(reg) == []
+        assert 'claude_agent_sdk' not in sys.modules, 'sdk imported'
+        print('ok')
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+def test_a_missing_driver_is_reported_not_fatal() -> None:
+    registry = RuntimeDriverRegistry()
+    failed = register_drivers(registry, agent_types=["claude-code", "ghost"],
+                              classes={"claude-code": "tests.fakes.scripted_driver:ScriptedDriver",
+                                       "ghost": "no.such.module:Driver"})
+    assert failed == ["ghost"]
+    with pytest.raises(DriverNotRegisteredError):
+        registry.get("ghost")
+
+
+def test_registry_refuses_duplicates() -> None:
+    registry = RuntimeDriverRegistry()
+    registry.register(ScriptedDriver())  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        registry.register(ScriptedDriver())  # type: ignore[arg-type]
+
+
+def test_descriptor_invariants() -> None:
+    assert set(AGENT_RUNTIME_CAPABILITIES) == set(AGENT_TYPES)
+    transports = [c.transport for c in AGENT_RUNTIME_CAPABILITIES.values()]
+    assert len(set(transports)) == len(transports)
+    for agent_type, caps in AGENT_RUNTIME_CAPABILITIES.items():
+        assert caps.type == agent_type and caps.label_key and caps.label
+        assert caps.permission_modes and caps.create_defaults.permission_mode in caps.permission_modes
+        names = [t.name for t in caps.builtin_tools]
+        assert len(names) == len(set(names)), "tool names are unique"
+        assert "agent-session" in caps.capabilities
+        # every mutating/executing tool asks by default (fail closed)
+        for tool in caps.builtin_tools:
+            if tool.category in ("write", "execute") and tool.name not in ("BashOutput",):
+                assert tool.requires_approval, tool.name
+
+
+def test_claude_code_model_filter_fails_closed_without_a_provider() -> None:
+    caps = AGENT_RUNTIME_CAPABILITIES["claude-code"]
+    model = ModelRecord(unique_model_id="p::m", provider_id="p", model_id="m", name="m")
+    anthropic = ProviderRecord(id="p", name="A", type="anthropic", base_url="", enabled=True, settings={})
+    openai = ProviderRecord(id="p", name="O", type="openai-compatible", base_url="", enabled=True, settings={})
+    assert caps.is_model_compatible(anthropic, model)
+    assert not caps.is_model_compatible(None, model)
+    assert not caps.is_model_compatible(openai, model)
+    gateway = ProviderRecord(id="p", name="G", type="openai-compatible", base_url="", enabled=True,
+                             settings={"anthropic_compatible": True})
+    assert caps.is_model_compatible(gateway, model)
