@@ -21,6 +21,13 @@ from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
 
 log = logging.getLogger(__name__)
 
+ENDPOINT_ONLY_ENV: dict[str, str] = {
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS": "1",
+}
+
 
 def resolve_resume_token(explicit: str | None, get_last: Callable[[], str | None]) -> str | None:
     """Explicit host token, else the newest persisted token, else None."""
@@ -67,10 +74,13 @@ def child_env(input: RuntimeConnectInput) -> dict[str, str]:
     The key is read from the keyring now (per connection) and lives only here. Without a key
     and without a provider endpoint the CLI uses the user's own Claude Code login (real HOME).
     """
-    env: dict[str, str] = {}
+    # The app pins the CLI it ships: never let it update itself.
+    env: dict[str, str] = {"DISABLE_AUTOUPDATER": "1"}
     provider = input.context.provider
     if provider is not None and provider.base_url:
         env["ANTHROPIC_BASE_URL"] = provider.base_url.rstrip("/")
+        # A configured endpoint is the only address the CLI may talk to.
+        env.update(ENDPOINT_ONLY_ENV)
     key = input.get_api_key()
     if key:
         env["ANTHROPIC_API_KEY"] = key
