@@ -99,6 +99,8 @@ class SessionList(QTreeWidget):
         self.setColumnCount(2)
         self.setHeaderHidden(True)
         self.setRootIsDecorated(True)
+        self.setAllColumnsShowFocus(True)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         header = self.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

@@ -1,6 +1,6 @@
 """Translations: `.ts` sources under `i18n/`, compiled to `.qm`, loaded with `QTranslator`.
 
-`python -m cherry_desktop.ui.i18n build` compiles every `.ts` with `pyside6-lrelease` (the
+`python -m cherry_desktop.ui.i18n_build` compiles every `.ts` with `pyside6-lrelease` (the
 packaging step runs it); `update` re-extracts the source strings with `pyside6-lupdate`. At
 run time a missing or stale `.qm` is compiled into the cache dir when lrelease is at hand,
 and as a last resort the `.ts` is read directly (`TsTranslator`) so a source checkout always
@@ -94,7 +94,7 @@ def read_ts(path: Path) -> dict[tuple[str, str], str]:
             text = ""
             if tr is not None and tr.get("type") not in ("unfinished", "obsolete", "vanished"):
                 numerus = tr.findall("numerusform")
-                text = numerus[0].text or "" if numerus else (tr.text or "")
+                text = (numerus[0].text or "") if numerus else (tr.text or "")
             out[(name, source)] = text
     return out
 
@@ -154,19 +154,3 @@ class Translations:
             QCoreApplication.installTranslator(self.translator)
         self.locale = pick_locale(language)
         return self.locale
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
-    command = args[0] if args else "build"
-    if command == "update":
-        update_sources()
-        return 0
-    built = build()
-    for qm in built:
-        sys.stdout.write(f"{qm}\n")
-    return 0 if built else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,502 @@
+<?xml version='1.0' encoding='utf-8'?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>AgentDialog</name>
+    <message>
+        <source>Edit agent</source>
+        <translation>Edit agent</translation>
+    </message>
+    <message>
+        <source>New agent</source>
+        <translation>New agent</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Runtime</source>
+        <translation>Runtime</translation>
+    </message>
+    <message>
+        <source>Permissions</source>
+        <translation>Permissions</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Browse…</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>Workspace</translation>
+    </message>
+    <message>
+        <source>Optional system prompt</source>
+        <translation>Optional system prompt</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>Instructions</translation>
+    </message>
+    <message>
+        <source>Ask before edits and commands</source>
+        <translation>Ask before edits and commands</translation>
+    </message>
+    <message>
+        <source>Accept file edits, ask before commands</source>
+        <translation>Accept file edits, ask before commands</translation>
+    </message>
+    <message>
+        <source>Plan only (no changes)</source>
+        <translation>Plan only (no changes)</translation>
+    </message>
+    <message>
+        <source>Never ask (trusted workspace)</source>
+        <translation>Never ask (trusted workspace)</translation>
+    </message>
+    <message>
+        <source>Choose a workspace folder</source>
+        <translation>Choose a workspace folder</translation>
+    </message>
+    <message>
+        <source>Give the agent a name.</source>
+        <translation>Give the agent a name.</translation>
+    </message>
+    <message>
+        <source>No agent runtime is available.</source>
+        <translation>No agent runtime is available.</translation>
+    </message>
+    <message>
+        <source>The workspace folder does not exist.</source>
+        <translation>The workspace folder does not exist.</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalCard</name>
+    <message>
+        <source>Deny (Esc)</source>
+        <translation>Deny (Esc)</translation>
+    </message>
+    <message>
+        <source>Allow (Enter)</source>
+        <translation>Allow (Enter)</translation>
+    </message>
+    <message>
+        <source>Allow the agent to run %1?</source>
+        <translation>Allow the agent to run %1?</translation>
+    </message>
+</context>
+<context>
+    <name>ChatWindow</name>
+    <message>
+        <source>Cherry Desktop</source>
+        <translation>Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <source>Open in new window</source>
+        <translation>Open in new window</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>New chat</translation>
+    </message>
+    <message>
+        <source>New agent…</source>
+        <translation>New agent…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Settings…</translation>
+    </message>
+    <message>
+        <source>Close window</source>
+        <translation>Close window</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Quit</translation>
+    </message>
+    <message>
+        <source>Queued for the next turn</source>
+        <translation>Queued for the next turn</translation>
+    </message>
+    <message>
+        <source>Steered into the running turn</source>
+        <translation>Steered into the running turn</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>New session</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>Rename</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Delete this conversation?</source>
+        <translation>Delete this conversation?</translation>
+    </message>
+    <message>
+        <source>This part of the app is not available yet (%1).</source>
+        <translation>This part of the app is not available yet (%1).</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Message (Enter to send, Shift+Enter for a new line)</source>
+        <translation>Message (Enter to send, Shift+Enter for a new line)</translation>
+    </message>
+    <message>
+        <source>Steer now</source>
+        <translation>Steer now</translation>
+    </message>
+    <message>
+        <source>Inject into the running turn (Ctrl+Enter)</source>
+        <translation>Inject into the running turn (Ctrl+Enter)</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Queue</translation>
+    </message>
+    <message>
+        <source>Send as the next turn (Enter)</source>
+        <translation>Send as the next turn (Enter)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Esc)</source>
+        <translation>Stop the reply (Esc)</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Send</translation>
+    </message>
+    <message>
+        <source>Send (Enter)</source>
+        <translation>Send (Enter)</translation>
+    </message>
+    <message>
+        <source>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</source>
+        <translation>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorBlock</name>
+    <message>
+        <source>The reply failed: %1</source>
+        <translation>The reply failed: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MessageRow</name>
+    <message>
+        <source>You (steer)</source>
+        <translation>You (steer)</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>You</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Assistant</translation>
+    </message>
+    <message>
+        <source>thinking…</source>
+        <translation>thinking…</translation>
+    </message>
+    <message>
+        <source>streaming…</source>
+        <translation>streaming…</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <source>Part of this message could not be read.</source>
+        <translation>Part of this message could not be read.</translation>
+    </message>
+</context>
+<context>
+    <name>MessageView</name>
+    <message>
+        <source>No messages yet. Say hello!</source>
+        <translation>No messages yet. Say hello!</translation>
+    </message>
+</context>
+<context>
+    <name>QueueDock</name>
+    <message numerus="yes">
+        <source>Queued for the next turn (%n)</source>
+        <translation>
+            <numerusform>Queued for the next turn (%n)</numerusform><numerusform>Queued for the next turn (%n)</numerusform></translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>Move up</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>Move down</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Edit</translation>
+    </message>
+    <message>
+        <source>Edit this message</source>
+        <translation>Edit this message</translation>
+    </message>
+    <message>
+        <source>Steer now</source>
+        <translation>Steer now</translation>
+    </message>
+    <message>
+        <source>Inject into the running turn</source>
+        <translation>Inject into the running turn</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <source>Edit queued message</source>
+        <translation>Edit queued message</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Message</translation>
+    </message>
+</context>
+<context>
+    <name>ReasoningBlock</name>
+    <message>
+        <source>Reasoning</source>
+        <translation>Reasoning</translation>
+    </message>
+</context>
+<context>
+    <name>SessionList</name>
+    <message>
+        <source>Agents</source>
+        <translation>Agents</translation>
+    </message>
+    <message>
+        <source>Untitled agent</source>
+        <translation>Untitled agent</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>New session</translation>
+    </message>
+    <message>
+        <source>Chats</source>
+        <translation>Chats</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>New chat</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Open</translation>
+    </message>
+    <message>
+        <source>Open in new window</source>
+        <translation>Open in new window</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>Rename…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Edit agent…</source>
+        <translation>Edit agent…</translation>
+    </message>
+    <message>
+        <source>New agent…</source>
+        <translation>New agent…</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Settings</translation>
+    </message>
+    <message>
+        <source>stored</source>
+        <translation>stored</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>not set</translation>
+    </message>
+    <message>
+        <source>API key: %1</source>
+        <translation>API key: %1</translation>
+    </message>
+    <message>
+        <source>Follow system</source>
+        <translation>Follow system</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Language</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Light</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dark</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>Theme</translation>
+    </message>
+    <message>
+        <source>Keep replying when all windows are closed</source>
+        <translation>Keep replying when all windows are closed</translation>
+    </message>
+    <message>
+        <source>Stop replies nobody is watching</source>
+        <translation>Stop replies nobody is watching</translation>
+    </message>
+    <message>
+        <source>Background</source>
+        <translation>Background</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBadge</name>
+    <message>
+        <source>Replying…</source>
+        <translation>Replying…</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>Approval</translation>
+    </message>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation>Waiting for your approval</translation>
+    </message>
+    <message>
+        <source>The last reply failed</source>
+        <translation>The last reply failed</translation>
+    </message>
+    <message>
+        <source>New reply</source>
+        <translation>New reply</translation>
+    </message>
+</context>
+<context>
+    <name>ToolCard</name>
+    <message>
+        <source>preparing</source>
+        <translation>preparing</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <source>waiting for approval</source>
+        <translation>waiting for approval</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>approved</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>done</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>denied</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Error: %1</translation>
+    </message>
+    <message>
+        <source>Denied by the user</source>
+        <translation>Denied by the user</translation>
+    </message>
+</context>
+<context>
+    <name>UiController</name>
+    <message>
+        <source>Open window</source>
+        <translation>Open window</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Quit</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop</source>
+        <translation>Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>The reply is ready.</source>
+        <translation>The reply is ready.</translation>
+    </message>
+    <message>
+        <source>Hi! What can you do in this workspace?</source>
+        <translation>Hi! What can you do in this workspace?</translation>
+    </message>
+</context>
+<context>
+    <name>UsageFooter</name>
+    <message>
+        <source>%1 in · %2 out tokens</source>
+        <translation>%1 in · %2 out tokens</translation>
+    </message>
+    <message>
+        <source>first token %1 s</source>
+        <translation>first token %1 s</translation>
+    </message>
+    <message>
+        <source>%1 s total</source>
+        <translation>%1 s total</translation>
+    </message>
+</context>
+</TS>

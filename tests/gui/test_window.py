@@ -1,0 +1,136 @@
+"""The main window against a real database: sidebar, long sessions, dialogs, screenshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cherry_desktop.core.credentials import provider_key_name
+from cherry_desktop.core.messages import TextPart
+from cherry_desktop.ui import ChatWindow, start_ui
+from cherry_desktop.ui._message_view import PAGE_SIZE
+from cherry_desktop.ui._topics import agent_session_topic_id
+from tests.gui._scripted import until
+from tests.gui.conftest import ARTIFACTS, seed_agent_session
+
+pytestmark = pytest.mark.gui
+
+
+async def test_sidebar_lists_agents_sessions_and_chats(controller: Any, ui_core: Any) -> None:
+    _agent_id, session_id = seed_agent_session(ui_core.repos)
+    topic = ui_core.repos.topics.create_topic(name="Groceries")
+    window = controller.open_window(None)
+    assert isinstance(window, ChatWindow) and window.objectName() == "ChatWindow"
+    names = {window.sidebar.item_for(t).text(0) for t in (agent_session_topic_id(session_id), topic.id)}
+    assert names == {"Demo session", "Groceries"}
+    assert set(window.sidebar.badges) == {agent_session_topic_id(session_id), topic.id}
+    for name in ("sessionList", "messageView", "composer", "sendButton", "steerButton", "queueButton",
+                 "stopButton", "queueDock", "approvalCard", "allowButton", "denyButton", "statusBadge"):
+        from PySide6.QtWidgets import QWidget
+
+        assert window.findChild(QWidget, name) is not None, name
+
+
+async def test_session_actions_new_rename_delete(controller: Any, ui_core: Any,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    agent_id, session_id = seed_agent_session(ui_core.repos)
+    window = controller.open_window(agent_session_topic_id(session_id))
+    window.new_session(agent_id)
+    sessions = ui_core.repos.sessions.list_sessions(agent_id)
+    assert len(sessions) == 2
+    new_topic = window.topic_id
+    assert new_topic != agent_session_topic_id(session_id)
+    from PySide6.QtWidgets import QInputDialog
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("Renamed", True)))
+    window.rename_topic(new_topic)
+    assert window.sidebar.item_for(new_topic).text(0) == "Renamed"
+    task = window.delete_topic(new_topic, confirm=False)
+    await task
+    assert len(ui_core.repos.sessions.list_sessions(agent_id)) == 1
+    assert window.topic_id is None and window.sidebar.item_for(new_topic) is None
+
+
+async def test_long_session_loads_recent_rows_first_then_more_on_scroll(controller: Any, ui_core: Any) -> None:
+    agent = ui_core.repos.agents.create_agent(type="claude-code", name="A")
+    session = ui_core.repos.sessions.create_session(agent_id=agent.id, workspace_id=None, name="long")
+    for i in range(300):
+        ui_core.repos.session_messages.create_message(session_id=session.id, role="user" if i % 2 == 0 else "assistant",
+                                                      parts=[TextPart(text=f"message {i}")])
+    window = controller.open_window(agent_session_topic_id(session.id))
+    rows = window.message_view.rows()
+    assert len(rows) == PAGE_SIZE
+    assert rows[-1].text() == "message 299"
+    bar = window.message_view.verticalScrollBar()
+    await until(lambda: bar.maximum() > 0)
+    bar.setValue(bar.minimum())  # the user scrolls to the top
+    await until(lambda: len(window.message_view.rows()) == 2 * PAGE_SIZE)
+    assert window.message_view.rows()[0].text() == f"message {300 - 2 * PAGE_SIZE}"
+
+
+async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: Any, tmp_path: Path) -> None:
+    from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
+    from cherry_desktop.ui._dialogs import AgentDialog
+
+    repos = ui_core.repos
+    repos.providers.upsert_provider(id="anth", name="Anthropic", type="anthropic")
+    repos.providers.upsert_model(provider_id="anth", model_id="claude-x", name="Claude X")
+    repos.providers.upsert_provider(id="oai", name="OpenAI", type="openai")
+    repos.providers.upsert_model(provider_id="oai", model_id="gpt", name="GPT")
+    dialog = AgentDialog(controller.bridge)
+    caps = AGENT_RUNTIME_CAPABILITIES["claude-code"]
+    assert [dialog.runtime_combo.itemData(i) for i in range(dialog.runtime_combo.count())] \
+        == list(AGENT_RUNTIME_CAPABILITIES)
+    assert [dialog.permission_combo.itemData(i) for i in range(dialog.permission_combo.count())] \
+        == list(caps.permission_modes)
+    assert dialog.permission_combo.currentData() == caps.create_defaults.permission_mode
+    assert [dialog.model_combo.itemData(i) for i in range(dialog.model_combo.count())] == ["anth::claude-x"]
+    dialog.name_edit.setText("Reviewer")
+    dialog.workspace_edit.setText(str(tmp_path))
+    dialog.permission_combo.setCurrentIndex(dialog.permission_combo.findData("acceptEdits"))
+    dialog._save()
+    agent = repos.agents.get_agent(dialog.agent_id)
+    assert (agent.name, agent.type, agent.permission_mode, agent.model) == \
+        ("Reviewer", "claude-code", "acceptEdits", "anth::claude-x")
+    assert [w.path for w in repos.agents.list_workspaces(agent.id)] == [str(tmp_path)]
+    edit = AgentDialog(controller.bridge, agent.id)
+    assert edit.name_edit.text() == "Reviewer" and not edit.runtime_combo.isEnabled()
+    assert edit.permission_combo.currentData() == "acceptEdits"
+    dialog.deleteLater()
+    edit.deleteLater()
+
+
+async def test_settings_store_key_in_keyring_and_apply_theme(controller: Any, ui_core: Any, qapp: Any) -> None:
+    from cherry_desktop.ui._dialogs import SettingsDialog
+
+    ui_core.repos.providers.upsert_provider(id="anth", name="Anthropic", type="anthropic")
+    dialog = SettingsDialog(controller.bridge)
+    dialog.key_edits["anth"].setText("sk-test-123")
+    dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+    dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
+    dialog.background.setCurrentIndex(dialog.background.findData("abort"))
+    dialog._save()
+    assert ui_core.credentials.get(provider_key_name("anth")) == "sk-test-123"
+    s = ui_core.settings.settings
+    assert (s.theme, s.language, s.background_mode) == ("dark", "zh_CN", "abort")
+    assert qapp.property("cherryTheme") == "dark"
+    assert controller.translations.locale == "zh_CN"
+    assert "sk-test-123" not in ui_core.settings.path.read_text()
+    controller.bridge.update_settings(language="en_US", theme="light")
+    dialog.deleteLater()
+
+
+async def test_screenshot_of_the_main_window(ui_core: Any, qapp: Any, no_leaked_windows: None) -> None:
+    seed_agent_session(ui_core.repos, turns=2)
+    controller = start_ui(ui_core)
+    try:
+        path = ARTIFACTS / "main_window.png"
+        assert await controller.capture_when_idle(path)
+        from PySide6.QtGui import QImage
+
+        image = QImage(str(path))
+        assert not image.isNull() and image.width() >= 800
+    finally:
+        await controller.aclose()
