@@ -123,8 +123,8 @@ async def test_validation_errors_are_typed(repos: Repositories, tmp_path: Path, 
     elif case == "driver-refuses":
         h.driver.invalid_code = "provider-disabled"
     elif case == "no-agent":
+        # deleting the agent cascades to its sessions
         repos.agents.delete_agent(session.agent_id or "")
-        session = repos.sessions.create_session(agent_id="nope", workspace_id=None) if False else session
     h.session = session
     expected = {"no-workspace": "workspace-missing", "not-a-dir": "workspace-not-directory",
                 "no-driver": "driver-not-registered", "no-model": "model-missing",
