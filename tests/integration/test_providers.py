@@ -1,0 +1,451 @@
+"""Chat providers against scripted OpenAI- and Anthropic-compatible servers on 127.0.0.1
+(real HTTP, real SSE), directly and through AiService + AiStreamManager."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+
+from cherry_desktop.core.ai.providers import SseDecoder
+from cherry_desktop.core.ai.service import AiService, ModelResolutionError, RuntimeMetadataRequiredError
+from cherry_desktop.core.ai.stream import (
+    AbortController,
+    AiStreamManager,
+    AiStreamOpenRequest,
+    AiStreamRequest,
+    PersistentChatContextProvider,
+    RuntimeMetadata,
+    TopicStatusSnapshotEntry,
+    dispatch_stream_request,
+    user_parts,
+)
+from cherry_desktop.core.credentials import CredentialStore, provider_key_name
+from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import TextDeltaChunk, UIMessage, UIMessageAccumulator, UIMessageChunk
+from cherry_desktop.core.shared_cache import topic_stream_status_key
+
+# -- the scripted server --------------------------------------------------------------------
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    # (delay seconds, raw text) pieces written in order; `hang` keeps the socket open after.
+    pieces: list[tuple[float, str]] = field(default_factory=list)
+    hang: bool = False
+    content_type: str = "text/event-stream"
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+class ScriptedServer:
+    """A tiny HTTP/1.1 server: each request takes the next scripted `Reply`."""
+
+    def __init__(self) -> None:
+        self.replies: list[Reply] = []
+        self.received: list[Received] = []
+        self.closed_early = asyncio.Event()
+        self._server: asyncio.Server | None = None
+        self._writers: list[asyncio.StreamWriter] = []
+        self.base = ""
+
+    async def start(self) -> str:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        port = self._server.sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        return self.base
+
+    async def stop(self) -> None:
+        for w in self._writers:
+            w.close()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode().split("\r\n")
+            path = lines[0].split(" ")[1]
+            headers = {k.lower(): v.strip() for k, _, v in (ln.partition(":") for ln in lines[1:] if ln)}
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            self.received.append(Received(path, headers, json.loads(body or b"{}")))
+            reply = self.replies.pop(0) if self.replies else Reply(status=404, pieces=[(0, "no script")])
+            reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 500: "Internal Server Error",
+                      529: "Overloaded"}.get(reply.status, "Status")
+            writer.write(f"HTTP/1.1 {reply.status} {reason}\r\nContent-Type: {reply.content_type}\r\n"
+                         "Connection: close\r\n\r\n".encode())
+            await writer.drain()
+            for delay, text in reply.pieces:
+                if delay:
+                    await asyncio.sleep(delay)
+                writer.write(text.encode())
+                await writer.drain()
+            if reply.hang:
+                # Hold the socket until the client goes away (that is the abort we test).
+                data = await reader.read(1)
+                if not data:
+                    self.closed_early.set()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            self.closed_early.set()
+        finally:
+            with contextlib.suppress(Exception):
+                writer.close()
+
+
+def sse(obj: Any, event: str | None = None) -> str:
+    data = obj if isinstance(obj, str) else json.dumps(obj)
+    return (f"event: {event}\n" if event else "") + f"data: {data}\n\n"
+
+
+def openai_delta(content: str | None = None, reasoning: str | None = None, finish: str | None = None) -> str:
+    delta: dict[str, Any] = {}
+    if content is not None:
+        delta["content"] = content
+    if reasoning is not None:
+        delta["reasoning_content"] = reasoning
+    return sse({"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+
+
+def anthropic_events(*, thinking: str = "", text: str = "", usage: tuple[int, int] = (10, 5)) -> list[str]:
+    out = [sse({"type": "message_start", "message": {"usage": {"input_tokens": usage[0], "output_tokens": 1}}},
+               "message_start"), sse({"type": "ping"}, "ping")]
+    idx = 0
+    if thinking:
+        out += [sse({"type": "content_block_start", "index": idx, "content_block": {"type": "thinking"}},
+                    "content_block_start"),
+                sse({"type": "content_block_delta", "index": idx,
+                     "delta": {"type": "thinking_delta", "thinking": thinking}}, "content_block_delta"),
+                sse({"type": "content_block_delta", "index": idx,
+                     "delta": {"type": "signature_delta", "signature": "sig"}}, "content_block_delta"),
+                sse({"type": "content_block_stop", "index": idx}, "content_block_stop")]
+        idx += 1
+    out += [sse({"type": "content_block_start", "index": idx, "content_block": {"type": "text", "text": ""}},
+                "content_block_start")]
+    for word in text.split(" "):
+        out.append(sse({"type": "content_block_delta", "index": idx,
+                        "delta": {"type": "text_delta", "text": word + " "}}, "content_block_delta"))
+    out += [sse({"type": "content_block_stop", "index": idx}, "content_block_stop"),
+            sse({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": usage[1]}},
+                "message_delta"),
+            sse({"type": "message_stop"}, "message_stop")]
+    return out
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ScriptedServer]:
+    s = ScriptedServer()
+    await s.start()
+    try:
+        yield s
+    finally:
+        await s.stop()
+
+
+@pytest.fixture
+async def service(repos: Repositories) -> AsyncIterator[AiService]:
+    svc = AiService(repos, CredentialStore())
+    try:
+        yield svc
+    finally:
+        await svc.on_stop()
+
+
+def register(repos: Repositories, base_url: str, *, type: str, key: str | None = "sk-test",
+             provider_id: str = "prov") -> str:
+    repos.providers.upsert_provider(id=provider_id, name="Scripted", type=type, base_url=base_url)
+    if key:
+        CredentialStore().set(provider_key_name(provider_id), key)
+    return f"{provider_id}::model-x"
+
+
+def request(model_id: str, text: str = "Hello", **kw: Any) -> AiStreamRequest:
+    return AiStreamRequest(model_id=model_id, messages=[UIMessage.user_text(text)], topic_id="topic-1", **kw)
+
+
+async def collect(stream: AsyncIterator[UIMessageChunk]) -> list[UIMessageChunk]:
+    return [c async for c in stream]
+
+
+def fold(chunks: list[UIMessageChunk]) -> UIMessageAccumulator:
+    acc = UIMessageAccumulator()
+    for c in chunks:
+        acc.apply(c)
+    return acc
+
+
+def errors(chunks: list[UIMessageChunk]) -> list[str]:
+    return [c.error_text for c in chunks if c.type == "error"]  # type: ignore[union-attr]
+
+
+# -- OpenAI-compatible ----------------------------------------------------------------------
+
+
+async def test_openai_streams_text_reasoning_and_usage(server: ScriptedServer, service: AiService,
+                                                       repos: Repositories) -> None:
+    url = server.base + "/v1"
+    model = register(repos, url, type="openai-compatible")
+    usage = {"choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 4, "total_tokens": 13,
+                                      "completion_tokens_details": {"reasoning_tokens": 2}}}
+    server.replies.append(Reply(pieces=[(0, openai_delta(reasoning="Let me")), (0, openai_delta(reasoning=" think")),
+                                        (0, openai_delta(content="Hel")), (0, openai_delta(content="lo!")),
+                                        (0, openai_delta(finish="stop")), (0, sse(usage)), (0, sse("[DONE]"))]))
+    chunks = await collect(await service.stream_text(request(model, system="Be brief")))
+    acc = fold(chunks)
+    msg = acc.snapshot()
+    assert [p.type for p in msg.parts] == ["step-start", "reasoning", "text"]
+    assert msg.parts[1].text == "Let me think" and msg.text() == "Hello!"  # type: ignore[union-attr]
+    assert msg.metadata["total_tokens"] == 13 and msg.metadata["thoughts_tokens"] == 2
+    assert errors(chunks) == []
+    got = server.received[0]
+    assert got.path == "/v1/chat/completions" and got.headers["authorization"] == "Bearer sk-test"
+    assert got.body["model"] == "model-x" and got.body["stream"] is True
+    assert got.body["messages"] == [{"role": "system", "content": "Be brief"}, {"role": "user", "content": "Hello"}]
+
+
+@pytest.mark.parametrize(("status", "body", "expected"), [
+    (401, json.dumps({"error": {"message": "Invalid API key", "type": "auth"}}),
+     "HTTP 401 Unauthorized: Invalid API key"),
+    (500, "upstream exploded", "HTTP 500 Internal Server Error: upstream exploded"),
+])
+async def test_openai_http_errors_become_readable_error_chunks(server: ScriptedServer, service: AiService,
+                                                               repos: Repositories, status: int, body: str,
+                                                               expected: str) -> None:
+    url = server.base + "/v1"
+    model = register(repos, url, type="openai")
+    server.replies.append(Reply(status=status, pieces=[(0, body)], content_type="application/json"))
+    chunks = await collect(await service.stream_text(request(model)))
+    assert errors(chunks) == [f"Scripted: {expected}"]
+
+
+async def test_openai_malformed_and_truncated_streams(server: ScriptedServer, service: AiService,
+                                                      repos: Repositories) -> None:
+    url = server.base + "/v1"
+    model = register(repos, url, type="ollama")
+    server.replies.append(Reply(pieces=[(0, openai_delta(content="ok")), (0, "data: {not json\n\n")]))
+    chunks = await collect(await service.stream_text(request(model)))
+    assert len(errors(chunks)) == 1 and "malformed stream data" in errors(chunks)[0]
+    assert fold(chunks).snapshot().text() == "ok"
+
+    server.replies.append(Reply(pieces=[(0, openai_delta(content="cut"))]))  # closes with no [DONE]
+    chunks = await collect(await service.stream_text(request(model)))
+    assert errors(chunks) == ["Scripted: the stream ended before the reply was complete"]
+
+    server.replies.append(Reply(pieces=[(0, sse({"error": {"message": "context length exceeded"}}))]))
+    chunks = await collect(await service.stream_text(request(model)))
+    assert errors(chunks) == ["Scripted: context length exceeded"]
+
+
+async def test_openai_slow_stream_in_split_network_reads(server: ScriptedServer, service: AiService,
+                                                         repos: Repositories) -> None:
+    url = server.base + "/v1"
+    model = register(repos, url, type="vllm", key=None)
+    whole = "".join(openai_delta(content=w) for w in ["a", "b", "c"]) + openai_delta(finish="stop") + sse("[DONE]")
+    pieces = [(0.02, whole[i:i + 7]) for i in range(0, len(whole), 7)]  # events split across reads
+    server.replies.append(Reply(pieces=pieces))
+    chunks = await collect(await service.stream_text(request(model)))
+    assert fold(chunks).snapshot().text() == "abc" and errors(chunks) == []
+    assert "authorization" not in server.received[0].headers
+
+
+async def test_openai_abort_ends_a_silent_stream_and_closes_the_connection(server: ScriptedServer,
+                                                                           service: AiService,
+                                                                           repos: Repositories) -> None:
+    url = server.base + "/v1"
+    model = register(repos, url, type="openrouter")
+    server.replies.append(Reply(pieces=[(0, openai_delta(content="first"))], hang=True))
+    ctrl = AbortController()
+    stream = await service.stream_text(request(model, signal=ctrl.signal))
+    got = [await anext(stream) for _ in range(4)]  # start, start-step, text-start, text-delta
+    assert got[-1].type == "text-delta"
+    ctrl.abort("user")
+    rest = await collect(stream)  # returns promptly although the server never writes again
+    assert rest == []
+    await asyncio.wait_for(server.closed_early.wait(), 3)
+
+
+async def test_connection_refused_and_read_timeout(repos: Repositories, server: ScriptedServer) -> None:
+    svc = AiService(repos, CredentialStore(), timeout=httpx.Timeout(0.2))
+    try:
+        model = register(repos, "http://127.0.0.1:9/v1", type="openai-compatible", provider_id="dead")
+        chunks = await collect(await svc.stream_text(request(model)))
+        assert len(errors(chunks)) == 1
+        assert "could not reach http://127.0.0.1:9/v1/chat/completions" in errors(chunks)[0]
+        url = server.base + "/v1"
+        model = register(repos, url, type="openai-compatible", provider_id="slow")
+        server.replies.append(Reply(pieces=[(0, openai_delta(content="x"))], hang=True))
+        chunks = await collect(await svc.stream_text(request(model)))
+        assert errors(chunks) == ["Scripted: the stream stopped responding (read timeout)"]
+    finally:
+        await svc.on_stop()
+
+
+# -- Anthropic --------------------------------------------------------------------------------
+
+
+async def test_anthropic_streams_thinking_text_and_usage(server: ScriptedServer, service: AiService,
+                                                         repos: Repositories) -> None:
+    url = server.base
+    model = register(repos, url, type="anthropic", key="sk-ant")
+    server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(thinking="hmm", text="Hi there",
+                                                                          usage=(12, 6))]))
+    req = AiStreamRequest(model_id=model, topic_id="t", system="sys", parameters={"thinking_budget": 1024},
+                          messages=[UIMessage.user_text("a"), UIMessage.user_text("b"),
+                                    UIMessage(role="assistant", parts=[])])
+    chunks = await collect(await service.stream_text(req))
+    msg = fold(chunks).snapshot()
+    assert [p.type for p in msg.parts] == ["step-start", "reasoning", "text"]
+    assert msg.parts[1].text == "hmm" and msg.text() == "Hi there "  # type: ignore[union-attr]
+    meta = msg.metadata
+    assert (meta["prompt_tokens"], meta["completion_tokens"], meta["total_tokens"]) == (12, 6, 18)
+    got = server.received[0]
+    assert got.path == "/v1/messages" and got.headers["x-api-key"] == "sk-ant"
+    assert got.headers["anthropic-version"] == "2023-06-01"
+    assert got.body["messages"] == [{"role": "user", "content": "a\n\nb"}] and got.body["system"] == "sys"
+    assert got.body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+
+
+async def test_anthropic_error_event_and_http_error(server: ScriptedServer, service: AiService,
+                                                    repos: Repositories) -> None:
+    url = server.base + "/v1"
+    model = register(repos, url, type="anthropic")
+    events = anthropic_events(text="partial")[:4]
+    events.append(sse({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "error"))
+    server.replies.append(Reply(pieces=[(0, e) for e in events]))
+    chunks = await collect(await service.stream_text(request(model)))
+    assert errors(chunks) == ["Scripted: overloaded_error: Overloaded"]
+    assert server.received[0].path == "/v1/messages"
+    server.replies.append(Reply(status=529, content_type="application/json", pieces=[
+        (0, json.dumps({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}))]))
+    chunks = await collect(await service.stream_text(request(model)))
+    assert errors(chunks) == ["Scripted: HTTP 529 Overloaded: Overloaded"]
+
+
+async def test_anthropic_abort_while_waiting_for_the_next_event(server: ScriptedServer, service: AiService,
+                                                                repos: Repositories) -> None:
+    url = server.base
+    model = register(repos, url, type="anthropic")
+    server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text="x")[:4]], hang=True))
+    ctrl = AbortController()
+    stream = await service.stream_text(request(model, signal=ctrl.signal))
+    seen: list[str] = []
+    async for c in stream:
+        seen.append(c.type)
+        if c.type == "text-delta":
+            ctrl.abort()
+    assert seen[-1] == "text-delta" and "error" not in seen
+    await asyncio.wait_for(server.closed_early.wait(), 3)
+
+
+# -- AiService routing ------------------------------------------------------------------------------
+
+
+async def test_service_routes_runtime_requests_and_rejects_agent_topics_without_metadata(
+        service: AiService) -> None:
+    with pytest.raises(RuntimeMetadataRequiredError):
+        await service.stream_text(AiStreamRequest(model_id="p::m", topic_id="agent-session:s1"))
+
+    async def handler(req: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
+        assert req.runtime is not None
+        yield TextDeltaChunk(id="x", delta=req.runtime.turn_id)
+
+    service.set_runtime_stream_handler(handler)
+    stream = await service.stream_text(AiStreamRequest(model_id="p::m", topic_id="agent-session:s1",
+                                                       runtime=RuntimeMetadata(session_id="s1", turn_id="turn-7")))
+    assert [c.delta async for c in stream] == ["turn-7"]  # type: ignore[union-attr]
+
+    async def awaitable_handler(req: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
+        return handler(req)
+
+    service.set_runtime_stream_handler(awaitable_handler)
+    stream = await service.stream_text(AiStreamRequest(model_id="p::m", topic_id="agent-session:s1",
+                                                       runtime=RuntimeMetadata(session_id="s1", turn_id="t8")))
+    assert [c.delta async for c in stream] == ["t8"]  # type: ignore[union-attr]
+
+
+async def test_service_model_resolution_errors(service: AiService, repos: Repositories) -> None:
+    for model_id, code in [("no-separator", "bad-model-id"), ("ghost::m", "provider-not-found")]:
+        with pytest.raises(ModelResolutionError) as e:
+            await service.stream_text(AiStreamRequest(model_id=model_id))
+        assert e.value.code == code
+    repos.providers.upsert_provider(id="off", name="Off", type="openai", enabled=False)
+    with pytest.raises(ModelResolutionError):
+        await service.stream_text(AiStreamRequest(model_id="off::m"))
+    repos.providers.upsert_provider(id="odd", name="Odd", type="carrier-pigeon")
+    with pytest.raises(ModelResolutionError):
+        await service.stream_text(AiStreamRequest(model_id="odd::m"))
+
+
+def test_sse_decoder_handles_crlf_comments_and_multiline_data() -> None:
+    d = SseDecoder()
+    events = d.feed(": comment\r\nevent: x\r\ndata: a\r\ndata: b\r\n\r\ndata: tail")
+    assert [(e.event, e.data) for e in events] == [("x", "a\nb")]
+    assert [(e.event, e.data) for e in d.flush()] == [("message", "tail")]
+
+
+# -- through the manager ----------------------------------------------------------------------------
+
+
+async def _wait(cond: Callable[[], bool]) -> None:
+    for _ in range(1500):
+        if cond():
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError("condition never held")
+
+
+async def test_chat_topic_end_to_end_through_manager_service_and_openai_provider(
+        server: ScriptedServer, service: AiService, repos: Repositories) -> None:
+    url = server.base + "/v1"
+    model = register(repos, url, type="openai-compatible")
+    mgr = AiStreamManager(stream_text=service.stream_text)
+    mgr.set_context_providers([PersistentChatContextProvider(repos)])
+    topic = repos.topics.create_topic(model=model)
+    usage = {"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
+    server.replies.append(Reply(pieces=[(0.01, openai_delta(content="Hi")), (0.01, openai_delta(content=" you")),
+                                        (0, openai_delta(finish="stop")), (0, sse(usage)), (0, sse("[DONE]"))]))
+    res = await dispatch_stream_request(mgr, None, AiStreamOpenRequest(topic_id=topic.id,
+                                                                       user_message_parts=user_parts("Hello")))
+
+    def status() -> str | None:
+        e = mgr.shared_cache.get(topic_stream_status_key(topic.id))
+        return e.status if isinstance(e, TopicStatusSnapshotEntry) else None
+
+    await _wait(lambda: status() == "done")
+    row = repos.messages.get_message(res.placeholder_ids[0])
+    assert row.status == "success" and "".join(getattr(p, "text", "") for p in row.parts) == "Hi you"
+    assert row.stats is not None and row.stats["total_tokens"] == 5
+    assert server.received[0].body["messages"] == [{"role": "user", "content": "Hello"}]
+
+    # An HTTP error becomes an error row with a readable data-error part, never an exception.
+    server.replies.append(Reply(status=401, content_type="application/json",
+                                pieces=[(0, json.dumps({"error": {"message": "bad key"}}))]))
+    res = await dispatch_stream_request(mgr, None, AiStreamOpenRequest(topic_id=topic.id,
+                                                                       user_message_parts=user_parts("again")))
+    await _wait(lambda: status() == "error")
+    row = repos.messages.get_message(res.placeholder_ids[0])
+    assert row.status == "error"
+    assert row.parts[-1].data["message"] == "Scripted: HTTP 401 Unauthorized: bad key"  # type: ignore[union-attr]
+
+    # A user stop on a silent upstream persists the partial as paused.
+    server.replies.append(Reply(pieces=[(0, openai_delta(content="partial"))], hang=True))
+    res = await dispatch_stream_request(mgr, None, AiStreamOpenRequest(topic_id=topic.id,
+                                                                       user_message_parts=user_parts("more")))
+    await _wait(lambda: mgr.inspect(topic.id).executions[0].buffer_size >= 4)  # type: ignore[union-attr]
+    mgr.abort(topic.id)
+    await _wait(lambda: status() == "aborted")
+    row = repos.messages.get_message(res.placeholder_ids[0])
+    assert row.status == "paused" and "".join(getattr(p, "text", "") for p in row.parts) == "partial"
