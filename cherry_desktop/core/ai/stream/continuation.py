@@ -146,7 +146,8 @@ def will_continue_topic(mgr: AiStreamManager, topic_id: str) -> bool:
     `terminate_held_topic_stream`.
     """
     stream = mgr._stream(topic_id)
-    if stream is None or not stream.is_live():
+    # Not finalised yet (a terminal listener may ask while its own terminal is dispatched).
+    if stream is None or stream.status not in ("pending", "streaming"):
         return False
     stream.hold_requested = True
     return True

@@ -12,8 +12,6 @@ from typing import Any
 
 from cherry_desktop.core.messages import ReasoningDeltaChunk, TextDeltaChunk, UIMessageChunk
 
-_MERGEABLE = ("text-delta", "reasoning-delta")
-
 
 def _merged(first: Any, pieces: list[str]) -> UIMessageChunk:
     cls = TextDeltaChunk if first.type == "text-delta" else ReasoningDeltaChunk
@@ -24,24 +22,28 @@ def build_compact_replay(chunks: Iterable[UIMessageChunk]) -> list[UIMessageChun
     """Merge consecutive same-id text / reasoning deltas; keep everything else in order."""
     out: list[UIMessageChunk] = []
     append = out.append
-    run_type: str | None = None
+    run_type: str | None = None  # set only while inside a run of deltas
     run_id: str | None = None
     run_first: Any = None
     pieces: list[str] = []
+    add = pieces.append
     for chunk in chunks:
-        c: Any = chunk
-        t = c.type
-        if t == "text-delta" or t == "reasoning-delta":
-            if t == run_type and c.id == run_id:
-                pieces.append(c.delta)
-                continue
-            if run_first is not None:
-                append(run_first if len(pieces) == 1 else _merged(run_first, pieces))
-            run_type, run_id, run_first, pieces = t, c.id, c, [c.delta]
+        # Pydantic keeps field values in the instance dict; reading it directly is about
+        # twice as fast as attribute access, which matters at 10 000 chunks per attach.
+        c: Any = chunk.__dict__
+        t = c["type"]
+        # The common case first: one more delta of the current run.
+        if t == run_type and c["id"] == run_id:
+            add(c["delta"])
             continue
         if run_first is not None:
             append(run_first if len(pieces) == 1 else _merged(run_first, pieces))
             run_type = run_id = run_first = None
+        if t == "text-delta" or t == "reasoning-delta":
+            run_type, run_id, run_first = t, c["id"], chunk
+            pieces = [c["delta"]]
+            add = pieces.append
+            continue
         append(chunk)
     if run_first is not None:
         append(run_first if len(pieces) == 1 else _merged(run_first, pieces))

@@ -1,0 +1,133 @@
+"""The agent host's hooks: agent follow-up inject, will_continue_topic, start_runtime_turn,
+terminate_held_topic_stream and roll_execution."""
+
+from __future__ import annotations
+
+import pytest
+
+from cherry_desktop.core.ai.stream import (
+    AiStreamManager,
+    AiStreamRequest,
+    ModelDispatch,
+    RuntimeMetadata,
+    SendInput,
+    StreamManagerError,
+    TopicStatusSnapshotEntry,
+)
+from cherry_desktop.core.messages import TextDeltaChunk
+from cherry_desktop.core.shared_cache import topic_stream_status_key
+from tests.unit.stream.helpers import END, FakeAi, Recorder, text_chunks, until
+
+T = "agent-session:s1"
+M = "claude-code::sonnet"
+
+
+def runtime_request(turn: str, anchor: str) -> AiStreamRequest:
+    return AiStreamRequest(model_id=M, topic_id=T, message_id=anchor,
+                           runtime=RuntimeMetadata(session_id="s1", turn_id=turn))
+
+
+def status(mgr: AiStreamManager) -> str | None:
+    e = mgr.shared_cache.get(topic_stream_status_key(T))
+    return e.status if isinstance(e, TopicStatusSnapshotEntry) else None
+
+
+def start(mgr: AiStreamManager, *listeners: Recorder) -> None:
+    mgr.send(SendInput(topic_id=T, models=[ModelDispatch(M, runtime_request("turn-1", "a1"), "a1")],
+                       listeners=list(listeners)))
+
+
+async def test_agent_follow_up_injects_subscriber_without_launching() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    start(mgr, Recorder("wc:1"))
+    feed = await fake.feed(T, M)
+    res = mgr.send(SendInput(topic_id=T, models=[], listeners=[Recorder("wc:2")]))
+    assert res.mode == "injected" and res.execution_ids == [M] and len(fake.requests) == 1
+    assert mgr.inspect(T).listener_ids == ("wc:1", "wc:2")  # type: ignore[union-attr]
+    feed.push(END)
+
+
+async def test_will_continue_then_start_runtime_turn_keeps_listeners_on_the_same_stream() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    win = Recorder("wc:1")
+    persist_1 = Recorder("persistence:agents-db:s1", terminal_only=True)
+    start(mgr, win, persist_1)
+    feed = await fake.feed(T, M)
+    assert mgr.will_continue_topic(T) is True
+    feed.push(*text_chunks("first"), END)
+    await until(lambda: bool(persist_1.done))
+    assert not persist_1.done[0].is_topic_done and status(mgr) == "streaming"
+    assert mgr.has_live_stream(T) and mgr.inspect(T).held  # type: ignore[union-attr]
+
+    persist_2 = Recorder("persistence:agents-db:s1", terminal_only=True)
+    res = mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-2", "a2"),
+                                 listeners=[persist_2])
+    assert res.mode == "started"
+    feed2 = await fake.feed(T, M, 1)
+    assert feed2.request.runtime is not None and feed2.request.runtime.turn_id == "turn-2"
+    feed2.push(*text_chunks("second"), END)
+    await until(lambda: status(mgr) == "done")
+    assert win.chunks[-1][2] == "a2" and win.done[-1].is_topic_done
+    assert len(persist_1.done) == 1 and persist_2.done[0].anchor_message_id == "a2"
+
+
+async def test_will_continue_can_be_called_from_a_terminal_listener() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    host = Recorder("persistence:agents-db:s1", terminal_only=True)
+    host.on_terminal = lambda result: mgr.will_continue_topic(T)
+    start(mgr, host)
+    (await fake.feed(T, M)).push(*text_chunks("x"), END)
+    await until(lambda: bool(host.done))
+    assert mgr.inspect(T).held and status(mgr) == "streaming"  # type: ignore[union-attr]
+
+
+async def test_terminate_held_topic_stream_ends_it_as_error() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text, grace_period_ms=20)
+    win = Recorder("wc:1")
+    start(mgr, win)
+    feed = await fake.feed(T, M)
+    mgr.will_continue_topic(T)
+    feed.push(END)
+    await until(lambda: mgr.inspect(T) is not None and mgr.inspect(T).held)  # type: ignore[union-attr]
+    assert await mgr.terminate_held_topic_stream(T, "placeholder save failed") is True
+    assert status(mgr) == "error" and win.errors[-1].error.message == "placeholder save failed"
+    await until(lambda: mgr.inspect(T) is None)
+    assert await mgr.terminate_held_topic_stream(T) is False
+
+
+async def test_start_runtime_turn_after_terminal_inherits_live_subscribers_and_refuses_a_busy_topic() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    win = Recorder("wc:1")
+    start(mgr, win, Recorder("persistence:old", terminal_only=True))
+    feed = await fake.feed(T, M)
+    with pytest.raises(StreamManagerError):
+        mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-x", "ax"))
+    feed.push(END)
+    await until(lambda: status(mgr) == "done")
+    mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-2", "a2"))
+    assert mgr.inspect(T).listener_ids == ("wc:1",)  # type: ignore[union-attr]
+    (await fake.feed(T, M, 1)).push(TextDeltaChunk(id="x", delta="again"), END)
+    await until(lambda: status(mgr) == "done")
+    assert win.chunks[-1][0].delta == "again"  # type: ignore[union-attr]
+
+
+async def test_roll_execution_returns_the_pre_steer_message_and_accumulates_the_continuation() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    win = Recorder("wc:1")
+    start(mgr, win)
+    feed = await fake.feed(T, M)
+    feed.push(*text_chunks("before"))
+    await until(lambda: len(win.chunks) == 8)
+    partial = mgr.roll_execution(T, M, "a2")
+    assert partial is not None and partial.text() == "before" and partial.id == "a1"
+    feed.push(*text_chunks("after", part_id="t2"), END)
+    await until(lambda: bool(win.done))
+    assert win.done[0].anchor_message_id == "a2" and win.done[0].final_message is not None
+    assert win.done[0].final_message.text() == "after" and win.chunks[-1][2] == "a2"
+    assert mgr.roll_execution(T, M, "a3") is None
