@@ -10,6 +10,21 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from cherry_desktop.core.ai.agent_session import (
+    AgentChatContextProvider,
+    AgentSessionRuntimeService,
+    HostSettings,
+)
+from cherry_desktop.core.ai.service import AiService
+from cherry_desktop.core.ai.stream import (
+    AiStreamManager,
+    AiStreamManagerConfig,
+    LocalTraceStorage,
+    PersistentChatContextProvider,
+    TemporaryChatContextProvider,
+    TemporaryChatService,
+    recover_interrupted_messages,
+)
 from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.credentials import CredentialStore
 from cherry_desktop.core.data import DatabaseService, Repositories
@@ -30,9 +45,10 @@ class CoreServices:
     shared_cache: SharedCache
     credentials: CredentialStore
     settings: SettingsStore
-    stream_manager: Any = None
-    ai_service: Any = None
-    agent_runtime: Any = None
+    stream_manager: AiStreamManager
+    ai_service: AiService
+    agent_runtime: AgentSessionRuntimeService
+    temporary_chats: TemporaryChatService
     demo: Any = None
 
     async def stop(self) -> None:
@@ -47,17 +63,80 @@ class _ValueService(Service):
         self.value = value
 
 
-async def start_core(paths: PathRegistry) -> CoreServices:
-    paths.ensure_all()
+class StreamManagerService(Service):
+    """The broker in the container: recovers crash-orphaned chat rows before any stream runs,
+    and at stop ends every stream (partials persist as `paused`)."""
+
+    name = "stream_manager"
+    depends_on = ("database", "ai")
+
+    def __init__(self, manager: AiStreamManager, repos: Repositories) -> None:
+        self.manager = manager
+        self.repos = repos
+
+    async def on_init(self, app: Application) -> None:
+        recovered = recover_interrupted_messages(self.repos)
+        if recovered:
+            log.info("boot recovery: %d interrupted chat message(s)", len(recovered))
+
+    async def on_stop(self) -> None:
+        await self.manager.shutdown()
+
+
+def build_core(paths: PathRegistry) -> CoreServices:
+    """Compose the services (nothing started yet)."""
     app = Application(paths=paths)
     database = DatabaseService(paths.database_file)
+    repos = database.repos
     app.register(database)
     shared_cache = SharedCache()
     app.register(_ValueService("shared_cache", shared_cache))
     settings = SettingsStore(paths.get("app.config"))
-    core = CoreServices(
-        app=app, paths=paths, repos=database.repos, shared_cache=shared_cache,
-        credentials=CredentialStore(), settings=settings,
+    credentials = CredentialStore()
+
+    ai_service = AiService(repos, credentials)
+    app.register(ai_service)
+    manager = AiStreamManager(
+        AiStreamManagerConfig(background_mode=settings.settings.background_mode),
+        stream_text=ai_service.stream_text, shared_cache=shared_cache,
     )
-    await app.start()
+    app.register(StreamManagerService(manager, repos))
+
+    trace_storage = LocalTraceStorage(paths.get("feature.traces"))
+
+    async def flush_traces(topic_id: str) -> None:
+        await trace_storage.save_spans(topic_id)
+
+    def host_settings() -> HostSettings:
+        current = settings.settings
+        return HostSettings(username=current.username, language=current.language)
+
+    # Registered after the stream manager, so it stops first: runtime connections close
+    # before the broker ends what is still streaming.
+    runtime = AgentSessionRuntimeService(
+        repos=repos, paths=paths, stream_host=manager, credentials=credentials, settings=host_settings,
+        idle_window_s=settings.settings.agent_idle_window_s, shared_cache=shared_cache,
+        trace_flush=flush_traces,
+    )
+    app.register(runtime)
+    ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
+    temporary = TemporaryChatService()
+    # Agent -> Temporary -> Persistent (catch-all): the first provider that can handle wins.
+    manager.set_context_providers([
+        AgentChatContextProvider(runtime),
+        TemporaryChatContextProvider(temporary),
+        PersistentChatContextProvider(repos, trace_storage=trace_storage),
+    ])
+    return CoreServices(
+        app=app, paths=paths, repos=repos, shared_cache=shared_cache, credentials=credentials,
+        settings=settings, stream_manager=manager, ai_service=ai_service, agent_runtime=runtime,
+        temporary_chats=temporary,
+    )
+
+
+async def start_core(paths: PathRegistry) -> CoreServices:
+    """Compose and start every core service in dependency order."""
+    paths.ensure_all()
+    core = build_core(paths)
+    await core.app.start()
     return core

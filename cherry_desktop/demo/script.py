@@ -62,7 +62,9 @@ class DemoScript:
             return text(" ".join(parts))
         turn = _turn_number(request)
         note = self.workspace / "cherry-demo" / f"note-{turn}.md"
-        prompt = request.last_user_text().strip()[:200]
+        # The CLI folds its own <system-reminder> blocks into the user message; quote only
+        # what the user typed.
+        prompt = _STEER_RE.sub("", request.last_user_text()).strip()[:200]
         body = f"# Cherry demo note {turn}\n\nYou asked: {prompt}\n"
         intro = slow_text(INTRO, delay_s=self.delay_s)
         return Reply(

@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Tag, TypeAdapter
 
 
 class _Chunk(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    # defer_build: schemas are built on first use, off the path to the first painted window.
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, defer_build=True)
 
 
 class StartChunk(_Chunk):
@@ -194,7 +195,7 @@ UIMessageChunk = Annotated[
     Discriminator(_chunk_tag),
 ]
 
-_CHUNK_ADAPTER: TypeAdapter[UIMessageChunk] = TypeAdapter(UIMessageChunk)
+_CHUNK_ADAPTER: TypeAdapter[UIMessageChunk] = TypeAdapter(UIMessageChunk, config=ConfigDict(defer_build=True))
 
 
 def parse_chunk(value: dict[str, Any]) -> UIMessageChunk:

@@ -31,7 +31,8 @@ def new_id() -> str:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    # defer_build: schemas are built on first use, off the path to the first painted window.
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, defer_build=True)
 
 
 class TextPart(_Model):
@@ -105,7 +106,7 @@ MessagePart = Annotated[
     Discriminator(_part_tag),
 ]
 
-_PART_ADAPTER: TypeAdapter[MessagePart] = TypeAdapter(MessagePart)
+_PART_ADAPTER: TypeAdapter[MessagePart] = TypeAdapter(MessagePart, config=ConfigDict(defer_build=True))
 
 
 def parse_part(value: dict[str, Any]) -> MessagePart:

@@ -71,6 +71,7 @@ from cherry_desktop.core.ai.stream.types import (
 from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.credentials import provider_key_name
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.data.records import ProviderRecord
 from cherry_desktop.core.messages import ErrorChunk, UIMessage, UIMessageChunk, new_id
 from cherry_desktop.core.paths import PathRegistry
 from cherry_desktop.core.shared_cache import SharedCache
@@ -343,7 +344,7 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
             permission_mode=_permission_mode(agent.permission_mode), disabled_tools=frozenset(agent.disabled_tools),
             get_api_key=get_api_key,
             get_last_resume_token=lambda: self.repos.session_messages.get_last_runtime_resume_token(session_id),
-            language=settings.language, username=settings.username,
+            extra_env=provider_child_env(provider), language=settings.language, username=settings.username,
         )
 
     async def _ensure_connection(self, entry: SessionEntry, turn: RuntimeTurn) -> AgentRuntimeConnection:
@@ -544,6 +545,17 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
         if ok and entry is not None and callable(clear):
             clear(entry.topic_id)
         return ok
+
+
+def provider_child_env(provider: ProviderRecord | None) -> dict[str, str]:
+    """Non-secret environment a provider hands its runtime child (`settings["env"]`), e.g. the
+    offline demo's placeholder key; real keys come from the keyring at connect time."""
+    if provider is None:
+        return {}
+    env = provider.settings.get("env")
+    if not isinstance(env, dict):
+        return {}
+    return {str(k): str(v) for k, v in env.items()}
 
 
 def _permission_mode(value: str) -> PermissionMode:
