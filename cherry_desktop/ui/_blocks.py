@@ -13,7 +13,8 @@ import json
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QTextBlockFormat, QTextCursor
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
 TOOL_TEXT_LIMIT = 4000
 # A tail past this size is committed at its last line break even without a blank line, so
@@ -64,18 +65,29 @@ def _label(text: str = "", *, markdown: bool, object_name: str = "") -> QLabel:
     return label
 
 
-class LiveText(QWidget):
-    """A text (or reasoning) part: finished blocks as Markdown, the tail as plain text."""
+class LiveText(QTextBrowser):
+    """A text (or reasoning) part in one `QTextDocument` sized to its content.
+
+    Finished Markdown blocks are inserted once (`insertMarkdown`); the open tail is plain text
+    appended at the document's end, so a frame costs an incremental layout of the last block
+    instead of a relayout of the message.
+    """
 
     def __init__(self, text: str = "", *, done: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(4)
+        self.setObjectName("liveText")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setOpenExternalLinks(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self._rendered: list[str] = []
         self._tail = ""
         self._pending: list[str] = []
-        self._tail_label: QLabel | None = None
+        self._tail_pos = 0
         self.done = False
         if text:
             self._pending.append(text)
@@ -92,46 +104,59 @@ class LiveText(QWidget):
         self._pending.append(delta)
 
     def commit(self) -> None:
-        """Apply the frame's deltas: render newly finished blocks once, reset the tail."""
+        """Apply the frame's deltas: render newly finished blocks once, extend the tail."""
         if not self._pending:
             return
-        self._tail += "".join(self._pending)
+        new = "".join(self._pending)
         self._pending.clear()
-        finished, self._tail = split_finished_blocks(self._tail)
-        if finished:
-            self._add_block(finished)
-        if self._tail:
-            if self._tail_label is None:
-                self._tail_label = _label(markdown=False, object_name="liveTail")
-                self._layout.addWidget(self._tail_label)
-            self._tail_label.setText(self._tail)
-            self._layout.removeWidget(self._tail_label)
-            self._layout.addWidget(self._tail_label)
-        elif self._tail_label is not None:
-            self._tail_label.setText("")
+        finished, tail = split_finished_blocks(self._tail + new)
+        cursor = QTextCursor(self.document())
+        if not finished:
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(new)
+            self._tail = tail
+            return
+        self._drop_tail(cursor)
+        self._insert_markdown(cursor, finished)
+        self._tail = tail
+        if tail:
+            cursor.insertText(tail)
 
     def finish(self) -> None:
-        """The part ended: the remaining tail becomes a Markdown block, once."""
+        """The part ended: the remaining tail becomes Markdown, once."""
         self._tail += "".join(self._pending)
         self._pending.clear()
         if self._tail:
-            self._add_block(self._tail)
+            cursor = QTextCursor(self.document())
+            self._drop_tail(cursor)
+            self._insert_markdown(cursor, self._tail, open_tail=False)
             self._tail = ""
-        if self._tail_label is not None:
-            self._tail_label.deleteLater()
-            self._tail_label = None
         self.done = True
 
-    def _add_block(self, text: str) -> None:
+    def _drop_tail(self, cursor: QTextCursor) -> None:
+        cursor.setPosition(self._tail_pos)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+
+    def _insert_markdown(self, cursor: QTextCursor, text: str, *, open_tail: bool = True) -> None:
         self._rendered.append(text)
-        if not text.strip():
-            return
-        block = _label(text.strip("\n"), markdown=True, object_name="markdownBlock")
-        index = self._layout.indexOf(self._tail_label) if self._tail_label is not None else -1
-        if index >= 0:
-            self._layout.insertWidget(index, block)
-        else:
-            self._layout.addWidget(block)
+        if text.strip():
+            if self._tail_pos > 0:
+                cursor.insertBlock()
+            cursor.insertMarkdown(text.strip("\n"))
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        self._tail_pos = cursor.position()
+        if open_tail and self._tail_pos > 0:
+            # The tail starts on its own line below the finished blocks.
+            cursor.insertBlock()
+            cursor.setBlockFormat(QTextBlockFormat())
+            self._tail_pos = cursor.position()
+
+    def _fit(self, size: Any = None) -> None:
+        doc_height = size.height() if size is not None else self.document().size().height()
+        height = int(doc_height) + 2
+        if height != self.height():
+            self.setFixedHeight(height)
 
 
 class ReasoningBlock(QFrame):

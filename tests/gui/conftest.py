@@ -8,24 +8,22 @@ from typing import Any
 
 import pytest
 
-from cherry_desktop.core.bootstrap import CoreServices
-from cherry_desktop.core.container import Application
-from cherry_desktop.core.credentials import CredentialStore
+from cherry_desktop.core.bootstrap import CoreServices, start_core
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextPart, ToolPart
 from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.settings import SettingsStore
-from cherry_desktop.core.shared_cache import SharedCache
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 
 @pytest.fixture
-def ui_core(tmp_path: Path, repos: Repositories, shared_cache: SharedCache) -> CoreServices:
-    paths = build_path_registry(tmp_path / "data-root")
-    paths.ensure_all()
-    return CoreServices(app=Application(paths=paths), paths=paths, repos=repos, shared_cache=shared_cache,
-                        credentials=CredentialStore(), settings=SettingsStore(paths.get("app.config")))
+async def ui_core(tmp_path: Path) -> Any:
+    """The app's real core (`start_core`) on a data dir under tmp_path."""
+    core = await start_core(build_path_registry(tmp_path / "data-root"))
+    try:
+        yield core
+    finally:
+        await core.stop()
 
 
 @pytest.fixture
@@ -37,18 +35,10 @@ def scripted_ai() -> Any:
 
 @pytest.fixture
 async def live_core(ui_core: CoreServices, scripted_ai: Any) -> Any:
-    """`ui_core` plus a real `AiStreamManager` with the persistent chat provider, fed by a
-    scripted `stream_text`."""
-    from cherry_desktop.core.ai.stream import AiStreamManager, PersistentChatContextProvider
-
-    manager = AiStreamManager(stream_text=scripted_ai.stream_text, shared_cache=ui_core.shared_cache,
-                              grace_period_ms=200)
-    manager.set_context_providers([PersistentChatContextProvider(ui_core.repos, default_model_id="demo::m")])
-    ui_core.stream_manager = manager
-    try:
-        yield ui_core
-    finally:
-        await manager.shutdown(timeout_ms=1000)
+    """`ui_core` whose chat models are a scripted `stream_text` (the real manager, providers
+    and SQLite persistence run as in the app)."""
+    ui_core.stream_manager.set_stream_text(scripted_ai.stream_text)
+    return ui_core
 
 
 @pytest.fixture

@@ -144,9 +144,7 @@ def test_approval_card_allow_with_enter_deny_with_escape(qtbot: Any) -> None:
 
 
 def test_stored_row_shows_reasoning_tools_errors_and_footer(qtbot: Any) -> None:
-    from PySide6.QtWidgets import QLabel
-
-    from cherry_desktop.ui._blocks import ErrorBlock, ReasoningBlock, ToolCard
+    from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard
 
     row = MessageRow("m", "assistant")
     qtbot.addWidget(row)
@@ -170,4 +168,5 @@ def test_stored_row_shows_reasoning_tools_errors_and_footer(qtbot: Any) -> None:
     assert error is not None and "rate limited" in error.text()
     assert "5 in · 7 out" in row.footer.text() and "2.5 s" in row.footer.text()
     assert "failed" in row.header.text()
-    assert isinstance(row.findChild(QLabel, "markdownBlock"), QLabel)
+    text = row.findChild(LiveText, "liveText")
+    assert text is not None and text.toPlainText().splitlines() == ["Here:", "ls"]  # Markdown rendered
