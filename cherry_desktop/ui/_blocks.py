@@ -97,7 +97,7 @@ class LiveText(QTextBrowser):
             self.commit()
 
     @property
-    def source(self) -> str:
+    def markdown_source(self) -> str:
         return "".join(self._rendered) + self._tail + "".join(self._pending)
 
     def append(self, delta: str) -> None:

@@ -109,7 +109,7 @@ class MessageRow(QFrame):
 
     def text(self) -> str:
         """The message's text parts joined (what tests and copy compare)."""
-        return "".join(t.source for t in self._texts)
+        return "".join(t.markdown_source for t in self._texts)
 
     def show_error(self, message: str) -> None:
         self.error_text = message
