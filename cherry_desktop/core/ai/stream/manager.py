@@ -18,7 +18,13 @@ from cherry_desktop.core.ai.stream import continuation as _cont
 from cherry_desktop.core.ai.stream.lifecycle import ChatStreamLifecycle, PromptStreamLifecycle, StreamLifecycle
 from cherry_desktop.core.ai.stream.quiesce import WriteQuiesce
 from cherry_desktop.core.ai.stream.replay import build_compact_replay
-from cherry_desktop.core.ai.stream.state import ActiveStream, StreamExecution
+from cherry_desktop.core.ai.stream.state import (
+    ActiveStream,
+    StreamExecution,
+    drain_in_flight,
+    list_active_work,
+    topic_snapshot,
+)
 from cherry_desktop.core.ai.stream.types import (
     ActiveWork,
     AiStreamManagerConfig,
@@ -26,7 +32,6 @@ from cherry_desktop.core.ai.stream.types import (
     AttachResponse,
     ChatContextProvider,
     ExecutionReplay,
-    ExecutionSnapshot,
     ModelDispatch,
     PreparedDispatch,
     SendInput,
@@ -559,22 +564,11 @@ class AiStreamManager:
         return self.quiesce.paused
 
     def list_active_work(self) -> list[ActiveWork]:
-        return [ActiveWork(id=f"{s.topic_id}:{e.model_id}", topic_id=s.topic_id, model_id=e.model_id,
-                           anchor_message_id=e.anchor_message_id, started_at=e.timings.started_at)
-                for s in self._streams.values() for e in s.executions.values()
-                if e.task is not None and not e.task.done()]
+        return list_active_work(self._streams.values())
 
     async def drain_in_flight(self, timeout_ms: float = 10_000) -> list[str]:
         """Await running executions (terminal persistence included); return straggler ids."""
-        pending: dict[asyncio.Task[None], str] = {}
-        for s in list(self._streams.values()):
-            for e in s.executions.values():
-                if e.task is not None and not e.task.done():
-                    pending[e.task] = f"{s.topic_id}:{e.model_id}"
-        if not pending:
-            return []
-        _, still = await asyncio.wait(pending.keys(), timeout=max(0.0, timeout_ms) / 1000.0)
-        return sorted(pending[t] for t in still)
+        return await drain_in_flight(self._streams.values(), timeout_ms)
 
     async def shutdown(self, timeout_ms: float = 5_000) -> None:
         """Stop every stream (partials persist as `paused`) and await their loops."""
@@ -590,18 +584,7 @@ class AiStreamManager:
     # -- inspection -------------------------------------------------------------------------------
     def inspect(self, topic_id: str) -> TopicSnapshot | None:
         stream = self._streams.get(topic_id)
-        if stream is None:
-            return None
-        return TopicSnapshot(
-            topic_id=topic_id, status=stream.status, is_multi_model=stream.is_multi_model,
-            lifecycle=stream.lifecycle.name, listener_ids=tuple(stream.listeners),
-            executions=tuple(ExecutionSnapshot(
-                model_id=e.model_id, anchor_message_id=e.anchor_message_id, status=e.status,
-                buffer_size=len(e.buffer), dropped_chunks=e.dropped_chunks, awaiting_approval=e.awaiting_approval,
-                final_message=e.final_message, error=e.error, timings=e.timings,
-                siblings_group_id=e.siblings_group_id) for e in stream.executions.values()),
-            pending_steers=tuple(stream.pending_steers), held=stream.held, expires_at=stream.expires_at,
-        )
+        return None if stream is None else topic_snapshot(stream)
 
     def topic_ids(self) -> list[str]:
         return list(self._streams)

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from cherry_desktop.core.ai.stream.types import (
     AbortController,
+    ActiveWork,
     AiStreamRequest,
+    ExecutionSnapshot,
     ExecutionStatus,
     SerializedError,
     StreamListener,
+    TopicSnapshot,
     TopicStreamStatus,
     TransportTimings,
     UniqueModelId,
@@ -179,3 +183,40 @@ class ActiveStream:
         if self.status not in ("pending", "streaming"):
             return False
         return self.held or self.deferred_chain or self.any_streaming()
+
+
+# -- read-only views and draining, shared by the manager's public API -------------------------
+
+
+def topic_snapshot(stream: ActiveStream) -> TopicSnapshot:
+    """The manager's `inspect` view of one stream."""
+    return TopicSnapshot(
+        topic_id=stream.topic_id, status=stream.status, is_multi_model=stream.is_multi_model,
+        lifecycle=stream.lifecycle.name, listener_ids=tuple(stream.listeners),
+        executions=tuple(ExecutionSnapshot(
+            model_id=e.model_id, anchor_message_id=e.anchor_message_id, status=e.status,
+            buffer_size=len(e.buffer), dropped_chunks=e.dropped_chunks, awaiting_approval=e.awaiting_approval,
+            final_message=e.final_message, error=e.error, timings=e.timings,
+            siblings_group_id=e.siblings_group_id) for e in stream.executions.values()),
+        pending_steers=tuple(stream.pending_steers), held=stream.held, expires_at=stream.expires_at,
+    )
+
+
+def list_active_work(streams: Iterable[ActiveStream]) -> list[ActiveWork]:
+    return [ActiveWork(id=f"{s.topic_id}:{e.model_id}", topic_id=s.topic_id, model_id=e.model_id,
+                       anchor_message_id=e.anchor_message_id, started_at=e.timings.started_at)
+            for s in streams for e in s.executions.values()
+            if e.task is not None and not e.task.done()]
+
+
+async def drain_in_flight(streams: Iterable[ActiveStream], timeout_ms: float) -> list[str]:
+    """Await running executions; return the ids of those still running after the timeout."""
+    pending: dict[asyncio.Task[None], str] = {}
+    for s in list(streams):
+        for e in s.executions.values():
+            if e.task is not None and not e.task.done():
+                pending[e.task] = f"{s.topic_id}:{e.model_id}"
+    if not pending:
+        return []
+    _, still = await asyncio.wait(pending.keys(), timeout=max(0.0, timeout_ms) / 1000.0)
+    return sorted(pending[t] for t in still)
