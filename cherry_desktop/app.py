@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cherry_desktop import __version__
 from cherry_desktop.core.logging_setup import setup_logging
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.paths import PathRegistry, build_path_registry
 
 log = logging.getLogger("cherry_desktop")
 
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     return run_gui(paths, demo=args.demo, screenshot=args.screenshot)
 
 
-def run_gui(paths, *, demo: bool, screenshot: Path | None) -> int:
+def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
     import qasync
     from PySide6.QtWidgets import QApplication
 
@@ -70,7 +70,7 @@ def run_gui(paths, *, demo: bool, screenshot: Path | None) -> int:
         asyncio.set_event_loop(None)
 
 
-async def _gui_main(paths, *, demo: bool, screenshot: Path | None) -> int:
+async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
     from cherry_desktop.core.bootstrap import start_core
     from cherry_desktop.ui import start_ui
 
