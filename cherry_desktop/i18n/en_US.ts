@@ -252,6 +252,14 @@
 </context>
 <context>
     <name>QueueDock</name>
+    <message>
+        <source>Resume queue</source>
+        <translation>Resume queue</translation>
+    </message>
+    <message>
+        <source>The queue is paused after a stop or an error.</source>
+        <translation>The queue is paused after a stop or an error.</translation>
+    </message>
     <message numerus="yes">
         <source>Queued for the next turn (%n)</source>
         <translation>

@@ -252,6 +252,14 @@
 </context>
 <context>
     <name>QueueDock</name>
+    <message>
+        <source>Resume queue</source>
+        <translation>恢复队列</translation>
+    </message>
+    <message>
+        <source>The queue is paused after a stop or an error.</source>
+        <translation>因停止或出错，队列已暂停。</translation>
+    </message>
     <message numerus="yes">
         <source>Queued for the next turn (%n)</source>
         <translation>

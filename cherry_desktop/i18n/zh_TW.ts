@@ -252,6 +252,14 @@
 </context>
 <context>
     <name>QueueDock</name>
+    <message>
+        <source>Resume queue</source>
+        <translation>恢覆隊列</translation>
+    </message>
+    <message>
+        <source>The queue is paused after a stop or an error.</source>
+        <translation>因停止或出錯，隊列已暫停。</translation>
+    </message>
     <message numerus="yes">
         <source>Queued for the next turn (%n)</source>
         <translation>

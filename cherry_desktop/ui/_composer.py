@@ -126,12 +126,14 @@ class QueueDock(QFrame):
         remove_requested(str): message id.
         reorder_requested(list): message ids in the new order.
         steer_now_requested(str): message id.
+        resume_requested(): run the held queue (held after a Stop or an error).
     """
 
     edit_requested = Signal(str, str)
     remove_requested = Signal(str)
     reorder_requested = Signal(list)
     steer_now_requested = Signal(str)
+    resume_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -141,17 +143,28 @@ class QueueDock(QFrame):
         self._layout.setSpacing(2)
         self.title = QLabel(self)
         self.title.setObjectName("queueTitle")
-        self._layout.addWidget(self.title)
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        self.resume_button = QToolButton(self)
+        self.resume_button.setObjectName("queueResume")
+        self.resume_button.setText(self.tr("Resume queue"))
+        self.resume_button.setToolTip(self.tr("The queue is paused after a stop or an error."))
+        self.resume_button.clicked.connect(self.resume_requested)
+        header.addWidget(self.resume_button)
+        self._layout.addLayout(header)
         self.items: list[Any] = []
+        self.held = False
         self._rows: list[QWidget] = []
         self.setVisible(False)
 
-    def set_items(self, items: list[Any]) -> None:
+    def set_items(self, items: list[Any], *, held: bool = False) -> None:
         for row in self._rows:
             self._layout.removeWidget(row)
             row.deleteLater()
         self._rows.clear()
         self.items = list(items)
+        self.held = held
+        self.resume_button.setVisible(held and bool(self.items))
         self.title.setText(self.tr("Queued for the next turn (%n)", "", len(self.items)))
         for index, item in enumerate(self.items):
             row = self._make_row(index, item)

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from cherry_desktop.ui._controller import UiController
 
 log = logging.getLogger(__name__)
+# The agent host's SharedCache key prefix for a session's runtime state (busy, pending, held).
+RUNTIME_STATE_PREFIX = "agent.session.runtime."
 _WINDOW_IDS = itertools.count(1)
 PERSIST_WAIT_S = 3.0
 
@@ -71,6 +73,7 @@ class ChatWindow(QMainWindow):
         self._build()
         self._build_menu()
         self.cache.topic_status_changed.connect(self._on_topic_status)
+        self.cache.changed.connect(self._on_cache_changed)
 
     # -- layout -------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -98,6 +101,7 @@ class ChatWindow(QMainWindow):
         self.queue_dock.remove_requested.connect(lambda mid: self._queue_action("remove_queued", mid))
         self.queue_dock.reorder_requested.connect(lambda ids: self._queue_action("reorder_queued", ids))
         self.queue_dock.steer_now_requested.connect(lambda mid: self._queue_action("steer_queued_now", mid))
+        self.queue_dock.resume_requested.connect(lambda: self._queue_action("resume_queue"))
         self.bridge.queue_changed.connect(self._on_queue_changed)
         v.addWidget(self.queue_dock)
         self.bottom = QStackedWidget(right)
@@ -256,6 +260,13 @@ class ChatWindow(QMainWindow):
         if session_id_of(topic_id):
             self._refresh_queue()
 
+    def _on_cache_changed(self, key: str, _value: Any) -> None:
+        # The host publishes each session's runtime state (busy, pending, held): the queue
+        # may have changed from another window or from the host itself.
+        session_id = session_id_of(self.topic_id) if self.topic_id else None
+        if session_id is not None and key == RUNTIME_STATE_PREFIX + session_id:
+            self._refresh_queue()
+
     def is_streaming(self) -> bool:
         if self.topic_id is None:
             return False
@@ -331,7 +342,7 @@ class ChatWindow(QMainWindow):
         session_id = session_id_of(self.topic_id) if self.topic_id else None
         items = self.bridge.list_queued(session_id) if session_id else []
         self.message_view.hidden_ids = {i.message_id for i in items}
-        self.queue_dock.set_items(items)
+        self.queue_dock.set_items(items, held=self.bridge.is_queue_held(session_id) if session_id else False)
 
     def _on_queue_changed(self, session_id: str) -> None:
         if self.topic_id and session_id_of(self.topic_id) == session_id:
@@ -400,6 +411,7 @@ class ChatWindow(QMainWindow):
         self._drop_listener()
         try:
             self.cache.topic_status_changed.disconnect(self._on_topic_status)
+            self.cache.changed.disconnect(self._on_cache_changed)
             self.bridge.queue_changed.disconnect(self._on_queue_changed)
         except (RuntimeError, TypeError):
             pass

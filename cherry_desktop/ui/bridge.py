@@ -163,6 +163,14 @@ class UiBridge(QObject):
     async def reorder_queued(self, session_id: str, message_ids: list[str]) -> None:
         await self._queue_call(session_id, ("reorder_queued_follow_ups", "reorder_pending_turns"), message_ids)
 
+    async def resume_queue(self, session_id: str) -> None:
+        await self._queue_call(session_id, ("resume_pending_turns",))
+
+    def is_queue_held(self, session_id: str) -> bool:
+        runtime = self.agent_runtime
+        fn = getattr(runtime, "is_queue_held", None) if runtime is not None else None
+        return bool(fn(session_id)) if fn is not None else False
+
     async def steer_queued_now(self, session_id: str, message_id: str) -> None:
         await self._queue_call(session_id, ("steer_queued_follow_up_now", "steer_now"), message_id)
 

@@ -1,0 +1,121 @@
+"""Agent sessions in the window: steer and queue from the composer, the queued follow-ups dock,
+and the tool approval card — the real core (host, manager, SQLite) with a scripted runtime."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from cherry_desktop.core.ai.runtime.types import ChunkEvent, SteerBoundaryEvent, ToolApprovalRequestEvent
+from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
+from cherry_desktop.ui._topics import agent_session_topic_id
+from tests.fakes.scripted_driver import ScriptedDriver
+from tests.gui._scripted import until
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def agent_topic(ui_core: Any, tmp_path: Any) -> tuple[str, ScriptedDriver]:
+    """A claude-code agent whose runtime is the scripted driver (the host and manager are real)."""
+    driver = ScriptedDriver(type="claude-code", supports_redirect=True)
+    ui_core.agent_runtime.registry.register(driver, replace=True)
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    repos = ui_core.repos
+    agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
+    ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Build")
+    return agent_session_topic_id(session.id), driver
+
+
+def _type(window: Any, text: str) -> None:
+    window.composer.editor.setPlainText(text)
+
+
+def _roles(window: Any) -> list[str]:
+    return [r.role for r in window.message_view.rows()]
+
+
+async def _start_turn(qtbot: Any, window: Any, driver: ScriptedDriver, text: str) -> Any:
+    _type(window, text)
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    conn = await driver.wait_connection()
+    await conn.wait_sent(1)
+    conn.emit_text("working on it. ")
+    await until(lambda: "working on it." in window.live_text())
+    assert window.composer.steer_button.isVisibleTo(window)
+    return conn
+
+
+async def test_steer_now_from_the_composer_is_injected_and_rolled(controller: Any, ui_core: Any, agent_topic: Any,
+                                                                  qtbot: Any) -> None:
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "build it")
+    _type(window, "also add tests")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    await until(lambda: conn.redirects)
+    steer_id = conn.redirects[0].message.id
+    assert window.message_view.row(steer_id) is not None and window.message_view.row(steer_id).steer
+    conn.emit(SteerBoundaryEvent(message_ids=(steer_id,)))
+    conn.emit_text("tests added.")
+    conn.complete()
+    await until(lambda: window.live_text_at_terminal is not None and not window.is_streaming())
+    await until(lambda: _roles(window) == ["user", "assistant", "user", "assistant"])
+    rows = window.message_view.rows()
+    assert rows[2].message_id == steer_id  # the steer sits between the rolled assistant rows
+    assert [r.text() for r in rows] == ["build it", "working on it. ", "also add tests", "tests added."]
+
+
+async def test_queue_from_the_composer_lists_in_dock_then_runs_next(controller: Any, ui_core: Any, agent_topic: Any,
+                                                                   qtbot: Any) -> None:
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "first task")
+    _type(window, "second task")
+    qtbot.mouseClick(window.composer.queue_button, Qt.MouseButton.LeftButton)
+    await until(lambda: window.queue_dock.items)
+    assert not window.queue_dock.isHidden()
+    assert [i.text for i in window.queue_dock.items] == ["second task"]
+    assert conn.redirects == []  # queued, never injected
+    assert "second task" not in [r.text() for r in window.message_view.rows()]
+    queued_id = window.queue_dock.items[0].message_id
+    await window.bridge.edit_queued(window.bridge.repos.sessions.list_sessions()[0].id, queued_id, "second, edited")
+    await until(lambda: [i.text for i in window.queue_dock.items] == ["second, edited"])
+    conn.complete()
+    sent = await conn.wait_sent(2)  # the queued follow-up starts as the next turn
+    assert sent.message.id == queued_id
+    await until(lambda: not window.queue_dock.items and window.queue_dock.isHidden())
+    conn.emit_text("second done.")
+    conn.complete()
+    await until(lambda: _roles(window) == ["user", "assistant", "user", "assistant"] and not window.is_streaming())
+    assert [r.text() for r in window.message_view.rows()][2:] == ["second, edited", "second done."]
+
+
+@pytest.mark.parametrize("allow", [True, False])
+async def test_approval_card_replaces_composer_and_answers(controller: Any, ui_core: Any, agent_topic: Any,
+                                                           qtbot: Any, allow: bool) -> None:
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "delete the temp files")
+    conn.emit(ChunkEvent(ToolInputStartChunk(tool_call_id="c1", tool_name="Bash")),
+              ChunkEvent(ToolInputAvailableChunk(tool_call_id="c1", tool_name="Bash", input={"command": "rm *.tmp"})),
+              ToolApprovalRequestEvent(approval_id="ap-1", tool_call_id="c1", tool_name="Bash",
+                                       input={"command": "rm *.tmp"}))
+    card = window.approval_card
+    await until(lambda: window.bottom.currentWidget() is card)
+    assert "Bash" in card.title.text() and "rm *.tmp" in card.input_label.text()
+    assert not window.composer.isVisibleTo(window)
+    button = card.allow_button if allow else card.deny_button
+    assert button.objectName() == ("allowButton" if allow else "denyButton")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    await until(lambda: conn.approvals)
+    assert conn.approvals[0][0] == "ap-1" and conn.approvals[0][1].approved is allow
+    await until(lambda: window.bottom.currentWidget() is window.composer)
+    if allow:
+        conn.emit(ChunkEvent(ToolOutputAvailableChunk(tool_call_id="c1", output="removed 2 files")))
+    conn.complete("ok")
+    await until(lambda: window.live_text_at_terminal is not None and not window.is_streaming())
