@@ -234,7 +234,9 @@ class ToolCard(QFrame):
         state = str(f.get("state") or "input-streaming")
         self.setProperty("state", state)
         duration = f.get("duration_ms")
-        suffix = f" · {duration / 1000:.1f} s" if isinstance(duration, int | float) else ""
+        suffix = ""
+        if isinstance(duration, int | float):
+            suffix = f" · {duration:.0f} ms" if duration < 1000 else f" · {duration / 1000:.1f} s"
         self.header.setText(f"{f.get('tool_name') or '?'} — {self._state_text(state)}{suffix}")
         tool_input = f.get("input")
         if tool_input is None:

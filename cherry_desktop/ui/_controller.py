@@ -226,10 +226,19 @@ class UiController(QObject):
                 if task is not None:
                     await task
             require_turn = True
+            # The demo turn asks to run a tool; answer as the QA user would (Enter = Allow),
+            # so the screenshot shows one completed turn.
+            window.message_view.approvals_changed.connect(lambda: self._auto_allow(window))
             window.submit(self.tr("Hi! What can you do in this workspace?"), "send")
         ok = await self.capture_when_idle(path, window=window, require_turn=require_turn)
         log.info("screenshot saved to %s (idle: %s)", path, ok)
         self.quit(0)
+
+    @staticmethod
+    def _auto_allow(window: ChatWindow) -> None:
+        if window.approval_card.approval is not None and window.bottom.currentWidget() is window.approval_card:
+            log.info("screenshot mode: allowing %s", window.approval_card.approval.get("tool_name"))
+            window.approval_card.allow_button.click()
 
     def start_screenshot(self, path: Path) -> None:
         spawn(self.screenshot_and_quit(path))

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -112,6 +113,8 @@ class ChatWindow(QMainWindow):
         self.approval_card.decided.connect(self._on_approval_decided)
         self.bottom.addWidget(self.composer)
         self.bottom.addWidget(self.approval_card)
+        self.bottom.currentChanged.connect(self._fit_bottom)
+        self._fit_bottom()
         v.addWidget(self.bottom)
         splitter.addWidget(self.sidebar)
         splitter.addWidget(right)
@@ -119,6 +122,14 @@ class ChatWindow(QMainWindow):
         splitter.setSizes([260, 840])
         self.setCentralWidget(splitter)
         self.statusBar().setObjectName("windowStatus")
+
+    def _fit_bottom(self, _index: int = 0) -> None:
+        # A stacked widget sizes to its largest page; only the shown page should count.
+        for i in range(self.bottom.count()):
+            page = self.bottom.widget(i)
+            policy = QSizePolicy.Policy.Preferred if page is self.bottom.currentWidget() else QSizePolicy.Policy.Ignored
+            page.setSizePolicy(QSizePolicy.Policy.Preferred, policy)
+        self.bottom.adjustSize()
 
     def _build_menu(self) -> None:
         menu = self.menuBar().addMenu(self.tr("&File"))

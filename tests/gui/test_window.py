@@ -134,3 +134,21 @@ async def test_screenshot_of_the_main_window(ui_core: Any, qapp: Any, no_leaked_
         assert not image.isNull() and image.width() >= 800
     finally:
         await controller.aclose()
+
+
+async def test_open_in_new_window_shortcut_shows_the_same_topic(controller: Any, ui_core: Any, qtbot: Any) -> None:
+    from PySide6.QtCore import Qt
+
+    _agent_id, session_id = seed_agent_session(ui_core.repos)
+    topic_id = agent_session_topic_id(session_id)
+    first = controller.open_window(topic_id)
+    first.activateWindow()
+    await until(first.isActiveWindow)
+    assert first.new_window_action.shortcut().toString() == "Ctrl+Shift+N"
+    qtbot.keyClick(first, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    await until(lambda: len(controller.windows) == 2)
+    second = controller.windows[1]
+    assert second.topic_id == topic_id
+    assert [r.text() for r in second.message_view.rows()] == [r.text() for r in first.message_view.rows()]
+    second.close()  # closing a window only detaches it
+    assert controller.windows == [first] and first.topic_id == topic_id
