@@ -127,6 +127,8 @@ class ChatWindow(QMainWindow):
         # A stacked widget sizes to its largest page; only the shown page should count.
         for i in range(self.bottom.count()):
             page = self.bottom.widget(i)
+            if page is None:
+                continue
             policy = QSizePolicy.Policy.Preferred if page is self.bottom.currentWidget() else QSizePolicy.Policy.Ignored
             page.setSizePolicy(QSizePolicy.Policy.Preferred, policy)
         self.bottom.adjustSize()
