@@ -20,6 +20,7 @@ TOOL_TEXT_LIMIT = 4000
 # A tail past this size is committed at its last line break even without a blank line, so
 # one endless paragraph cannot make every frame re-lay out a huge label.
 TAIL_SOFT_LIMIT = 2000
+GROW_STEP_PX = 160
 
 
 def split_finished_blocks(text: str) -> tuple[str, str]:
@@ -132,6 +133,7 @@ class LiveText(QTextBrowser):
             self._insert_markdown(cursor, self._tail, open_tail=False)
             self._tail = ""
         self.done = True
+        self._fit()
 
     def _drop_tail(self, cursor: QTextCursor) -> None:
         cursor.setPosition(self._tail_pos)
@@ -153,8 +155,15 @@ class LiveText(QTextBrowser):
             self._tail_pos = cursor.position()
 
     def _fit(self, size: Any = None) -> None:
-        doc_height = size.height() if size is not None else self.document().size().height()
-        height = int(doc_height) + 2
+        doc_height = int(size.height() if size is not None else self.document().size().height()) + 2
+        if self.done:
+            height = doc_height
+        elif doc_height <= self.height():
+            return  # still fits: growing only, while streaming
+        else:
+            # While streaming, grow in steps: a height change relayouts the whole message view,
+            # which costs far more per frame than painting the appended text.
+            height = -(-doc_height // GROW_STEP_PX) * GROW_STEP_PX
         if height != self.height():
             self.setFixedHeight(height)
 

@@ -48,6 +48,8 @@ class MessageRow(QFrame):
         self._dirty: set[LiveText] = set()
         self.status = "success"
         self.live = False
+        # Streamed to its end in this view (a reload keeps it instead of re-rendering).
+        self.streamed = False
         self.error_text: str | None = None
         self._set_header()
 

@@ -58,7 +58,10 @@ class MessageView(QScrollArea):
     def reload(self) -> None:
         """Rebuild from the database (the newest page). Rows still streaming are kept as they
         are, so a reload is safe in the middle of a turn."""
-        live = {r.message_id: r for r in self._rows if r.live}
+        # Rows still streaming, and rows this view streamed to the end, are kept: their
+        # widgets already show the persisted content, and re-rendering a long reply's
+        # Markdown would cost a visible hitch.
+        live = {r.message_id: r for r in self._rows if r.live or r.streamed}
         for row in live.values():
             self._layout.removeWidget(row)
             self._rows.remove(row)
@@ -71,12 +74,21 @@ class MessageView(QScrollArea):
         self._oldest_ordering = rows[0].ordering if rows else None
         for stored in rows:
             kept = live.pop(stored.id, None)
+            if kept is not None and not kept.live and (stored.status == "pending" or stored.load_error):
+                kept.deleteLater()
+                kept = None
             if kept is not None:
+                if not kept.live:
+                    kept.set_status(stored.status)
+                    kept.footer.set_stats(stored.stats)
                 self._append_row(kept)
             else:
                 self._append_stored(stored)
         for kept in live.values():
-            self._append_row(kept)
+            if kept.live:
+                self._append_row(kept)
+            else:
+                kept.deleteLater()
         self._empty.setVisible(not self._rows)
         self._stick_to_bottom = True
         self.scroll_to_bottom()
@@ -180,6 +192,7 @@ class MessageView(QScrollArea):
         for row in self._rows:
             if row.live:
                 row.finish_live(status)
+                row.streamed = True
                 if error_text and row.error_text is None:
                     row.show_error(error_text)
                 row.live = False
