@@ -119,3 +119,27 @@ async def test_approval_card_replaces_composer_and_answers(controller: Any, ui_c
         conn.emit(ChunkEvent(ToolOutputAvailableChunk(tool_call_id="c1", output="removed 2 files")))
     conn.complete("ok")
     await until(lambda: window.live_text_at_terminal is not None and not window.is_streaming())
+
+
+async def test_held_queue_after_stop_offers_resume(controller: Any, ui_core: Any, agent_topic: Any,
+                                                   qtbot: Any) -> None:
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "first")
+    _type(window, "queued one")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)  # Enter while streaming queues
+    await until(lambda: window.queue_dock.items)
+    qtbot.mouseClick(window.composer.stop_button, Qt.MouseButton.LeftButton)
+    await until(lambda: not window.is_streaming())
+    await until(lambda: window.queue_dock.held)  # a Stop holds the queue instead of running it
+    resume = window.queue_dock.resume_button
+    assert resume.isVisibleTo(window)
+    qtbot.mouseClick(resume, Qt.MouseButton.LeftButton)
+    from cherry_desktop.core.messages import message_text
+
+    def sent_texts() -> list[str]:
+        return [message_text(s.message) for c in driver.connections for s in c.sent]
+
+    await until(lambda: "queued one" in sent_texts())  # the held follow-up runs now
+    assert sent_texts() == ["first", "queued one"] and conn in driver.connections
+    await until(lambda: not window.queue_dock.items)

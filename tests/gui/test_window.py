@@ -152,3 +152,14 @@ async def test_open_in_new_window_shortcut_shows_the_same_topic(controller: Any,
     assert [r.text() for r in second.message_view.rows()] == [r.text() for r in first.message_view.rows()]
     second.close()  # closing a window only detaches it
     assert controller.windows == [first] and first.topic_id == topic_id
+
+
+async def test_window_tolerates_a_core_without_stream_manager(controller: Any, ui_core: Any,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    topic = ui_core.repos.topics.create_topic(name="t", model="demo::m")
+    monkeypatch.setattr(ui_core, "stream_manager", None)
+    window = controller.open_window(topic.id)
+    task = window.submit("hello", "send")
+    await until(task.done)
+    assert window.last_error is not None and "stream_manager" in window.last_error
+    assert not window.is_streaming()
