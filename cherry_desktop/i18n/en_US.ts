@@ -249,6 +249,10 @@
         <source>No messages yet. Say hello!</source>
         <translation>No messages yet. Say hello!</translation>
     </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>Regenerate</translation>
+    </message>
 </context>
 <context>
     <name>QueueDock</name>

@@ -249,6 +249,10 @@
         <source>No messages yet. Say hello!</source>
         <translation>还没有消息，打个招呼吧！</translation>
     </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
 </context>
 <context>
     <name>QueueDock</name>

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._listener import StreamChunk
 from cherry_desktop.ui._message_row import MessageRow
@@ -18,9 +18,11 @@ class MessageView(QScrollArea):
 
     Signals:
         approvals_changed(): the set of tool calls awaiting the user's decision changed.
+        regenerate_requested(str): the user asked for another answer to this assistant row.
     """
 
     approvals_changed = Signal()
+    regenerate_requested = Signal(str)
 
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,6 +42,8 @@ class MessageView(QScrollArea):
         self._layout.addWidget(self._empty)
         self._layout.addStretch(1)
         self.setWidget(self._content)
+        self._content.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self._content.customContextMenuRequested.connect(self._menu)
         self._rows: list[MessageRow] = []
         self._by_id: dict[str, MessageRow] = {}
         self._oldest_ordering: int | None = None
@@ -232,6 +236,26 @@ class MessageView(QScrollArea):
     @property
     def has_more(self) -> bool:
         return self._has_more
+
+    def row_at(self, pos: QPoint) -> MessageRow | None:
+        widget = self._content.childAt(pos)
+        while widget is not None and not isinstance(widget, MessageRow):
+            widget = widget.parentWidget()
+        return widget
+
+    def can_regenerate(self, row: MessageRow) -> bool:
+        from cherry_desktop.ui._topics import is_agent_topic
+
+        return (row.role == "assistant" and not row.live and self.topic_id is not None
+                and not is_agent_topic(self.topic_id) and not row.message_id.startswith(("local:", "__")))
+
+    def _menu(self, pos: QPoint) -> None:
+        row = self.row_at(pos)
+        if row is None or not self.can_regenerate(row):
+            return
+        menu = QMenu(self)
+        menu.addAction(self.tr("Regenerate"), lambda: self.regenerate_requested.emit(row.message_id))
+        menu.exec(self._content.mapToGlobal(pos))
 
     # -- scrolling --------------------------------------------------------------------------------
     def scroll_to_bottom(self) -> None:

@@ -96,6 +96,7 @@ class ChatWindow(QMainWindow):
         v.addWidget(self.title)
         self.message_view = MessageView(self.bridge, right)
         self.message_view.approvals_changed.connect(self._refresh_approval)
+        self.message_view.regenerate_requested.connect(self.regenerate)
         v.addWidget(self.message_view, 1)
         self.queue_dock = QueueDock(right)
         self.queue_dock.edit_requested.connect(lambda mid, text: self._queue_action("edit_queued", mid, text))
@@ -325,6 +326,24 @@ class ChatWindow(QMainWindow):
         elif result.follow_up == "injected":
             self.statusBar().showMessage(self.tr("Steered into the running turn"), 4000)
         return result
+
+    def regenerate(self, message_id: str) -> asyncio.Task[Any] | None:
+        """`Ai_Stream_Open` with `regenerate-message`: another answer to the same question."""
+        if self.topic_id is None or self.listener is None:
+            return None
+        request = AiStreamOpenRequest(topic_id=self.topic_id, trigger="regenerate-message", message_id=message_id)
+        self.attached_live = True
+        self._update_composer()
+
+        async def run() -> Any:
+            try:
+                return await self.bridge.open(request, self.listener)
+            except Exception:
+                self.attached_live = False
+                self._update_composer()
+                raise
+
+        return spawn(run(), on_error=self._report_error)
 
     def stop(self) -> None:
         if self.topic_id is not None:

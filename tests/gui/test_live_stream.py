@@ -133,3 +133,25 @@ async def test_stop_aborts_and_keeps_partial(live_controller: Any, live_core: An
     assert "partial" in "".join(p.text for p in row.parts if p.type == "text")
     await until(lambda: not a.is_streaming())
     assert a.composer.send_button.isVisibleTo(a)
+
+
+async def test_regenerate_streams_a_new_answer_to_the_same_question(live_controller: Any, live_core: Any,
+                                                                    scripted_ai: Any, qtbot: Any) -> None:
+    topic_id = _new_topic(live_core)
+    a = live_controller.open_window(topic_id)
+    await _send_from_composer(qtbot, a, "pick a number")
+    feed = await scripted_ai.feed()
+    feed.text("4")
+    feed.end()
+    await until(lambda: a.live_text_at_terminal == "4" and not a.is_streaming())
+    first = a.message_view.rows()[-1]
+    assert a.message_view.can_regenerate(first)
+    a.live_text_at_terminal = None
+    await a.regenerate(first.message_id)
+    feed = await scripted_ai.feed(1)
+    feed.text("7")
+    feed.end()
+    await until(lambda: a.live_text_at_terminal is not None and not a.is_streaming())
+    await until(lambda: [r.text() for r in a.message_view.rows()] == ["pick a number", "7"])
+    siblings = [m for m in live_core.repos.messages.list_messages(topic_id) if m.role == "assistant"]
+    assert sorted("".join(p.text for p in m.parts if p.type == "text") for m in siblings) == ["4", "7"]
