@@ -109,12 +109,15 @@ async def test_approval_card_replaces_composer_and_answers(controller: Any, ui_c
     await until(lambda: window.bottom.currentWidget() is card)
     assert "Bash" in card.title.text() and "rm *.tmp" in card.input_label.text()
     assert not window.composer.isVisibleTo(window)
+    observer = controller.open_window(None)
+    await until(lambda: observer.sidebar.badges[topic_id].state == "approval")  # the pill, in every window
     button = card.allow_button if allow else card.deny_button
     assert button.objectName() == ("allowButton" if allow else "denyButton")
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     await until(lambda: conn.approvals)
     assert conn.approvals[0][0] == "ap-1" and conn.approvals[0][1].approved is allow
     await until(lambda: window.bottom.currentWidget() is window.composer)
+    await until(lambda: observer.sidebar.badges[topic_id].state != "approval")
     if allow:
         conn.emit(ChunkEvent(ToolOutputAvailableChunk(tool_call_id="c1", output="removed 2 files")))
     conn.complete("ok")
