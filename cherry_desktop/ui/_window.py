@@ -377,7 +377,13 @@ class ChatWindow(QMainWindow):
     def _refresh_queue(self) -> None:
         session_id = session_id_of(self.topic_id) if self.topic_id else None
         items = self.bridge.list_queued(session_id) if session_id else []
-        self.message_view.hidden_ids = {i.message_id for i in items}
+        hidden = {i.message_id for i in items}
+        released = self.message_view.hidden_ids - hidden
+        self.message_view.hidden_ids = hidden
+        if released:
+            # A queued follow-up left the dock (it runs now, or was steered in): its user row
+            # belongs in the conversation again. A reload keeps rows that are streaming.
+            self.message_view.reload()
         self.queue_dock.set_items(items, held=self.bridge.is_queue_held(session_id) if session_id else False)
 
     def _on_queue_changed(self, session_id: str) -> None:

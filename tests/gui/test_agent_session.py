@@ -89,6 +89,8 @@ async def test_queue_from_the_composer_lists_in_dock_then_runs_next(controller: 
     sent = await conn.wait_sent(2)  # the queued follow-up starts as the next turn
     assert sent.message.id == queued_id
     await until(lambda: not window.queue_dock.items and window.queue_dock.isHidden())
+    # The follow-up's user row is back in the conversation while its turn streams.
+    await until(lambda: "second, edited" in [r.text() for r in window.message_view.rows()])
     conn.emit_text("second done.")
     conn.complete()
     await until(lambda: _roles(window) == ["user", "assistant", "user", "assistant"] and not window.is_streaming())
