@@ -155,3 +155,24 @@ async def test_regenerate_streams_a_new_answer_to_the_same_question(live_control
     await until(lambda: [r.text() for r in a.message_view.rows()] == ["pick a number", "7"])
     siblings = [m for m in live_core.repos.messages.list_messages(topic_id) if m.role == "assistant"]
     assert sorted("".join(p.text for p in m.parts if p.type == "text") for m in siblings) == ["4", "7"]
+
+
+async def test_stream_error_is_shown_readably_and_persisted(live_controller: Any, live_core: Any,
+                                                            scripted_ai: Any, qtbot: Any) -> None:
+    from cherry_desktop.ui._blocks import ErrorBlock
+
+    topic_id = _new_topic(live_core)
+    a = live_controller.open_window(topic_id)
+    await _send_from_composer(qtbot, a, "hi")
+    feed = await scripted_ai.feed()
+    feed.text("Half an ans")
+    feed.queue.put_nowait(ConnectionError("upstream closed the connection"))
+    await until(lambda: a.live_text_at_terminal is not None)
+    await until(lambda: not a.is_streaming())
+    row = a.message_view.rows()[-1]
+    errors = row.findChildren(ErrorBlock)
+    assert errors and "upstream closed the connection" in errors[0].text()
+    assert "Traceback" not in errors[0].text()
+    stored = live_core.repos.messages.branch(topic_id)[-1]
+    assert stored.status == "error"
+    assert live_controller.windows[0].sidebar.badges[topic_id].state == "error"
