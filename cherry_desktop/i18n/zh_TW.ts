@@ -412,6 +412,17 @@
     </message>
 </context>
 <context>
+    <name>Splash</name>
+    <message>
+        <source>Cherry Desktop</source>
+        <translation>Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在啟動…</translation>
+    </message>
+</context>
+<context>
     <name>StatusBadge</name>
     <message>
         <source>Replying…</source>

@@ -8,13 +8,31 @@ the controller and the first window and returns the `UiController` (await
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cherry_desktop.ui._controller import UiController
-from cherry_desktop.ui._window import ChatWindow
-from cherry_desktop.ui.bridge import BridgeUnavailableError, UiBridge
+if TYPE_CHECKING:
+    from cherry_desktop.ui._controller import UiController
+    from cherry_desktop.ui._window import ChatWindow
+    from cherry_desktop.ui.bridge import BridgeUnavailableError, UiBridge
 
 __all__ = ["BridgeUnavailableError", "ChatWindow", "UiBridge", "UiController", "start_ui"]
+
+# Imported on first use, so `cherry_desktop.ui.splash` can paint before core is imported.
+_LAZY = {
+    "UiController": "cherry_desktop.ui._controller",
+    "ChatWindow": "cherry_desktop.ui._window",
+    "BridgeUnavailableError": "cherry_desktop.ui.bridge",
+    "UiBridge": "cherry_desktop.ui.bridge",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
 
 
 def _first_topic(controller: UiController, demo: bool) -> str | None:
@@ -32,11 +50,16 @@ def _first_topic(controller: UiController, demo: bool) -> str | None:
     return topics[0].id if topics else None
 
 
-def start_ui(core: Any, *, screenshot: Path | None = None, demo: bool = False) -> UiController:
+def start_ui(core: Any, *, screenshot: Path | None = None, demo: bool = False, splash: Any = None) -> UiController:
     """Build the controller, open the first window (on the newest session or the demo), and
-    with `screenshot` save the window once idle and quit."""
+    with `screenshot` save the window once idle and quit. A `splash` (`show_splash()`) is
+    closed once the first window is up."""
+    from cherry_desktop.ui._controller import UiController
+
     controller = UiController(core, demo=demo)
     controller.open_window(_first_topic(controller, demo))
+    if splash is not None:
+        splash.close()
     if screenshot is not None:
         controller.start_screenshot(Path(screenshot))
     return controller

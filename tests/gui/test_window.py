@@ -163,3 +163,15 @@ async def test_window_tolerates_a_core_without_stream_manager(controller: Any, u
     await until(task.done)
     assert window.last_error is not None and "stream_manager" in window.last_error
     assert not window.is_streaming()
+
+
+def test_splash_needs_no_core(qapp: Any) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from PySide6.QtWidgets import QApplication; app = QApplication([]); "
+            "from cherry_desktop.ui.splash import show_splash; s = show_splash(); "
+            "print(any(m.startswith('cherry_desktop.core') for m in sys.modules)); s.close()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.stdout.strip() == "False"
