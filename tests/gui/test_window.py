@@ -165,7 +165,8 @@ async def test_window_tolerates_a_core_without_stream_manager(controller: Any, u
     assert not window.is_streaming()
 
 
-def test_splash_needs_no_core(qapp: Any) -> None:
+def test_splash_needs_no_core() -> None:
+    import os
     import subprocess
     import sys
 
@@ -173,5 +174,5 @@ def test_splash_needs_no_core(qapp: Any) -> None:
             "from cherry_desktop.ui.splash import show_splash; s = show_splash(); "
             "print(any(m.startswith('cherry_desktop.core') for m in sys.modules)); s.close()")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.stdout.strip() == "False"
