@@ -9,26 +9,19 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-_PACKAGE = Path(__file__).resolve().parent.parent
-_REPO = _PACKAGE.parent
-
-
-def _first_dir(*candidates: Path) -> Path:
-    for path in candidates:
-        if path.is_dir():
-            return path
-    return candidates[-1]
+from cherry_desktop.core.assets import asset_dir
 
 
 @cache
 def resources_dir() -> Path:
-    """`resources/` of a source checkout, or the copy packaged inside `cherry_desktop/`."""
-    return _first_dir(_PACKAGE / "resources", _REPO / "resources")
+    """The top-level `resources/` (icons, style sheets, bundled agent definitions)."""
+    return asset_dir("resources")
 
 
 @cache
 def i18n_dir() -> Path:
-    return _first_dir(_PACKAGE / "i18n", _REPO / "i18n")
+    """The top-level `i18n/` (`.ts` sources; compiled `.qm` beside them when built)."""
+    return asset_dir("i18n")
 
 
 def icon(name: str) -> QIcon:

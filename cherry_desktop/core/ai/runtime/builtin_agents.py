@@ -1,4 +1,4 @@
-"""Bundled built-in agent definitions (`cherry_desktop/resources/agents/<id>.json`), localized.
+"""Bundled built-in agent definitions (`resources/agents/<id>.json`), localized.
 
 A built-in agent row stores `built_in_id` and, until the user edits it, an empty `instructions`
 field: the prompt materializer then resolves the *current* localized bundled text, so an app
@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cherry_desktop.core.assets import asset_dir
+
 log = logging.getLogger(__name__)
 
 SUPPORTED_LOCALES: tuple[str, ...] = ("en-US", "zh-CN", "zh-TW")
@@ -26,7 +28,7 @@ FAIL_SAFE_INSTRUCTIONS = (
     "Be accurate and concise, explain what you change, and say so when you are unsure."
 )
 
-_BUNDLE_DIR = Path(__file__).resolve().parents[3] / "resources" / "agents"
+_BUNDLE_DIR = asset_dir("resources") / "agents"
 
 
 def bundle_dir() -> Path:
