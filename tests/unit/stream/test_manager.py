@@ -235,6 +235,30 @@ async def test_tool_approval_request_marks_execution_and_topic_awaiting_approval
     assert status(mgr, "t").status == "done"
 
 
+async def test_approval_inside_a_live_turn_surfaces_at_once_and_clears_on_answer() -> None:
+    """A runtime that waits inside the turn (Claude Code) keeps streaming after the request:
+    the topic shows `awaiting-approval` while it waits, `streaming` once answered."""
+    mgr, fake = make()
+    rec = Recorder()
+    mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
+    feed = await fake.feed("t", M1)
+    feed.push(*text_chunks("a"))
+    await until(lambda: status(mgr, "t").status == "streaming")
+    feed.push(*approval_chunks())
+    await until(lambda: len(rec.chunks) == 5)
+    entry = status(mgr, "t")
+    assert entry.status == "awaiting-approval"
+    assert [a.model_id for a in entry.awaiting_approval_anchors] == [M1]
+    assert mgr.has_live_stream("t")  # still live: a follow-up injects, it does not start a turn
+    mgr.clear_awaiting_approval("t", M1)
+    assert status(mgr, "t").status == "streaming"
+    assert status(mgr, "t").awaiting_approval_anchors == ()
+    feed.push(*text_chunks("b", part_id="t2"))
+    feed.end()
+    await until(lambda: len(rec.done) == 1)
+    assert status(mgr, "t").status == "done"
+
+
 async def test_last_completed_at_survives_later_non_done_terminals() -> None:
     mgr, fake = make()
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[]))
@@ -392,3 +416,17 @@ async def test_shutdown_pauses_running_streams_and_awaits_their_persistence() ->
     await until(lambda: len(rec.chunks) == 3)
     await mgr.shutdown()
     assert len(rec.paused) == 1 and mgr.topic_ids() == []
+
+
+async def test_background_mode_can_change_while_running() -> None:
+    mgr, fake = make()
+    win = Recorder("wc:1:t")
+    mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[win]))
+    feed = await fake.feed("t", M1)
+    feed.push(*text_chunks("ab"))
+    await until(lambda: len(win.chunks) >= 2)
+    mgr.set_background_mode("abort")
+    assert mgr.config.background_mode == "abort"
+    win.alive = False
+    feed.push(TextDeltaChunk(id="t1", delta="c"))
+    await until(lambda: status(mgr, "t").status == "aborted")

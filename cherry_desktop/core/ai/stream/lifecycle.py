@@ -43,8 +43,12 @@ def status_entry(stream: ActiveStream, previous: object) -> TopicStatusSnapshotE
     if stream.status == "done":
         last = time.time() * 1000.0
     execs = stream.executions.values()
+    status = stream.status
+    if status in ("pending", "streaming") and any(e.awaiting_approval and e.status == "streaming" for e in execs):
+        # A live turn paused on the user's decision (the runtime waits inside the turn).
+        status = "awaiting-approval"
     return TopicStatusSnapshotEntry(
-        status=stream.status,
+        status=status,
         active_executions=tuple(ActiveExecution(e.model_id, e.anchor_message_id)
                                 for e in execs if e.status == "streaming"),
         awaiting_approval_anchors=tuple(ActiveExecution(e.model_id, e.anchor_message_id)

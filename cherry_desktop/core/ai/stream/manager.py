@@ -9,6 +9,7 @@ chunk. See `stream-manager.md` for the behaviour this implements.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Sequence
@@ -30,6 +31,7 @@ from cherry_desktop.core.ai.stream.types import (
     AiStreamManagerConfig,
     AiStreamRequest,
     AttachResponse,
+    BackgroundMode,
     ChatContextProvider,
     ExecutionReplay,
     ModelDispatch,
@@ -87,6 +89,11 @@ class AiStreamManager:
     # -- wiring -----------------------------------------------------------------------------
     def set_stream_text(self, stream_text: StreamTextFn) -> None:
         self._stream_text = stream_text
+
+    def set_background_mode(self, mode: BackgroundMode) -> None:
+        """Settings changed: applies to the next chunk of every stream."""
+        self.config = dataclasses.replace(self.config, background_mode=mode)
+        self._abort_when_unwatched = mode == "abort"
 
     def set_context_providers(self, providers: Sequence[ChatContextProvider]) -> None:
         """The `dispatch_stream_request` order (Agent -> Temporary -> Persistent)."""
@@ -220,8 +227,12 @@ class AiStreamManager:
         ex.accumulator.apply(chunk)
         if stream.status == "pending":
             self._promote(stream)
-        if chunk.type == "tool-approval-request":
+        if chunk.type == "tool-approval-request" and not ex.awaiting_approval:
             ex.awaiting_approval = True
+            # A runtime that waits inside a live turn (Claude Code's can_use_tool) must show
+            # `awaiting-approval` now, not only once the stream ends.
+            if self._is_current(stream):
+                stream.lifecycle.on_promoted_to_streaming(stream)
         if ex.checkpoint_handle is None and stream.checkpoint_listeners:
             self._arm_checkpoint(stream, ex)
         smid = ex.source_model_id
@@ -275,12 +286,7 @@ class AiStreamManager:
         ex.idle_handle = None
         if ex.status != "streaming":
             return
-        now = time.monotonic()
-        count = ex.accumulator.chunk_count
-        if count != ex.idle_last_count:
-            ex.idle_last_count = count
-            ex.idle_last_progress = now
-        elif (now - ex.idle_last_progress) * 1000.0 >= self.config.idle_timeout_ms:
+        if ex.idle_expired(time.monotonic(), self.config.idle_timeout_ms):
             log.warning("stream %s/%s idle for %.0f ms: aborting", stream.topic_id, ex.model_id,
                         self.config.idle_timeout_ms)
             self._abort_execution(ex, "idle-timeout", paused=False)
@@ -300,12 +306,7 @@ class AiStreamManager:
         ex.checkpoint_handle = None
         if ex.status != "streaming" or self.quiesce.paused:
             return
-        partial = ex.accumulator.snapshot()
-        for listener in stream.checkpoint_listeners:
-            try:
-                listener.on_checkpoint(partial, ex.source_model_id or ex.model_id, ex.anchor_message_id)
-            except Exception:
-                log.exception("on_checkpoint failed for listener %s", listener.id)
+        stream.dispatch_checkpoint(ex)
 
     # -- terminal ---------------------------------------------------------------------------
     def _result(self, cls: Any, stream: ActiveStream, ex: StreamExecution, is_topic_done: bool,
@@ -526,6 +527,8 @@ class AiStreamManager:
             stream.status = self._derive_terminal_status(stream)
             if self._is_current(stream):
                 stream.lifecycle.on_terminal(stream)
+        elif stream.is_live() and self._is_current(stream):
+            stream.lifecycle.on_promoted_to_streaming(stream)
 
     # -- steering and continuations (see continuation.py) ------------------------------------
     def enqueue_pending_steer(self, topic_id: str, user_message_id: str) -> bool:

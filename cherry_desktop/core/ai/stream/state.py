@@ -8,6 +8,7 @@ model id) instead of deriving them per chunk.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,8 @@ from cherry_desktop.core.ai.stream.types import (
     UniqueModelId,
 )
 from cherry_desktop.core.messages import UIMessage, UIMessageAccumulator, UIMessageChunk
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.stream.lifecycle import StreamLifecycle
@@ -106,6 +109,15 @@ class StreamExecution:
         self.dropped_chunks = 0
         return partial
 
+    def idle_expired(self, now: float, timeout_ms: float) -> bool:
+        """Record progress since the last check; True once no chunk came for `timeout_ms`."""
+        count = self.accumulator.chunk_count
+        if count != self.idle_last_count:
+            self.idle_last_count = count
+            self.idle_last_progress = now
+            return False
+        return (now - self.idle_last_progress) * 1000.0 >= timeout_ms
+
     def cancel_timers(self) -> None:
         for handle in (self.checkpoint_handle, self.idle_handle):
             if handle is not None:
@@ -174,6 +186,15 @@ class ActiveStream:
         self.listener_seq = seq
         self.subscriber_count = sum(1 for lst in seq if is_subscriber(lst))
         self.checkpoint_listeners = tuple(lst for lst in seq if callable(getattr(lst, "on_checkpoint", None)))
+
+    def dispatch_checkpoint(self, ex: StreamExecution) -> None:
+        """Offer the execution's partial message to checkpoint-capable listeners, each isolated."""
+        partial = ex.accumulator.snapshot()
+        for listener in self.checkpoint_listeners:
+            try:
+                listener.on_checkpoint(partial, ex.source_model_id or ex.model_id, ex.anchor_message_id)
+            except Exception:
+                log.exception("on_checkpoint failed for listener %s", listener.id)
 
     def any_streaming(self) -> bool:
         return any(e.status == "streaming" for e in self.executions.values())
