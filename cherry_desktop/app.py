@@ -12,6 +12,7 @@ import asyncio
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from cherry_desktop import __version__
 from cherry_desktop.core.logging_setup import setup_logging
@@ -61,16 +62,20 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     qapp.setApplicationName("Cherry Desktop")
     qapp.setOrganizationName("cherry-desktop")
+    # Core's imports are most of startup: a window is on screen before they run.
+    from cherry_desktop.ui.splash import show_splash
+
+    splash = show_splash()
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
     try:
         with loop:
-            return int(loop.run_until_complete(_gui_main(paths, demo=demo, screenshot=screenshot)))
+            return int(loop.run_until_complete(_gui_main(paths, demo=demo, screenshot=screenshot, splash=splash)))
     finally:
         asyncio.set_event_loop(None)
 
 
-async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
+async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None, splash: Any = None) -> int:
     from cherry_desktop.core.bootstrap import start_core
     from cherry_desktop.ui import start_ui
 
@@ -80,7 +85,7 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None)
             from cherry_desktop.demo.bootstrap import start_demo
 
             core.demo = await start_demo(core)
-        controller = start_ui(core, screenshot=screenshot, demo=demo)
+        controller = start_ui(core, screenshot=screenshot, demo=demo, splash=splash)
         return int(await controller.wait_closed())
     finally:
         if core.demo is not None:

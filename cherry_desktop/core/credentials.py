@@ -9,10 +9,10 @@ keeps running without stored keys.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
-import keyring
-import keyring.errors
-from keyring.backend import KeyringBackend
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,9 @@ class CredentialStore:
 
     @property
     def backend(self) -> KeyringBackend:
+        # keyring loads its backends on first use, not at app start.
+        import keyring
+
         return self._backend if self._backend is not None else keyring.get_keyring()
 
     def backend_name(self) -> str:
@@ -74,18 +77,24 @@ class CredentialStore:
         return backend
 
     def get(self, name: str) -> str | None:
+        import keyring.errors
+
         try:
             return self._require().get_password(self.service_name, name)
         except keyring.errors.KeyringError as exc:
             raise KeyringUnavailableError(str(exc)) from exc
 
     def set(self, name: str, secret: str) -> None:
+        import keyring.errors
+
         try:
             self._require().set_password(self.service_name, name, secret)
         except keyring.errors.KeyringError as exc:
             raise KeyringUnavailableError(str(exc)) from exc
 
     def delete(self, name: str) -> None:
+        import keyring.errors
+
         try:
             self._require().delete_password(self.service_name, name)
         except keyring.errors.PasswordDeleteError:

@@ -12,16 +12,16 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
-
-from cherry_desktop.core.ai.providers import UnknownProviderTypeError, create_provider
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, StreamManagerError
 from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.data import DatabaseService, Repositories, split_unique_model_id
 from cherry_desktop.core.messages import UIMessageChunk
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,9 @@ class ModelResolutionError(StreamManagerError):
 
 
 def default_timeout() -> httpx.Timeout:
+    # httpx and the providers load on the first chat stream, off the path to the first window.
+    import httpx
+
     # A reasoning model can think silently for a while; the manager's idle timeout is the
     # outer bound, this one only catches a dead socket.
     return httpx.Timeout(connect=15.0, read=180.0, write=30.0, pool=15.0)
@@ -68,7 +71,7 @@ class AiService(Service):
         self.credentials = credentials or CredentialStore()
         self._client = client
         self._owns_client = client is None
-        self._timeout = timeout or default_timeout()
+        self._timeout = timeout
         self._runtime_handler: RuntimeStreamHandler | None = None
 
     async def on_init(self, app: Application) -> None:
@@ -83,7 +86,9 @@ class AiService(Service):
     @property
     def client(self) -> httpx.AsyncClient:
         if self._client is None:
-            self._client = httpx.AsyncClient(timeout=self._timeout)
+            import httpx
+
+            self._client = httpx.AsyncClient(timeout=self._timeout or default_timeout())
         return self._client
 
     def set_runtime_stream_handler(self, handler: RuntimeStreamHandler | None) -> None:
@@ -119,6 +124,8 @@ class AiService(Service):
         if not record.enabled:
             raise ModelResolutionError("provider-disabled", f"provider {record.name or record.id} is disabled")
         api_key = self.credentials.try_get(provider_key_name(provider_id))
+        from cherry_desktop.core.ai.providers import UnknownProviderTypeError, create_provider
+
         try:
             provider = create_provider(record, api_key, self.client)
         except UnknownProviderTypeError as exc:
