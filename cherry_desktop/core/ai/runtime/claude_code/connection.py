@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 
 DENIED_MESSAGE = "The user denied this tool call."
 DISABLED_MESSAGE = "This tool is disabled for this agent."
+#: How long `close()` waits for a live turn's interrupt before disconnecting anyway.
+INTERRUPT_ON_CLOSE_TIMEOUT_S = 2.0
 
 
 class RecoveryBudget:
@@ -352,6 +354,13 @@ class ClaudeCodeConnection:
             return
         self._closed = True
         self._resolve_approvals(ApprovalDecision(approved=False, reason="connection closed"))
+        if self._turn_active and not self._dead and self._client is not None:
+            # The CLI finishes its in-flight model request before it honours stdin EOF, so a
+            # bare disconnect mid-turn sits out the SDK's grace period (5 s) and our own close
+            # timeout cancels the SDK's SIGTERM escalation, leaving the child alive. Interrupted
+            # first, it settles the turn and exits on EOF within a few hundred ms.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._client.interrupt(), INTERRUPT_ON_CLOSE_TIMEOUT_S)
         reader = self._reader
         if reader is not None and reader is not asyncio.current_task():
             reader.cancel()
