@@ -64,6 +64,9 @@ class RuntimeEventsMixin:
             turn = entry.current
             if turn is not None and turn.sent and not turn.settled:
                 self._fail_turn(entry, turn, error or "the runtime connection closed", "runtime-connection-closed")
+        # Its events ended: the connection is dead. Release it (and the process behind it) now,
+        # not at app stop.
+        await self._close_connection(entry, conn)
 
     async def _on_event(self: AgentSessionRuntimeService, entry: SessionEntry, conn: AgentRuntimeConnection,
                         event: AgentRuntimeEvent) -> None:
@@ -102,8 +105,11 @@ class RuntimeEventsMixin:
             if live is not None:
                 self._fail_turn(entry, live, event.message, event.code)
             if event.fatal and entry.connection is conn:
-                # The driver tore the connection down: the next turn reconnects (and resumes).
-                self._spawn(self._drop_connection(entry))
+                # The driver tore the connection down: detach it now (the next turn reconnects
+                # and resumes) and release this connection, never a newer one.
+                entry.connection = None
+                entry.pump_task = None
+                self._spawn(self._close_connection(entry, conn))
 
     def _settle_turn(self: AgentSessionRuntimeService, entry: SessionEntry, turn: RuntimeTurn) -> None:
         # Safety net: a redirected steer neither injected nor reported undelivered is queued.

@@ -43,7 +43,12 @@ class FollowUpQueueMixin:
         if mode == "steer" and await self._try_redirect(entry, message):
             self._publish(entry)
             return "injected"
-        self._queue(entry, message, is_steer=mode == "steer")
+        turn = entry.current
+        after_stop = turn is not None and turn.interrupted
+        if turn is not None and after_stop:
+            # Sent once the user pressed Stop (the runtime is still settling): the next turn.
+            turn.sent_after_stop.add(message.id)
+        self._queue(entry, message, is_steer=mode == "steer" and not after_stop)
         if not entry.busy and not entry.queue_held and not self.host.has_live_stream(entry.topic_id):
             self._kick(session_id)
         return "queued"

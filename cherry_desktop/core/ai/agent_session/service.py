@@ -381,13 +381,18 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
         conn, entry.connection = entry.connection, None
         pump, entry.pump_task = entry.pump_task, None
         if conn is not None:
-            try:
-                async with asyncio.timeout(CLOSE_TIMEOUT_S):
-                    await conn.close()
-            except Exception:
-                log.exception("closing the runtime connection of %s failed", entry.session_id)
+            await self._close_connection(entry, conn)
         if pump is not None and not pump.done() and pump is not asyncio.current_task():
             pump.cancel()
+
+    @staticmethod
+    async def _close_connection(entry: SessionEntry, conn: AgentRuntimeConnection) -> None:
+        """Close one connection, bounded in time (`close()` is idempotent)."""
+        try:
+            async with asyncio.timeout(CLOSE_TIMEOUT_S):
+                await conn.close()
+        except Exception:
+            log.exception("closing the runtime connection of %s failed", entry.session_id)
 
     # -- terminal / ownership -----------------------------------------------------------------
     async def _on_segment_terminal(self, entry: SessionEntry, seg: Segment, status: PersistStatus,
@@ -441,9 +446,11 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
         entry.current = None
         for seg in turn.segments:
             self._segments.pop(seg.id, None)
-        has_queue = bool(self.repos.pending_turns.list(entry.session_id))
-        if status != "success" and has_queue:
-            # After a Stop or an error the queue waits for the user instead of firing on.
+        queued = {r.user_message_id for r in self.repos.pending_turns.list(entry.session_id)}
+        has_queue = bool(queued)
+        if status != "success" and has_queue and not queued <= turn.sent_after_stop:
+            # After a Stop or an error the queue waits for the user instead of firing on; what
+            # the user sent after pressing Stop is not part of it and runs.
             entry.queue_held = True
         self._publish(entry)
         if has_queue and not entry.queue_held and not self._stopped:
@@ -501,6 +508,11 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
                     seg.push(_Failure("the app is shutting down", "shutdown"))
             await self._drop_connection(entry)
         self._entries.clear()
+        # Closes already under way (a torn-down connection, an idle close and its prewarm)
+        # finish before the drivers shut down instead of being cut mid-way.
+        pending = {t for t in self._tasks if not t.done() and t is not asyncio.current_task()}
+        if pending:
+            await asyncio.wait(pending, timeout=CLOSE_TIMEOUT_S)
         for driver in self.registry.drivers():
             try:
                 async with asyncio.timeout(CLOSE_TIMEOUT_S):

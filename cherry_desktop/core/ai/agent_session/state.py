@@ -89,6 +89,9 @@ class RuntimeTurn:
     segments: list[Segment] = field(default_factory=list)
     # Steers redirected into this turn and not yet rolled at a boundary.
     redirected: list[UIMessage] = field(default_factory=list)
+    # User messages sent after this turn was stopped, while it settled: new turns, not part
+    # of the queue the Stop holds.
+    sent_after_stop: set[str] = field(default_factory=set)
 
     @property
     def active_segment(self) -> Segment | None:
