@@ -36,6 +36,43 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
         keyring.set_keyring(previous)
 
 
+@pytest.fixture(autouse=True)
+def no_leaked_child_processes() -> Iterator[None]:
+    """Fail a test that leaves a child process (a Claude Code CLI, a subprocess) running.
+
+    Children get a few seconds to exit on their own (a CLI whose stdin closed exits); what is
+    still alive after that is killed and reported.
+    """
+    import psutil
+
+    me = psutil.Process()
+    before = {p.pid for p in me.children(recursive=True)}
+    yield
+    def alive() -> list[psutil.Process]:
+        out = []
+        for p in me.children(recursive=True):
+            try:
+                if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE:
+                    out.append(p)
+            except psutil.NoSuchProcess:
+                pass
+        return out
+
+    leaked = alive()
+    if leaked:
+        _, still = psutil.wait_procs(leaked, timeout=5)
+        leaked = [p for p in still if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    if leaked:
+        names = []
+        for p in leaked:
+            try:
+                names.append(f"{p.pid}:{p.name()}")
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        pytest.fail(f"child processes left running: {names}")
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "db" / "cherry.db"
