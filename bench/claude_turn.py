@@ -1,0 +1,363 @@
+"""Benchmark: a Claude Code turn through the whole app core vs the bare SDK, and the saving of
+a prewarmed first turn.
+
+Both sides talk to the same `ScriptedModelServer` on 127.0.0.1 (same reply, same process):
+
+- app: `dispatch_stream_request` -> AiStreamManager -> AgentSessionRuntimeService ->
+  ClaudeCodeRuntimeDriver -> CLI, on the demo records (`ensure_demo_records`), timed at a
+  window-like subscriber (first text delta, terminal);
+- sdk: one `ClaudeSDKClient` built with the options the driver built for that session (same
+  cwd, model, system prompt, env, partial messages; no Cherry hooks), timed from `query()` to
+  the first text delta StreamEvent and to the ResultMessage.
+
+Both keep their CLI between turns (the steady state); one untimed turn each warms up, then
+turns alternate app / sdk, first with a *burst* reply (every delta at once: all of our
+per-turn and per-chunk work is on the clock; `turn_time_ratio`, `first_chunk_overhead_ms`),
+then with a *paced* one (10 ms per delta, still faster than a real model;
+`turn_time_ratio_paced`). `app_dispatch_ms` is the part spent in `dispatch_stream_request`
+(session validation, user + pending assistant rows saved, turn begun).
+
+The warm-query figure drives a separate `ClaudeCodeRuntimeDriver`: a cold first turn
+(`connect` spawns the CLI with `--resume`) against one whose query the warm query manager
+prewarmed while the session was idle, both timed from `connect` to the end of the turn.
+
+Prints figures and one JSON line:
+{"first_chunk_overhead_ms", "turn_time_ratio", "warm_first_turn_saving_ms",
+ "turn_time_ratio_paced", "app_dispatch_ms", ...} (medians; ratios app / sdk).
+Targets: turn_time_ratio <= 1.05, warm_first_turn_saving_ms >= 250.
+Run: .venv/bin/python bench/claude_turn.py [--reps 20] [--paced-reps 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+# A throwaway HOME before anything reads it: the CLI keeps its config and transcripts there.
+_SCRATCH = Path(tempfile.mkdtemp(prefix="cherry-bench-claude-"))
+os.environ["HOME"] = str(_SCRATCH / "home")
+os.environ["CHERRY_DESKTOP_DATA_DIR"] = str(_SCRATCH / "data")
+(_SCRATCH / "home").mkdir()
+
+from cherry_desktop.core.ai.agent_session.service import provider_child_env  # noqa: E402
+from cherry_desktop.core.ai.agent_session.validation import resolve_session_context  # noqa: E402
+from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver  # noqa: E402
+from cherry_desktop.core.ai.runtime.claude_code.query_builder import (  # noqa: E402
+    QueryRequest,
+    build_claude_code_query_request,
+)
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSendInput  # noqa: E402
+from cherry_desktop.core.ai.stream import (  # noqa: E402
+    AiStreamOpenRequest,
+    StreamDoneResult,
+    StreamErrorResult,
+    StreamPausedResult,
+    dispatch_stream_request,
+)
+from cherry_desktop.core.bootstrap import CoreServices, start_core  # noqa: E402
+from cherry_desktop.core.messages import TextPart, UIMessage, UIMessageChunk  # noqa: E402
+from cherry_desktop.core.paths import build_path_registry  # noqa: E402
+from cherry_desktop.demo import Reply, ScriptedModelServer, TextBlock  # noqa: E402
+from cherry_desktop.demo.bootstrap import ensure_demo_records  # noqa: E402
+
+#: The answer of every timed turn: ~70 text deltas.
+ANSWER = " ".join(f"word{i}" for i in range(120))
+#: All at once (the worst case for the ratio: every chunk of our pipeline is on the clock).
+BURST_REPLY = Reply(blocks=(TextBlock(ANSWER),), chunk_size=12)
+#: Paced like a fast model (~100 deltas/s), still far quicker than a real one.
+PACED_DELAY_S = 0.01
+PACED_REPLY = Reply(blocks=(TextBlock(ANSWER),), chunk_size=12, delay_s=PACED_DELAY_S)
+TURN_TIMEOUT_S = 60.0
+IDLE_S = float(os.environ.get("BENCH_IDLE_S", "0.3"))
+
+
+@dataclass
+class TurnTiming:
+    first_chunk_ms: float
+    turn_ms: float
+    # app only: `dispatch_stream_request` returned (rows saved, session validated, turn begun).
+    dispatch_ms: float | None = None
+
+
+class TimingSubscriber:
+    """A window-like listener stamping the first text delta and the terminal."""
+
+    def __init__(self) -> None:
+        self.t0 = 0.0
+        self.first: float | None = None
+        self.done = asyncio.Event()
+        self.end: float | None = None
+        self.status = ""
+
+    def reset(self) -> None:
+        self.t0 = time.perf_counter()
+        self.first = self.end = None
+        self.done.clear()
+        self.status = ""
+
+    @property
+    def id(self) -> str:
+        return "bench:window"
+
+    def is_alive(self) -> bool:
+        return True
+
+    def on_chunk(self, chunk: UIMessageChunk, source_model_id: str | None = None,
+                 anchor_message_id: str | None = None) -> None:
+        if self.first is None and chunk.type == "text-delta":
+            self.first = time.perf_counter()
+
+    def _terminal(self, status: str) -> None:
+        self.end = time.perf_counter()
+        self.status = status
+        self.done.set()
+
+    async def on_done(self, result: StreamDoneResult) -> None:
+        self._terminal("success")
+
+    async def on_paused(self, result: StreamPausedResult) -> None:
+        self._terminal("paused")
+
+    async def on_error(self, result: StreamErrorResult) -> None:
+        self._terminal(f"error: {result.error.message}")
+
+
+@dataclass
+class AppSide:
+    core: CoreServices
+    session_id: str
+    subscriber: TimingSubscriber = field(default_factory=TimingSubscriber)
+
+    @property
+    def topic(self) -> str:
+        return f"agent-session:{self.session_id}"
+
+    @property
+    def driver(self) -> ClaudeCodeRuntimeDriver:
+        driver = self.core.agent_runtime.registry.get("claude-code")
+        assert isinstance(driver, ClaudeCodeRuntimeDriver)
+        return driver
+
+    def busy(self) -> bool:
+        return (self.core.agent_runtime.is_session_busy(self.session_id)
+                or self.core.stream_manager.has_live_stream(self.topic))
+
+    async def turn(self, prompt: str) -> TurnTiming:
+        sub = self.subscriber
+        request = AiStreamOpenRequest(topic_id=self.topic, user_message_parts=[TextPart(text=prompt, state="done")])
+        sub.reset()
+        result = await dispatch_stream_request(self.core.stream_manager, sub, request)
+        dispatched = time.perf_counter()
+        if result.mode != "started":
+            raise RuntimeError(f"the app turn did not start: {result}")
+        await asyncio.wait_for(sub.done.wait(), TURN_TIMEOUT_S)
+        if sub.status != "success" or sub.first is None or sub.end is None:
+            raise RuntimeError(f"the app turn failed: {sub.status}")
+        timing = TurnTiming((sub.first - sub.t0) * 1000, (sub.end - sub.t0) * 1000, (dispatched - sub.t0) * 1000)
+        # Untimed: the runtime hands the session back before the next turn.
+        while self.busy():  # noqa: ASYNC110 (no event to wait on: poll the host's state)
+            await asyncio.sleep(0.005)
+        return timing
+
+
+class SdkSide:
+    """One `ClaudeSDKClient` with the options the driver built for the app's session."""
+
+    def __init__(self, request: QueryRequest) -> None:
+        from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient
+
+        options = ClaudeAgentOptions(
+            cwd=request.cwd, model=request.model, permission_mode=request.permission_mode,  # type: ignore[arg-type]
+            disallowed_tools=list(request.disabled_tools), system_prompt=request.system_prompt,
+            env=dict(request.env), include_partial_messages=True, setting_sources=["project"],
+            stderr=lambda line: None,  # as the driver: CLI stderr is not printed
+        )
+        self.client = ClaudeSDKClient(options=options)
+
+    async def turn(self, prompt: str) -> TurnTiming:
+        t0 = time.perf_counter()
+        first: float | None = None
+        await self.client.query(prompt)
+        async for message in self.client.receive_response():
+            kind = type(message).__name__
+            if first is None and kind == "StreamEvent":
+                event = getattr(message, "event", {}) or {}
+                delta = event.get("delta") or {}
+                if event.get("type") == "content_block_delta" and delta.get("type") == "text_delta":
+                    first = time.perf_counter()
+            if kind == "ResultMessage":
+                if getattr(message, "is_error", False):
+                    raise RuntimeError(f"the sdk turn failed: {getattr(message, 'result', '')}")
+                end = time.perf_counter()
+                assert first is not None
+                return TurnTiming((first - t0) * 1000, (end - t0) * 1000)
+        raise RuntimeError("the sdk turn ended without a result")
+
+
+def _connect_input(core: CoreServices, session_id: str, resume: str | None) -> RuntimeConnectInput:
+    context = resolve_session_context(session_id, repos=core.repos, paths=core.paths,
+                                      registry=core.agent_runtime.registry)
+    return RuntimeConnectInput(
+        context=context, resume_token=resume, permission_mode="default", disabled_tools=frozenset(),
+        get_api_key=lambda: None, get_last_resume_token=lambda: None,
+        extra_env=provider_child_env(context.provider),
+    )
+
+
+async def _driver_first_turn(driver: ClaudeCodeRuntimeDriver, connect_input: RuntimeConnectInput,
+                             prompt: str) -> tuple[float, str]:
+    """connect -> send -> turn-complete; returns (ms, the newest resume token)."""
+    t0 = time.perf_counter()
+    connection = await driver.connect(connect_input)
+    events = connection.events()
+    await connection.send(RuntimeSendInput(message=UIMessage.user_text(prompt)))
+    token = connect_input.resume_token or ""
+    async with asyncio.timeout(TURN_TIMEOUT_S):
+        async for event in events:
+            if event.type == "resume-token":
+                token = event.token
+            if event.type == "error":
+                raise RuntimeError(f"driver turn failed: {event.message}")
+            if event.type == "turn-complete":
+                break
+    elapsed = (time.perf_counter() - t0) * 1000
+    await connection.close()
+    return elapsed, token
+
+
+async def warm_vs_cold(core: CoreServices, session_id: str, token: str, reps: int) -> dict[str, Any]:
+    """First turn of a session whose CLI is cold vs one the warm query manager prewarmed."""
+    driver = ClaudeCodeRuntimeDriver()
+    cold: list[float] = []
+    warm: list[float] = []
+    try:
+        for i in range(reps):
+            connect_input = _connect_input(core, session_id, token)
+            ms, token = await _driver_first_turn(driver, connect_input, f"cold turn {i}")
+            cold.append(ms)
+
+            connect_input = _connect_input(core, session_id, token)
+            request = build_claude_code_query_request(connect_input, token)
+            if not await driver.prewarm(session_id, request):
+                raise RuntimeError("prewarm failed")
+            await asyncio.sleep(IDLE_S)  # idle time: the prewarmed CLI settles as it would while idle
+            ms, token = await _driver_first_turn(driver, connect_input, f"warm turn {i}")
+            if driver.warm_queries.has(session_id):
+                raise RuntimeError("the warm query was not consumed")
+            warm.append(ms)
+    finally:
+        await driver.shutdown()
+    return {"cold_first_turn_ms": cold, "warm_first_turn_ms": warm}
+
+
+def _med(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def _fmt(values: list[float]) -> str:
+    return (f"median {_med(values):7.1f}  min {min(values):7.1f}  max {max(values):7.1f}  "
+            f"(n={len(values)})")
+
+
+async def steady_state(server: ScriptedModelServer, app: AppSide, sdk: SdkSide, reply: Reply, reps: int,
+                       label: str) -> dict[str, list[float]]:
+    """`reps` turns per side with `reply`, alternating which side goes first."""
+    server.default = reply
+    app_t: list[TurnTiming] = []
+    sdk_t: list[TurnTiming] = []
+    for i in range(reps):
+        # Alternate the order so drift (GC, history growth, the other CLI's idle work) hits both.
+        if i % 2 == 0:
+            app_t.append(await app.turn(f"app {label} turn {i}"))
+            sdk_t.append(await sdk.turn(f"sdk {label} turn {i}"))
+        else:
+            sdk_t.append(await sdk.turn(f"sdk {label} turn {i}"))
+            app_t.append(await app.turn(f"app {label} turn {i}"))
+    return {
+        "app_dispatch_ms": [t.dispatch_ms or 0.0 for t in app_t],
+        "app_first_chunk_ms": [t.first_chunk_ms for t in app_t],
+        "sdk_first_chunk_ms": [t.first_chunk_ms for t in sdk_t],
+        "app_turn_ms": [t.turn_ms for t in app_t],
+        "sdk_turn_ms": [t.turn_ms for t in sdk_t],
+    }
+
+
+async def bench(reps: int, paced_reps: int) -> dict[str, Any]:
+    server = ScriptedModelServer(default=BURST_REPLY)
+    base_url = await server.start()
+    core = await start_core(build_path_registry(_SCRATCH / "data"))
+    try:
+        _, session_id, _ = ensure_demo_records(core.repos, core.paths.get("feature.agents.workspaces"), base_url)
+        app = AppSide(core, session_id)
+        await app.turn("warm-up (app)")  # spawns the app's CLI; not timed
+        # The exact spawn facts of the app's live connection (prompt, env, cwd, model).
+        sdk = SdkSide(app.driver.connections[0]._request)
+        await sdk.client.connect()
+        try:
+            await sdk.turn("warm-up (sdk)")
+            burst = await steady_state(server, app, sdk, BURST_REPLY, reps, "burst")
+            paced = await steady_state(server, app, sdk, PACED_REPLY, paced_reps, "paced")
+        finally:
+            await sdk.client.disconnect()
+        server.default = BURST_REPLY
+        token = core.repos.session_messages.get_last_runtime_resume_token(session_id)
+        assert token
+        warm = await warm_vs_cold(core, session_id, token, max(3, reps // 3))
+    finally:
+        await core.stop()
+        await server.stop()
+    return {"burst": burst, "paced": paced, **warm}
+
+
+def _report(title: str, figures: dict[str, list[float]]) -> None:
+    print(title)
+    for key, values in figures.items():
+        print(f"  {key:<22} {_fmt(values)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reps", type=int, default=20, help="steady-state turns per side, burst reply")
+    parser.add_argument("--paced-reps", type=int, default=8, help="steady-state turns per side, paced reply")
+    args = parser.parse_args()
+    try:
+        raw = asyncio.run(bench(args.reps, args.paced_reps))
+    finally:
+        shutil.rmtree(_SCRATCH, ignore_errors=True)
+    burst, paced = raw["burst"], raw["paced"]
+    _report("steady-state turn, burst reply (CLI kept between turns), milliseconds:", burst)
+    _report(f"steady-state turn, paced reply ({PACED_DELAY_S * 1000:.0f} ms per delta), milliseconds:", paced)
+    _report("first turn through the driver (connect -> turn-complete), milliseconds:",
+            {k: raw[k] for k in ("cold_first_turn_ms", "warm_first_turn_ms")})
+    result = {
+        "first_chunk_overhead_ms": round(_med(burst["app_first_chunk_ms"]) - _med(burst["sdk_first_chunk_ms"]), 1),
+        "turn_time_ratio": round(_med(burst["app_turn_ms"]) / _med(burst["sdk_turn_ms"]), 3),
+        "warm_first_turn_saving_ms": round(_med(raw["cold_first_turn_ms"]) - _med(raw["warm_first_turn_ms"]), 1),
+        "turn_time_ratio_paced": round(_med(paced["app_turn_ms"]) / _med(paced["sdk_turn_ms"]), 3),
+        "first_chunk_overhead_paced_ms": round(
+            _med(paced["app_first_chunk_ms"]) - _med(paced["sdk_first_chunk_ms"]), 1),
+        "app_dispatch_ms": round(_med(burst["app_dispatch_ms"]), 1),
+        "app_turn_ms": round(_med(burst["app_turn_ms"]), 1),
+        "sdk_turn_ms": round(_med(burst["sdk_turn_ms"]), 1),
+        "cold_first_turn_ms": round(_med(raw["cold_first_turn_ms"]), 1),
+        "warm_first_turn_ms": round(_med(raw["warm_first_turn_ms"]), 1),
+        "reps": args.reps,
+        "paced_reps": args.paced_reps,
+    }
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
