@@ -28,6 +28,7 @@ from cherry_desktop.core.ai.stream import (
 from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.credentials import CredentialStore
 from cherry_desktop.core.data import DatabaseService, Repositories
+from cherry_desktop.core.data.seed import ProviderSeedService
 from cherry_desktop.core.paths import PathRegistry
 from cherry_desktop.core.settings import SettingsStore
 from cherry_desktop.core.shared_cache import SharedCache
@@ -89,6 +90,8 @@ def build_core(paths: PathRegistry) -> CoreServices:
     database = DatabaseService(paths.database_file)
     repos = database.repos
     app.register(database)
+    # First run: default providers exist before any window lists models.
+    app.register(ProviderSeedService(repos))
     shared_cache = SharedCache()
     app.register(_ValueService("shared_cache", shared_cache))
     settings = SettingsStore(paths.get("app.config"))

@@ -67,6 +67,21 @@ class ProviderRepository:
                         settings=dumps(settings or {})).on_conflict_replace().execute()
         return self.get_provider(id)
 
+    def update_provider(self, provider_id: str, *, name: str | None = None, type: str | None = None,
+                        base_url: str | None = None, enabled: bool | None = None,
+                        settings: dict[str, Any] | None = None) -> ProviderRecord:
+        """Change fields in place (`upsert_provider` replaces the row, which cascades to its models)."""
+        changes: dict[Any, Any] = {}
+        for column, value in ((Provider.name, name), (Provider.type, type), (Provider.base_url, base_url),
+                              (Provider.enabled, enabled)):
+            if value is not None:
+                changes[column] = value
+        if settings is not None:
+            changes[Provider.settings] = dumps(settings)
+        if changes and Provider.update(changes).where(Provider.id == provider_id).execute() == 0:
+            raise NotFoundError(f"provider {provider_id}")
+        return self.get_provider(provider_id)
+
     def get_provider(self, provider_id: str) -> ProviderRecord:
         row = Provider.get_or_none(Provider.id == provider_id)
         if row is None:
@@ -99,6 +114,9 @@ class ProviderRepository:
         row = Model.get_or_none(Model.unique_model_id == umid)
         return _model(row) if row else None
 
+    def delete_model(self, umid: str) -> None:
+        Model.delete().where(Model.unique_model_id == umid).execute()
+
     def list_models(self, provider_id: str | None = None) -> list[ModelRecord]:
         q = Model.select().order_by(Model.provider, Model.model_id)
         if provider_id is not None:
@@ -128,6 +146,10 @@ class TopicRepository:
 
     def rename_topic(self, topic_id: str, name: str) -> None:
         Topic.update(name=name, updated_at=now_ms()).where(Topic.id == topic_id).execute()
+
+    def set_model(self, topic_id: str, model: str | None) -> None:
+        # Not a conversation change: the topic keeps its place in the list.
+        Topic.update(model=model).where(Topic.id == topic_id).execute()
 
     def set_active_node(self, topic_id: str, node_id: str | None) -> None:
         Topic.update(active_node_id=node_id, updated_at=now_ms()).where(Topic.id == topic_id).execute()

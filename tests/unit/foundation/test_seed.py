@@ -1,0 +1,137 @@
+"""First-run default providers on a real SQLite file: created once, never over user edits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cherry_desktop.core.ai.providers import ANTHROPIC_TYPES, OPENAI_COMPATIBLE_TYPES
+from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
+from cherry_desktop.core.ai.runtime.claude_code.query_builder import child_env
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSessionContext
+from cherry_desktop.core.bootstrap import start_core
+from cherry_desktop.core.data import ProviderRecord, Repositories
+from cherry_desktop.core.data.seed import (
+    DEFAULT_PROVIDERS,
+    is_local_endpoint,
+    provider_needs_key,
+    seed_default_providers,
+)
+from cherry_desktop.core.paths import build_path_registry
+
+
+def _ids(repos: Repositories) -> list[str]:
+    return [p.id for p in repos.providers.list_providers()]
+
+
+def test_empty_database_gets_the_default_providers_and_models(repos: Repositories) -> None:
+    created = seed_default_providers(repos)
+    assert created == ["anthropic", "openai", "openrouter", "ollama", "lmstudio"]
+    assert _ids(repos) == created
+    anthropic = repos.providers.get_provider("anthropic")
+    assert (anthropic.type, anthropic.base_url, anthropic.enabled) == ("anthropic", "https://api.anthropic.com", True)
+    assert repos.providers.get_provider("openai").base_url == "https://api.openai.com/v1"
+    assert repos.providers.get_provider("ollama").base_url == "http://127.0.0.1:11434/v1"
+    assert repos.providers.get_provider("lmstudio").base_url == "http://127.0.0.1:1234/v1"
+    assert {m.model_id for m in repos.providers.list_models("anthropic")} == \
+        {"claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"}
+    assert {"gpt-4o", "gpt-4.1-mini"} <= {m.model_id for m in repos.providers.list_models("openai")}
+    # Every preset type is one the provider registry can build.
+    for preset in DEFAULT_PROVIDERS:
+        assert preset.type in OPENAI_COMPATIBLE_TYPES | ANTHROPIC_TYPES, preset
+
+
+def test_seeding_is_idempotent_and_keeps_user_edits(repos: Repositories) -> None:
+    seed_default_providers(repos)
+    repos.providers.update_provider("openai", name="My OpenAI", base_url="http://127.0.0.1:9/v1", enabled=False)
+    repos.providers.delete_model("anthropic::claude-opus-4-1")
+    repos.providers.delete_provider("openrouter")
+    repos.providers.upsert_model(provider_id="ollama", model_id="mistral")
+    assert seed_default_providers(repos) == []
+    openai = repos.providers.get_provider("openai")
+    assert (openai.name, openai.base_url, openai.enabled) == ("My OpenAI", "http://127.0.0.1:9/v1", False)
+    assert repos.providers.find_model("anthropic::claude-opus-4-1") is None
+    assert repos.providers.find_provider("openrouter") is None
+    assert repos.providers.find_model("ollama::mistral") is not None
+    # Editing in place keeps the provider's models (an upsert would cascade them away).
+    assert {m.model_id for m in repos.providers.list_models("openai")} == {"gpt-4o", "gpt-4.1-mini"}
+
+
+def test_a_user_provider_means_no_seeding(repos: Repositories) -> None:
+    repos.providers.upsert_provider(id="mine", name="Mine", type="openai-compatible", base_url="http://127.0.0.1:8/v1")
+    assert seed_default_providers(repos) == []
+    assert _ids(repos) == ["mine"]
+
+
+def test_a_demo_only_database_still_gets_the_defaults(repos: Repositories) -> None:
+    repos.providers.upsert_provider(id="cherry-demo", name="Demo", type="anthropic", base_url="http://127.0.0.1:7",
+                                    settings={"demo": True})
+    repos.providers.upsert_model(provider_id="cherry-demo", model_id="claude-demo")
+    assert "anthropic" in seed_default_providers(repos)
+    # The demo's own record is left alone.
+    assert repos.providers.get_provider("cherry-demo").base_url == "http://127.0.0.1:7"
+    assert repos.providers.find_model("cherry-demo::claude-demo") is not None
+
+
+def test_claude_code_takes_the_anthropic_models_only(repos: Repositories) -> None:
+    seed_default_providers(repos)
+    caps = AGENT_RUNTIME_CAPABILITIES["claude-code"]
+    providers = {p.id: p for p in repos.providers.list_providers()}
+    compatible = [m.unique_model_id for m in repos.providers.list_models()
+                  if caps.is_model_compatible(providers.get(m.provider_id), m)]
+    assert sorted(compatible) == ["anthropic::claude-haiku-4-5", "anthropic::claude-opus-4-1",
+                                  "anthropic::claude-sonnet-4-5"]
+
+
+def test_without_a_stored_key_claude_code_keeps_the_users_own_login(repos: Repositories, tmp_path: Path) -> None:
+    """The seeded Anthropic endpoint is exactly the first-party address the CLI treats as its
+    own, and no key goes into the child's env: the CLI signs in with the user's login."""
+    seed_default_providers(repos)
+    agent = repos.agents.create_agent(type="claude-code", name="Coder", model="anthropic::claude-sonnet-4-5")
+    ws = repos.agents.create_workspace(name="ws", path=str(tmp_path), agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, model=agent.model)
+    provider = repos.providers.get_provider("anthropic")
+    context = RuntimeSessionContext(session=session, agent=agent, workspace=ws, workspace_path=tmp_path,
+                                    agent_data_dir=tmp_path / "data", model_id=agent.model, provider=provider)
+    connect = RuntimeConnectInput(context=context, resume_token=None, permission_mode="default",
+                                  disabled_tools=frozenset(), get_api_key=lambda: None,
+                                  get_last_resume_token=lambda: None)
+    env = child_env(connect)
+    assert env["ANTHROPIC_BASE_URL"] == "https://api.anthropic.com"
+    assert "ANTHROPIC_API_KEY" not in env
+
+
+@pytest.mark.parametrize(("base_url", "local"), [
+    ("http://127.0.0.1:11434/v1", True), ("http://localhost:1234/v1", True), ("http://[::1]:8080", True),
+    ("https://api.openai.com/v1", False), ("http://192.168.1.20:8000/v1", False), ("", False),
+])
+def test_local_endpoints(base_url: str, local: bool) -> None:
+    assert is_local_endpoint(base_url) is local
+
+
+def test_which_providers_need_a_key() -> None:
+    def rec(base_url: str, **settings: object) -> ProviderRecord:
+        return ProviderRecord(id="p", name="P", type="openai", base_url=base_url, enabled=True, settings=settings)
+
+    assert provider_needs_key(rec("https://api.openai.com/v1"))
+    assert provider_needs_key(rec(""))  # the type's default cloud endpoint
+    assert not provider_needs_key(rec("http://127.0.0.1:11434/v1"))
+    assert not provider_needs_key(rec("http://127.0.0.1:7", demo=True))
+    assert not provider_needs_key(rec("http://10.0.0.2/v1", needs_key=False))
+
+
+async def test_start_core_seeds_once(tmp_path: Path) -> None:
+    paths = build_path_registry(tmp_path / "root")
+    core = await start_core(paths)
+    try:
+        assert len(core.repos.providers.list_providers()) == len(DEFAULT_PROVIDERS)
+        core.repos.providers.update_provider("anthropic", name="Work Anthropic")
+    finally:
+        await core.stop()
+    core = await start_core(paths)
+    try:
+        assert core.repos.providers.get_provider("anthropic").name == "Work Anthropic"
+        assert len(core.repos.providers.list_providers()) == len(DEFAULT_PROVIDERS)
+    finally:
+        await core.stop()
