@@ -24,6 +24,10 @@
         <translation>Permissions</translation>
     </message>
     <message>
+        <source>Providers…</source>
+        <translation>Providers…</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>Model</translation>
     </message>
@@ -60,6 +64,14 @@
         <translation>Never ask (trusted workspace)</translation>
     </message>
     <message>
+        <source>No model fits this runtime yet: add an Anthropic provider, or mark an Anthropic-compatible one, in Providers.</source>
+        <translation>No model fits this runtime yet: add an Anthropic provider, or mark an Anthropic-compatible one, in Providers.</translation>
+    </message>
+    <message>
+        <source>No API key is stored for %1: Claude Code signs in with your own Claude Code login.</source>
+        <translation>No API key is stored for %1: Claude Code signs in with your own Claude Code login.</translation>
+    </message>
+    <message>
         <source>Choose a workspace folder</source>
         <translation>Choose a workspace folder</translation>
     </message>
@@ -92,6 +104,37 @@
     </message>
 </context>
 <context>
+    <name>ChatHeader</name>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Providers…</source>
+        <translation>Providers…</translation>
+    </message>
+    <message>
+        <source>Add providers, models and API keys</source>
+        <translation>Add providers, models and API keys</translation>
+    </message>
+    <message>
+        <source>Open Providers…</source>
+        <translation>Open Providers…</translation>
+    </message>
+    <message>
+        <source>Choose a model…</source>
+        <translation>Choose a model…</translation>
+    </message>
+    <message>
+        <source>%1 (unavailable)</source>
+        <translation>%1 (unavailable)</translation>
+    </message>
+    <message>
+        <source>No models: add a provider first</source>
+        <translation>No models: add a provider first</translation>
+    </message>
+</context>
+<context>
     <name>ChatWindow</name>
     <message>
         <source>Cherry Desktop</source>
@@ -114,6 +157,10 @@
         <translation>New agent…</translation>
     </message>
     <message>
+        <source>Providers and API keys…</source>
+        <translation>Providers and API keys…</translation>
+    </message>
+    <message>
         <source>Settings…</source>
         <translation>Settings…</translation>
     </message>
@@ -124,6 +171,10 @@
     <message>
         <source>Quit</source>
         <translation>Quit</translation>
+    </message>
+    <message>
+        <source>Open or create a chat to write a message</source>
+        <translation>Open or create a chat to write a message</translation>
     </message>
     <message>
         <source>Queued for the next turn</source>
@@ -202,10 +253,76 @@
     </message>
 </context>
 <context>
+    <name>EmptyState</name>
+    <message>
+        <source>Nothing is open</source>
+        <translation>Nothing is open</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>New chat</translation>
+    </message>
+    <message>
+        <source>New agent…</source>
+        <translation>New agent…</translation>
+    </message>
+    <message>
+        <source>Providers and API keys…</source>
+        <translation>Providers and API keys…</translation>
+    </message>
+    <message>
+        <source>Chats answer with a model of one of your providers: add an API key in Providers, or use a local server such as Ollama. Claude Code agents work in a folder you choose and can use your own Claude Code login.
+
+To try everything offline, without an account, start the app with cherry-desktop --demo</source>
+        <translation>Chats answer with a model of one of your providers: add an API key in Providers, or use a local server such as Ollama. Claude Code agents work in a folder you choose and can use your own Claude Code login.
+
+To try everything offline, without an account, start the app with cherry-desktop --demo</translation>
+    </message>
+    <message>
+        <source>Open a chat or an agent session from the list on the left, or start something new.</source>
+        <translation>Open a chat or an agent session from the list on the left, or start something new.</translation>
+    </message>
+    <message>
+        <source>Welcome to Cherry Desktop</source>
+        <translation>Welcome to Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>Create a chat to talk with a model, or an agent to let Claude Code work in a folder of yours.</source>
+        <translation>Create a chat to talk with a model, or an agent to let Claude Code work in a folder of yours.</translation>
+    </message>
+</context>
+<context>
     <name>ErrorBlock</name>
     <message>
         <source>The reply failed: %1</source>
         <translation>The reply failed: %1</translation>
+    </message>
+</context>
+<context>
+    <name>IssueWords</name>
+    <message>
+        <source>No usable keyring backend was found, so API keys cannot be stored. On Linux install and unlock a Secret Service provider (GNOME Keyring or KWallet), or `pip install keyrings.alt` for a file-based keyring; then restart Cherry Desktop.</source>
+        <translation>No usable keyring backend was found, so API keys cannot be stored. On Linux install and unlock a Secret Service provider (GNOME Keyring or KWallet), or `pip install keyrings.alt` for a file-based keyring; then restart Cherry Desktop.</translation>
+    </message>
+    <message>
+        <source>This chat has no model yet. Choose one in the Model list above.</source>
+        <translation>This chat has no model yet. Choose one in the Model list above.</translation>
+    </message>
+    <message>
+        <source>%1 is turned off. Turn it on in Providers, or choose another model.</source>
+        <translation>%1 is turned off. Turn it on in Providers, or choose another model.</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key. Add it in Providers, then send again.</source>
+        <translation>%1 needs an API key. Add it in Providers, then send again.</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key, but no key can be stored on this system.</source>
+        <translation>%1 needs an API key, but no key can be stored on this system.</translation>
+    </message>
+    <message>
+        <source>The model of this chat is no longer available. Choose another one.</source>
+        <translation>The model of this chat is no longer available. Choose another one.</translation>
     </message>
 </context>
 <context>
@@ -255,6 +372,124 @@
     </message>
 </context>
 <context>
+    <name>ProvidersDialog</name>
+    <message>
+        <source>Providers</source>
+        <translation>Providers</translation>
+    </message>
+</context>
+<context>
+    <name>ProvidersPanel</name>
+    <message>
+        <source>Add</source>
+        <translation>Add</translation>
+    </message>
+    <message>
+        <source>Custom (OpenAI-compatible)</source>
+        <translation>Custom (OpenAI-compatible)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>Base URL</translation>
+    </message>
+    <message>
+        <source>Enabled (its models can be picked)</source>
+        <translation>Enabled (its models can be picked)</translation>
+    </message>
+    <message>
+        <source>Also serves the Anthropic Messages API (usable by Claude Code)</source>
+        <translation>Also serves the Anthropic Messages API (usable by Claude Code)</translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation>Save key</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>Remove key</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API key</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>Models</translation>
+    </message>
+    <message>
+        <source>Model id, e.g. gpt-4o</source>
+        <translation>Model id, e.g. gpt-4o</translation>
+    </message>
+    <message>
+        <source>Add model</source>
+        <translation>Add model</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>Remove model</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible</source>
+        <translation>OpenAI-compatible</translation>
+    </message>
+    <message>
+        <source>%1 (off)</source>
+        <translation>%1 (off)</translation>
+    </message>
+    <message>
+        <source>New provider</source>
+        <translation>New provider</translation>
+    </message>
+    <message>
+        <source>Delete provider</source>
+        <translation>Delete provider</translation>
+    </message>
+    <message>
+        <source>Delete %1 with its models and API key?</source>
+        <translation>Delete %1 with its models and API key?</translation>
+    </message>
+    <message>
+        <source>Keys cannot be stored until a keyring is available (see above).</source>
+        <translation>Keys cannot be stored until a keyring is available (see above).</translation>
+    </message>
+    <message>
+        <source>A key is stored in the system keyring.</source>
+        <translation>A key is stored in the system keyring.</translation>
+    </message>
+    <message>
+        <source>No key needed for a server on this computer.</source>
+        <translation>No key needed for a server on this computer.</translation>
+    </message>
+    <message>
+        <source>No key stored. Chats need one; Claude Code agents use your own Claude Code login.</source>
+        <translation>No key stored. Chats need one; Claude Code agents use your own Claude Code login.</translation>
+    </message>
+    <message>
+        <source>No key stored.</source>
+        <translation>No key stored.</translation>
+    </message>
+    <message>
+        <source>Replace the stored key</source>
+        <translation>Replace the stored key</translation>
+    </message>
+    <message>
+        <source>Paste the API key</source>
+        <translation>Paste the API key</translation>
+    </message>
+</context>
+<context>
     <name>QueueDock</name>
     <message>
         <source>Resume queue</source>
@@ -267,7 +502,9 @@
     <message numerus="yes">
         <source>Queued for the next turn (%n)</source>
         <translation>
-            <numerusform>Queued for the next turn (%n)</numerusform><numerusform>Queued for the next turn (%n)</numerusform></translation>
+            <numerusform>Queued for the next turn (%n)</numerusform>
+            <numerusform>Queued for the next turn (%n)</numerusform>
+        </translation>
     </message>
     <message>
         <source>Move up</source>
@@ -367,18 +604,6 @@
         <translation>Settings</translation>
     </message>
     <message>
-        <source>stored</source>
-        <translation>stored</translation>
-    </message>
-    <message>
-        <source>not set</source>
-        <translation>not set</translation>
-    </message>
-    <message>
-        <source>API key: %1</source>
-        <translation>API key: %1</translation>
-    </message>
-    <message>
         <source>Follow system</source>
         <translation>Follow system</translation>
     </message>
@@ -409,6 +634,14 @@
     <message>
         <source>Background</source>
         <translation>Background</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>General</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>Providers</translation>
     </message>
 </context>
 <context>

@@ -24,6 +24,10 @@
         <translation>权限</translation>
     </message>
     <message>
+        <source>Providers…</source>
+        <translation>服务商…</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -60,6 +64,14 @@
         <translation>从不询问（受信任的工作区）</translation>
     </message>
     <message>
+        <source>No model fits this runtime yet: add an Anthropic provider, or mark an Anthropic-compatible one, in Providers.</source>
+        <translation>还没有适用于此运行时的模型：请在“服务商”中添加 Anthropic 服务商，或将某个服务商标记为兼容 Anthropic。</translation>
+    </message>
+    <message>
+        <source>No API key is stored for %1: Claude Code signs in with your own Claude Code login.</source>
+        <translation>%1 没有保存 API 密钥：Claude Code 将使用你自己的 Claude Code 登录。</translation>
+    </message>
+    <message>
         <source>Choose a workspace folder</source>
         <translation>选择工作区文件夹</translation>
     </message>
@@ -92,6 +104,37 @@
     </message>
 </context>
 <context>
+    <name>ChatHeader</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Providers…</source>
+        <translation>服务商…</translation>
+    </message>
+    <message>
+        <source>Add providers, models and API keys</source>
+        <translation>添加服务商、模型和 API 密钥</translation>
+    </message>
+    <message>
+        <source>Open Providers…</source>
+        <translation>打开服务商…</translation>
+    </message>
+    <message>
+        <source>Choose a model…</source>
+        <translation>选择模型…</translation>
+    </message>
+    <message>
+        <source>%1 (unavailable)</source>
+        <translation>%1（不可用）</translation>
+    </message>
+    <message>
+        <source>No models: add a provider first</source>
+        <translation>没有模型：请先添加服务商</translation>
+    </message>
+</context>
+<context>
     <name>ChatWindow</name>
     <message>
         <source>Cherry Desktop</source>
@@ -114,6 +157,10 @@
         <translation>新建智能体…</translation>
     </message>
     <message>
+        <source>Providers and API keys…</source>
+        <translation>服务商和 API 密钥…</translation>
+    </message>
+    <message>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
@@ -124,6 +171,10 @@
     <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+    <message>
+        <source>Open or create a chat to write a message</source>
+        <translation>打开或新建一个对话后即可输入消息</translation>
     </message>
     <message>
         <source>Queued for the next turn</source>
@@ -202,10 +253,76 @@
     </message>
 </context>
 <context>
+    <name>EmptyState</name>
+    <message>
+        <source>Nothing is open</source>
+        <translation>尚未打开任何内容</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <source>New agent…</source>
+        <translation>新建智能体…</translation>
+    </message>
+    <message>
+        <source>Providers and API keys…</source>
+        <translation>服务商和 API 密钥…</translation>
+    </message>
+    <message>
+        <source>Chats answer with a model of one of your providers: add an API key in Providers, or use a local server such as Ollama. Claude Code agents work in a folder you choose and can use your own Claude Code login.
+
+To try everything offline, without an account, start the app with cherry-desktop --demo</source>
+        <translation>对话使用你的某个服务商的模型作答：请在“服务商”中添加 API 密钥，或使用 Ollama 等本地服务。Claude Code 智能体在你选择的文件夹中工作，并可使用你自己的 Claude Code 登录。
+
+想在没有账号的情况下离线体验全部功能，请用以下命令启动应用：cherry-desktop --demo</translation>
+    </message>
+    <message>
+        <source>Open a chat or an agent session from the list on the left, or start something new.</source>
+        <translation>从左侧列表打开一个对话或智能体会话，或新建一个。</translation>
+    </message>
+    <message>
+        <source>Welcome to Cherry Desktop</source>
+        <translation>欢迎使用 Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>Create a chat to talk with a model, or an agent to let Claude Code work in a folder of yours.</source>
+        <translation>新建对话与模型交流，或新建智能体，让 Claude Code 在你的文件夹中工作。</translation>
+    </message>
+</context>
+<context>
     <name>ErrorBlock</name>
     <message>
         <source>The reply failed: %1</source>
         <translation>回复失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>IssueWords</name>
+    <message>
+        <source>No usable keyring backend was found, so API keys cannot be stored. On Linux install and unlock a Secret Service provider (GNOME Keyring or KWallet), or `pip install keyrings.alt` for a file-based keyring; then restart Cherry Desktop.</source>
+        <translation>未找到可用的密钥环后端，因此无法保存 API 密钥。在 Linux 上请安装并解锁 Secret Service 提供程序（GNOME Keyring 或 KWallet），或执行 `pip install keyrings.alt` 使用基于文件的密钥环；然后重启 Cherry Desktop。</translation>
+    </message>
+    <message>
+        <source>This chat has no model yet. Choose one in the Model list above.</source>
+        <translation>此对话还没有模型。请在上方的“模型”列表中选择一个。</translation>
+    </message>
+    <message>
+        <source>%1 is turned off. Turn it on in Providers, or choose another model.</source>
+        <translation>%1 已关闭。请在“服务商”中启用它，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key. Add it in Providers, then send again.</source>
+        <translation>%1 需要 API 密钥。请在“服务商”中添加，然后重新发送。</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key, but no key can be stored on this system.</source>
+        <translation>%1 需要 API 密钥，但此系统无法保存密钥。</translation>
+    </message>
+    <message>
+        <source>The model of this chat is no longer available. Choose another one.</source>
+        <translation>此对话的模型已不可用。请选择其他模型。</translation>
     </message>
 </context>
 <context>
@@ -255,6 +372,124 @@
     </message>
 </context>
 <context>
+    <name>ProvidersDialog</name>
+    <message>
+        <source>Providers</source>
+        <translation>服务商</translation>
+    </message>
+</context>
+<context>
+    <name>ProvidersPanel</name>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Custom (OpenAI-compatible)</source>
+        <translation>自定义（兼容 OpenAI）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>接口地址</translation>
+    </message>
+    <message>
+        <source>Enabled (its models can be picked)</source>
+        <translation>启用（可选择其模型）</translation>
+    </message>
+    <message>
+        <source>Also serves the Anthropic Messages API (usable by Claude Code)</source>
+        <translation>同时提供 Anthropic Messages API（可供 Claude Code 使用）</translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation>保存密钥</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>移除密钥</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Model id, e.g. gpt-4o</source>
+        <translation>模型 ID，例如 gpt-4o</translation>
+    </message>
+    <message>
+        <source>Add model</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>移除模型</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible</source>
+        <translation>兼容 OpenAI</translation>
+    </message>
+    <message>
+        <source>%1 (off)</source>
+        <translation>%1（已关闭）</translation>
+    </message>
+    <message>
+        <source>New provider</source>
+        <translation>新服务商</translation>
+    </message>
+    <message>
+        <source>Delete provider</source>
+        <translation>删除服务商</translation>
+    </message>
+    <message>
+        <source>Delete %1 with its models and API key?</source>
+        <translation>删除 %1 及其模型和 API 密钥吗？</translation>
+    </message>
+    <message>
+        <source>Keys cannot be stored until a keyring is available (see above).</source>
+        <translation>在密钥环可用之前无法保存密钥（见上方说明）。</translation>
+    </message>
+    <message>
+        <source>A key is stored in the system keyring.</source>
+        <translation>已有密钥保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>No key needed for a server on this computer.</source>
+        <translation>本机上的服务无需密钥。</translation>
+    </message>
+    <message>
+        <source>No key stored. Chats need one; Claude Code agents use your own Claude Code login.</source>
+        <translation>未保存密钥。对话需要密钥；Claude Code 智能体会使用你自己的 Claude Code 登录。</translation>
+    </message>
+    <message>
+        <source>No key stored.</source>
+        <translation>未保存密钥。</translation>
+    </message>
+    <message>
+        <source>Replace the stored key</source>
+        <translation>替换已保存的密钥</translation>
+    </message>
+    <message>
+        <source>Paste the API key</source>
+        <translation>粘贴 API 密钥</translation>
+    </message>
+</context>
+<context>
     <name>QueueDock</name>
     <message>
         <source>Resume queue</source>
@@ -267,7 +502,8 @@
     <message numerus="yes">
         <source>Queued for the next turn (%n)</source>
         <translation>
-            <numerusform>排队等待下一轮（%n）</numerusform></translation>
+            <numerusform>排队等待下一轮（%n）</numerusform>
+        </translation>
     </message>
     <message>
         <source>Move up</source>
@@ -367,18 +603,6 @@
         <translation>设置</translation>
     </message>
     <message>
-        <source>stored</source>
-        <translation>已保存</translation>
-    </message>
-    <message>
-        <source>not set</source>
-        <translation>未设置</translation>
-    </message>
-    <message>
-        <source>API key: %1</source>
-        <translation>API 密钥：%1</translation>
-    </message>
-    <message>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
@@ -409,6 +633,14 @@
     <message>
         <source>Background</source>
         <translation>后台</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>服务商</translation>
     </message>
 </context>
 <context>

@@ -24,6 +24,10 @@
         <translation>權限</translation>
     </message>
     <message>
+        <source>Providers…</source>
+        <translation>服務商…</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -60,6 +64,14 @@
         <translation>從不詢問（受信任的工作區）</translation>
     </message>
     <message>
+        <source>No model fits this runtime yet: add an Anthropic provider, or mark an Anthropic-compatible one, in Providers.</source>
+        <translation>還沒有適用於此執行環境的模型：請在「服務商」中新增 Anthropic 服務商，或將某個服務商標記為相容 Anthropic。</translation>
+    </message>
+    <message>
+        <source>No API key is stored for %1: Claude Code signs in with your own Claude Code login.</source>
+        <translation>%1 沒有儲存 API 金鑰：Claude Code 將使用你自己的 Claude Code 登入。</translation>
+    </message>
+    <message>
         <source>Choose a workspace folder</source>
         <translation>選擇工作區文件夾</translation>
     </message>
@@ -92,6 +104,37 @@
     </message>
 </context>
 <context>
+    <name>ChatHeader</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Providers…</source>
+        <translation>服務商…</translation>
+    </message>
+    <message>
+        <source>Add providers, models and API keys</source>
+        <translation>新增服務商、模型與 API 金鑰</translation>
+    </message>
+    <message>
+        <source>Open Providers…</source>
+        <translation>開啟服務商…</translation>
+    </message>
+    <message>
+        <source>Choose a model…</source>
+        <translation>選擇模型…</translation>
+    </message>
+    <message>
+        <source>%1 (unavailable)</source>
+        <translation>%1（無法使用）</translation>
+    </message>
+    <message>
+        <source>No models: add a provider first</source>
+        <translation>沒有模型：請先新增服務商</translation>
+    </message>
+</context>
+<context>
     <name>ChatWindow</name>
     <message>
         <source>Cherry Desktop</source>
@@ -114,6 +157,10 @@
         <translation>新建智慧體…</translation>
     </message>
     <message>
+        <source>Providers and API keys…</source>
+        <translation>服務商與 API 金鑰…</translation>
+    </message>
+    <message>
         <source>Settings…</source>
         <translation>設置…</translation>
     </message>
@@ -124,6 +171,10 @@
     <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+    <message>
+        <source>Open or create a chat to write a message</source>
+        <translation>開啟或新建一個對話後即可輸入訊息</translation>
     </message>
     <message>
         <source>Queued for the next turn</source>
@@ -202,10 +253,76 @@
     </message>
 </context>
 <context>
+    <name>EmptyState</name>
+    <message>
+        <source>Nothing is open</source>
+        <translation>尚未開啟任何內容</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>新建對話</translation>
+    </message>
+    <message>
+        <source>New agent…</source>
+        <translation>新建智慧體…</translation>
+    </message>
+    <message>
+        <source>Providers and API keys…</source>
+        <translation>服務商與 API 金鑰…</translation>
+    </message>
+    <message>
+        <source>Chats answer with a model of one of your providers: add an API key in Providers, or use a local server such as Ollama. Claude Code agents work in a folder you choose and can use your own Claude Code login.
+
+To try everything offline, without an account, start the app with cherry-desktop --demo</source>
+        <translation>對話使用你的某個服務商的模型作答：請在「服務商」中新增 API 金鑰，或使用 Ollama 等本機服務。Claude Code 智慧體在你選擇的資料夾中工作，並可使用你自己的 Claude Code 登入。
+
+想在沒有帳號的情況下離線體驗全部功能，請用以下指令啟動應用程式：cherry-desktop --demo</translation>
+    </message>
+    <message>
+        <source>Open a chat or an agent session from the list on the left, or start something new.</source>
+        <translation>從左側清單開啟一個對話或智慧體會話，或新建一個。</translation>
+    </message>
+    <message>
+        <source>Welcome to Cherry Desktop</source>
+        <translation>歡迎使用 Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>Create a chat to talk with a model, or an agent to let Claude Code work in a folder of yours.</source>
+        <translation>新建對話與模型交流，或新建智慧體，讓 Claude Code 在你的資料夾中工作。</translation>
+    </message>
+</context>
+<context>
     <name>ErrorBlock</name>
     <message>
         <source>The reply failed: %1</source>
         <translation>回覆失敗：%1</translation>
+    </message>
+</context>
+<context>
+    <name>IssueWords</name>
+    <message>
+        <source>No usable keyring backend was found, so API keys cannot be stored. On Linux install and unlock a Secret Service provider (GNOME Keyring or KWallet), or `pip install keyrings.alt` for a file-based keyring; then restart Cherry Desktop.</source>
+        <translation>找不到可用的鑰匙圈後端，因此無法儲存 API 金鑰。在 Linux 上請安裝並解鎖 Secret Service 提供者（GNOME Keyring 或 KWallet），或執行 `pip install keyrings.alt` 使用以檔案為基礎的鑰匙圈；然後重新啟動 Cherry Desktop。</translation>
+    </message>
+    <message>
+        <source>This chat has no model yet. Choose one in the Model list above.</source>
+        <translation>此對話還沒有模型。請在上方的「模型」清單中選擇一個。</translation>
+    </message>
+    <message>
+        <source>%1 is turned off. Turn it on in Providers, or choose another model.</source>
+        <translation>%1 已關閉。請在「服務商」中啟用它，或選擇其他模型。</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key. Add it in Providers, then send again.</source>
+        <translation>%1 需要 API 金鑰。請在「服務商」中新增，然後重新傳送。</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key, but no key can be stored on this system.</source>
+        <translation>%1 需要 API 金鑰，但此系統無法儲存金鑰。</translation>
+    </message>
+    <message>
+        <source>The model of this chat is no longer available. Choose another one.</source>
+        <translation>此對話的模型已無法使用。請選擇其他模型。</translation>
     </message>
 </context>
 <context>
@@ -255,6 +372,124 @@
     </message>
 </context>
 <context>
+    <name>ProvidersDialog</name>
+    <message>
+        <source>Providers</source>
+        <translation>服務商</translation>
+    </message>
+</context>
+<context>
+    <name>ProvidersPanel</name>
+    <message>
+        <source>Add</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Custom (OpenAI-compatible)</source>
+        <translation>自訂（相容 OpenAI）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>類型</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>介面位址</translation>
+    </message>
+    <message>
+        <source>Enabled (its models can be picked)</source>
+        <translation>啟用（可選擇其模型）</translation>
+    </message>
+    <message>
+        <source>Also serves the Anthropic Messages API (usable by Claude Code)</source>
+        <translation>同時提供 Anthropic Messages API（可供 Claude Code 使用）</translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation>儲存金鑰</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>移除金鑰</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 金鑰</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Model id, e.g. gpt-4o</source>
+        <translation>模型 ID，例如 gpt-4o</translation>
+    </message>
+    <message>
+        <source>Add model</source>
+        <translation>新增模型</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>移除模型</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible</source>
+        <translation>相容 OpenAI</translation>
+    </message>
+    <message>
+        <source>%1 (off)</source>
+        <translation>%1（已關閉）</translation>
+    </message>
+    <message>
+        <source>New provider</source>
+        <translation>新服務商</translation>
+    </message>
+    <message>
+        <source>Delete provider</source>
+        <translation>刪除服務商</translation>
+    </message>
+    <message>
+        <source>Delete %1 with its models and API key?</source>
+        <translation>刪除 %1 及其模型與 API 金鑰嗎？</translation>
+    </message>
+    <message>
+        <source>Keys cannot be stored until a keyring is available (see above).</source>
+        <translation>在鑰匙圈可用之前無法儲存金鑰（見上方說明）。</translation>
+    </message>
+    <message>
+        <source>A key is stored in the system keyring.</source>
+        <translation>已有金鑰儲存在系統鑰匙圈中。</translation>
+    </message>
+    <message>
+        <source>No key needed for a server on this computer.</source>
+        <translation>本機上的服務不需要金鑰。</translation>
+    </message>
+    <message>
+        <source>No key stored. Chats need one; Claude Code agents use your own Claude Code login.</source>
+        <translation>未儲存金鑰。對話需要金鑰；Claude Code 智慧體會使用你自己的 Claude Code 登入。</translation>
+    </message>
+    <message>
+        <source>No key stored.</source>
+        <translation>未儲存金鑰。</translation>
+    </message>
+    <message>
+        <source>Replace the stored key</source>
+        <translation>取代已儲存的金鑰</translation>
+    </message>
+    <message>
+        <source>Paste the API key</source>
+        <translation>貼上 API 金鑰</translation>
+    </message>
+</context>
+<context>
     <name>QueueDock</name>
     <message>
         <source>Resume queue</source>
@@ -267,7 +502,8 @@
     <message numerus="yes">
         <source>Queued for the next turn (%n)</source>
         <translation>
-            <numerusform>排隊等待下一輪（%n）</numerusform></translation>
+            <numerusform>排隊等待下一輪（%n）</numerusform>
+        </translation>
     </message>
     <message>
         <source>Move up</source>
@@ -367,18 +603,6 @@
         <translation>設置</translation>
     </message>
     <message>
-        <source>stored</source>
-        <translation>已保存</translation>
-    </message>
-    <message>
-        <source>not set</source>
-        <translation>未設置</translation>
-    </message>
-    <message>
-        <source>API key: %1</source>
-        <translation>API 密鑰：%1</translation>
-    </message>
-    <message>
         <source>Follow system</source>
         <translation>跟隨系統</translation>
     </message>
@@ -409,6 +633,14 @@
     <message>
         <source>Background</source>
         <translation>後台</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>一般</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>服務商</translation>
     </message>
 </context>
 <context>

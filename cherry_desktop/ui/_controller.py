@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
+from cherry_desktop.ui._asyncgen_hooks import AsyncgenHooks
 from cherry_desktop.ui._cache_mirror import QtSharedCache
 from cherry_desktop.ui._resources import apply_theme, icon
 from cherry_desktop.ui._tasks import drain, spawn
@@ -37,6 +38,8 @@ class UiController(QObject):
         super().__init__(parent)
         self.core = core
         self.demo = demo
+        # qasync leaves these unset: HTTP replies would leak their connection (see the module).
+        self._asyncgen_hooks = AsyncgenHooks()
         self.bridge = UiBridge(core, self)
         self.cache = QtSharedCache(core.shared_cache, self)
         self.windows: list[ChatWindow] = []
@@ -130,6 +133,11 @@ class UiController(QObject):
 
         SettingsDialog(self.bridge, parent).exec()
 
+    def open_providers(self, parent: QWidget | None, provider_id: str | None = None) -> None:
+        from cherry_desktop.ui._providers_dialog import ProvidersDialog
+
+        ProvidersDialog(self.bridge, provider_id, parent).exec()
+
     def _on_window_closed(self, window: ChatWindow) -> None:
         if window in self.windows:
             self.windows.remove(window)
@@ -208,6 +216,7 @@ class UiController(QObject):
         self._quitting = True
         self.close_all()
         await drain()
+        self._asyncgen_hooks.restore()
 
     # -- screenshot ----------------------------------------------------------------------------------
     async def capture_when_idle(self, path: Path, *, window: ChatWindow | None = None,

@@ -17,9 +17,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
+from cherry_desktop.ui._providers_dialog import ProvidersDialog, ProvidersPanel
 from cherry_desktop.ui.i18n import LOCALES
 
 log = logging.getLogger(__name__)
@@ -52,7 +55,18 @@ class AgentDialog(QDialog):
         form.addRow(self.tr("Permissions"), self.permission_combo)
         self.model_combo = QComboBox(self)
         self.model_combo.setObjectName("modelCombo")
-        form.addRow(self.tr("Model"), self.model_combo)
+        self.model_combo.currentIndexChanged.connect(lambda _i: self._refresh_model_hint())
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model_combo, 1)
+        providers = QPushButton(self.tr("Providers…"), self)
+        providers.setObjectName("agentProvidersButton")
+        providers.clicked.connect(self._open_providers)
+        model_row.addWidget(providers)
+        form.addRow(self.tr("Model"), model_row)
+        self.model_hint = QLabel(self)
+        self.model_hint.setObjectName("fieldHint")
+        self.model_hint.setWordWrap(True)
+        form.addRow("", self.model_hint)
         ws_row = QHBoxLayout()
         self.workspace_edit = QLineEdit(self)
         self.workspace_edit.setObjectName("workspacePath")
@@ -120,6 +134,28 @@ class AgentDialog(QDialog):
                 self.model_combo.addItem(label, model.unique_model_id)
         if caps.create_defaults.model:
             self._select(self.model_combo, caps.create_defaults.model)
+        self._refresh_model_hint()
+
+    def _refresh_model_hint(self) -> None:
+        """Say where the runtime's credentials come from, or why no model is listed."""
+        umid = self.model_combo.currentData()
+        if not umid:
+            self.model_hint.setText(self.tr("No model fits this runtime yet: add an Anthropic provider, or mark an "
+                                            "Anthropic-compatible one, in Providers."))
+            return
+        provider_id = str(umid).partition("::")[0]
+        provider = self.bridge.repos.providers.find_provider(provider_id)
+        if provider is None or provider.settings.get("demo") or self.bridge.has_api_key(provider_id):
+            self.model_hint.setText("")
+        else:
+            self.model_hint.setText(self.tr("No API key is stored for %1: Claude Code signs in with your own "
+                                            "Claude Code login.").replace("%1", provider.name or provider.id))
+
+    def _open_providers(self) -> None:
+        current = self.model_combo.currentData()
+        ProvidersDialog(self.bridge, None, self).exec()
+        self._runtime_changed()
+        self._select(self.model_combo, current)
 
     def _browse(self) -> None:
         path = QFileDialog.getExistingDirectory(self, self.tr("Choose a workspace folder"),
@@ -153,25 +189,22 @@ class AgentDialog(QDialog):
 
 
 class SettingsDialog(QDialog):
-    """API keys (keyring), language, theme and background mode."""
+    """General settings (language, theme, background mode) and the Providers tab (models, and
+    API keys in the keyring)."""
 
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Settings"))
+        self.resize(840, 580)
         self.bridge = bridge
         settings = bridge.settings_values()
-        form = QFormLayout(self)
-        self.key_edits: dict[str, QLineEdit] = {}
-        for provider in bridge.repos.providers.list_providers():
-            if provider.settings.get("demo"):
-                continue  # the offline demo needs no key
-            edit = QLineEdit(self)
-            edit.setObjectName(f"apiKey_{provider.id}")
-            edit.setEchoMode(QLineEdit.EchoMode.Password)
-            edit.setPlaceholderText(self.tr("stored") if bridge.has_api_key(provider.id) else self.tr("not set"))
-            self.key_edits[provider.id] = edit
-            form.addRow(self.tr("API key: %1").replace("%1", provider.name), edit)
+        layout = QVBoxLayout(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("settingsTabs")
+        layout.addWidget(self.tabs, 1)
+        general = QWidget(self)
+        form = QFormLayout(general)
         self.language = QComboBox(self)
         self.language.setObjectName("languageCombo")
         self.language.addItem(self.tr("Follow system"), "")
@@ -193,14 +226,22 @@ class SettingsDialog(QDialog):
         self.background.addItem(self.tr("Stop replies nobody is watching"), "abort")
         self._select(self.background, settings.get("background_mode", "continue"))
         form.addRow(self.tr("Background"), self.background)
+        self.tabs.addTab(general, self.tr("General"))
+        self.providers = ProvidersPanel(bridge, self)
+        self.tabs.addTab(self.providers, self.tr("Providers"))
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         self.error_label.setWordWrap(True)
-        form.addRow(self.error_label)
+        layout.addWidget(self.error_label)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._save)
         buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        layout.addWidget(buttons)
+
+    def show_providers(self, provider_id: str | None = None) -> None:
+        self.tabs.setCurrentWidget(self.providers)
+        if provider_id:
+            self.providers.select_provider(provider_id)
 
     @staticmethod
     def _select(combo: QComboBox, value: Any) -> None:
@@ -213,12 +254,9 @@ class SettingsDialog(QDialog):
                 "background_mode": self.background.currentData()}
 
     def _save(self) -> None:
-        try:
-            for provider_id, edit in self.key_edits.items():
-                if edit.text().strip():
-                    self.bridge.set_api_key(provider_id, edit.text().strip())
-        except Exception as exc:  # the keyring's own message says how to fix it
-            self.error_label.setText(str(exc))
+        # A key typed in the Providers tab is stored with Save; the tab says why if it cannot be.
+        if not self.providers.commit_pending():
+            self.show_providers()
             return
         self.bridge.update_settings(**self.values())
         self.accept()

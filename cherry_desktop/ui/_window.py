@@ -24,11 +24,13 @@ from PySide6.QtWidgets import (
 from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest
 from cherry_desktop.core.messages import TextPart, new_id
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
+from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
 from cherry_desktop.ui._message_view import MessageView
+from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
-from cherry_desktop.ui._topics import session_id_of
+from cherry_desktop.ui._topics import is_agent_topic, session_id_of
 from cherry_desktop.ui.bridge import BridgeUnavailableError
 
 if TYPE_CHECKING:
@@ -75,6 +77,10 @@ class ChatWindow(QMainWindow):
         self._build_menu()
         self.cache.topic_status_changed.connect(self._on_topic_status)
         self.cache.changed.connect(self._on_cache_changed)
+        self.bridge.providers_changed.connect(self._refresh_header)
+        self._refresh_header()
+        self._refresh_empty_state()
+        self._update_composer()
 
     # -- layout -------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -94,10 +100,20 @@ class ChatWindow(QMainWindow):
         self.title = QLabel(right)
         self.title.setObjectName("topicTitle")
         v.addWidget(self.title)
+        self.words = IssueWords(self)
+        self.chat_header = ChatHeader(right)
+        self.chat_header.model_chosen.connect(self._on_model_chosen)
+        self.chat_header.providers_requested.connect(lambda pid: self.controller.open_providers(self, pid or None))
+        v.addWidget(self.chat_header)
         self.message_view = MessageView(self.bridge, right)
         self.message_view.approvals_changed.connect(self._refresh_approval)
         self.message_view.regenerate_requested.connect(self.regenerate)
         v.addWidget(self.message_view, 1)
+        self.empty_state = EmptyState(right)
+        self.empty_state.new_chat_requested.connect(self.new_chat)
+        self.empty_state.new_agent_requested.connect(lambda: self.controller.edit_agent(self, None))
+        self.empty_state.providers_requested.connect(lambda: self.controller.open_providers(self, None))
+        v.addWidget(self.empty_state, 1)
         self.queue_dock = QueueDock(right)
         self.queue_dock.edit_requested.connect(lambda mid, text: self._queue_action("edit_queued", mid, text))
         self.queue_dock.remove_requested.connect(lambda mid: self._queue_action("remove_queued", mid))
@@ -110,6 +126,7 @@ class ChatWindow(QMainWindow):
         self.composer = Composer(self.bottom)
         self.composer.submitted.connect(self.submit)
         self.composer.stop_requested.connect(self.stop)
+        self._composer_placeholder = self.composer.editor.placeholderText()
         self.approval_card = ApprovalCard(self.bottom)
         self.approval_card.decided.connect(self._on_approval_decided)
         self.bottom.addWidget(self.composer)
@@ -153,6 +170,8 @@ class ChatWindow(QMainWindow):
         action(self.tr("New chat"), self.new_chat, QKeySequence.StandardKey.New)
         action(self.tr("New agent…"), lambda: self.controller.edit_agent(self, None))
         menu.addSeparator()
+        action(self.tr("Providers and API keys…"), lambda: self.controller.open_providers(self, None),
+               name="providersAction")
         action(self.tr("Settings…"), lambda: self.controller.open_settings(self), QKeySequence.StandardKey.Preferences)
         menu.addSeparator()
         action(self.tr("Close window"), self.close, QKeySequence.StandardKey.Close)
@@ -182,6 +201,8 @@ class ChatWindow(QMainWindow):
             self.sidebar.select_topic(topic_id)
         self._refresh_queue()
         self.message_view.show_topic(topic_id)
+        self._refresh_header()
+        self._refresh_empty_state()
         self._update_composer()
         self._refresh_approval()
         if topic_id is None:
@@ -293,11 +314,22 @@ class ChatWindow(QMainWindow):
         can_steer = self.bridge.can_steer(self.topic_id) if self.topic_id else False
         self.composer.set_streaming(streaming, can_steer=can_steer)
         self.composer.setEnabled(self.topic_id is not None)
+        self.composer.editor.setPlaceholderText(
+            self._composer_placeholder if self.topic_id is not None
+            else self.tr("Open or create a chat to write a message"))
 
     # -- actions -----------------------------------------------------------------------------------
     def submit(self, text: str, mode: str) -> asyncio.Task[Any] | None:
         """Send `text`: a new turn ("send"), a steer into the running turn, or a queued turn."""
         if self.topic_id is None or self.listener is None:
+            return None
+        issue = self.bridge.chat_issue(self.topic_id)
+        if issue is not None and issue.blocks_send and mode == "send":
+            # Say what is missing instead of sending into a certain failure; keep the text.
+            self.chat_header.set_issue(issue)
+            self._show_error(self.words.describe(issue))
+            if not self.composer.editor.toPlainText().strip():
+                self.composer.editor.setPlainText(text)
             return None
         return spawn(self._submit(self.topic_id, self.listener, text, mode), on_error=self._report_error)
 
@@ -402,9 +434,41 @@ class ChatWindow(QMainWindow):
         self.show_topic(topic_id)
 
     def new_chat(self) -> None:
-        topic_id = self.bridge.create_topic(self.tr("New chat"))
+        """A new chat on the model most likely wanted (the header's picker changes it)."""
+        topic_id = self.bridge.create_topic(self.tr("New chat"), model=self.bridge.default_chat_model())
         self.controller.reload_sidebars()
         self.show_topic(topic_id)
+        if self.chat_header.isVisible():
+            self.chat_header.picker.setFocus()
+
+    # -- chat model ----------------------------------------------------------------------------------
+    def _refresh_header(self) -> None:
+        """The chat header shows for chat topics only (an agent's model is the agent's)."""
+        topic_id = self.topic_id
+        is_chat = topic_id is not None and not is_agent_topic(topic_id)
+        self.chat_header.setVisible(is_chat)
+        if not is_chat or topic_id is None:
+            return
+        self.chat_header.set_models(self.bridge.chat_models(), self.bridge.topic_model(topic_id))
+        self.chat_header.set_issue(self.bridge.chat_issue(topic_id))
+
+    def _on_model_chosen(self, unique_model_id: str) -> None:
+        if self.topic_id is None or is_agent_topic(self.topic_id):
+            return
+        self.bridge.set_topic_model(self.topic_id, unique_model_id)
+        self.statusBar().clearMessage()  # a "no model / no key" message may no longer apply
+        self._refresh_header()
+        for window in self.controller.windows_for(self.topic_id):
+            if window is not self:
+                window._refresh_header()
+
+    def _refresh_empty_state(self) -> None:
+        empty = self.topic_id is None
+        self.empty_state.setVisible(empty)
+        self.message_view.setVisible(not empty)
+        self.title.setVisible(not empty)
+        if empty:
+            self.empty_state.set_has_conversations(self.bridge.has_conversations())
 
     def rename_topic(self, topic_id: str) -> None:
         name, ok = QInputDialog.getText(self, self.tr("Rename"), self.tr("Name"),
@@ -430,7 +494,12 @@ class ChatWindow(QMainWindow):
         if isinstance(exc, BridgeUnavailableError):
             message = self.tr("This part of the app is not available yet (%1).").replace("%1", exc.what)
         else:
-            message = str(exc) or type(exc).__name__
+            message = self.words.describe_error(exc) or str(exc) or type(exc).__name__
+        if self.topic_id is not None and not is_agent_topic(self.topic_id):
+            self._refresh_header()
+        self._show_error(message)
+
+    def _show_error(self, message: str) -> None:
         self.last_error = message
         self.statusBar().showMessage(message, 8000)
 
@@ -457,6 +526,7 @@ class ChatWindow(QMainWindow):
             self.cache.topic_status_changed.disconnect(self._on_topic_status)
             self.cache.changed.disconnect(self._on_cache_changed)
             self.bridge.queue_changed.disconnect(self._on_queue_changed)
+            self.bridge.providers_changed.disconnect(self._refresh_header)
         except (RuntimeError, TypeError):
             pass
         self.closed.emit()

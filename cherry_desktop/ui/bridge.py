@@ -33,6 +33,36 @@ class BridgeUnavailableError(RuntimeError):
 
 
 @dataclass(frozen=True)
+class ChatModelChoice:
+    """A model a chat can use: one of an enabled provider's models."""
+
+    unique_model_id: str
+    name: str
+    provider_id: str
+    provider_name: str
+
+
+@dataclass(frozen=True)
+class ChatIssue:
+    """Why a chat topic cannot send yet; `code` is one of "no-model", "model-unavailable",
+    "provider-disabled", "missing-key", "keyring-unavailable" (the UI words it)."""
+
+    code: str
+    provider_name: str = ""
+    provider_id: str = ""
+
+    @property
+    def blocks_send(self) -> bool:
+        """Whether a send would surely fail. A model missing from the records may still be
+        served (its provider decides), and core words that failure if it comes."""
+        return self.code != "model-unavailable"
+
+
+# The order the provider type selector lists them in (the registry's sets are unordered).
+_TYPE_ORDER = ("openai-compatible", "anthropic", "openai", "openrouter", "ollama", "lmstudio", "vllm")
+
+
+@dataclass(frozen=True)
 class QueuedFollowUp:
     """One queued follow-up of an agent session, as the queue dock lists it."""
 
@@ -61,10 +91,12 @@ class UiBridge(QObject):
     Signals:
         queue_changed(str): the queued follow-ups of this session id changed.
         settings_changed(dict): the user settings after a change.
+        providers_changed(): a provider, its models or its key changed.
     """
 
     queue_changed = Signal(str)
     settings_changed = Signal(dict)
+    providers_changed = Signal()
 
     def __init__(self, core: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -272,10 +304,137 @@ class UiBridge(QObject):
         creds = getattr(self.core, "credentials", None)
         return bool(creds and creds.try_get(provider_key_name(provider_id)))
 
+    def keyring_available(self) -> bool:
+        creds = getattr(self.core, "credentials", None)
+        try:
+            return bool(creds is not None and creds.available())
+        except Exception:  # a broken backend is as good as none
+            log.exception("probing the keyring failed")
+            return False
+
     def set_api_key(self, provider_id: str, key: str) -> None:
+        """Store the key in the keyring (never the database); raises `KeyringUnavailableError`."""
         from cherry_desktop.core.credentials import provider_key_name
 
         self.core.credentials.set(provider_key_name(provider_id), key)
+        self.providers_changed.emit()
+
+    def delete_api_key(self, provider_id: str) -> None:
+        from cherry_desktop.core.credentials import provider_key_name
+
+        self.core.credentials.delete(provider_key_name(provider_id))
+        self.providers_changed.emit()
+
+    # -- providers and models -------------------------------------------------------------------
+    @staticmethod
+    def provider_types() -> list[str]:
+        """Every provider type the registry can build, in display order."""
+        from cherry_desktop.core.ai.providers.registry import ANTHROPIC_TYPES, OPENAI_COMPATIBLE_TYPES
+
+        known = set(OPENAI_COMPATIBLE_TYPES | ANTHROPIC_TYPES)
+        return [t for t in _TYPE_ORDER if t in known] + sorted(known - set(_TYPE_ORDER))
+
+    def list_providers(self) -> list[Any]:
+        return list(self.repos.providers.list_providers())
+
+    def add_provider(self, *, name: str, type: str, base_url: str = "", enabled: bool = True) -> str:
+        """A new provider record; returns its id (a slug of the name, made unique)."""
+        import re
+
+        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "provider"
+        provider_id, n = base, 1
+        while self.repos.providers.find_provider(provider_id) is not None:
+            n += 1
+            provider_id = f"{base}-{n}"
+        self.repos.providers.upsert_provider(id=provider_id, name=name, type=type, base_url=base_url,
+                                             enabled=enabled)
+        self.providers_changed.emit()
+        return provider_id
+
+    def update_provider(self, provider_id: str, **changes: Any) -> None:
+        self.repos.providers.update_provider(provider_id, **changes)
+        self.providers_changed.emit()
+
+    def delete_provider(self, provider_id: str) -> None:
+        """Delete the record with its models, and its key if the keyring is reachable."""
+        from cherry_desktop.core.credentials import KeyringUnavailableError, provider_key_name
+
+        self.repos.providers.delete_provider(provider_id)
+        creds = getattr(self.core, "credentials", None)
+        if creds is not None:
+            try:
+                creds.delete(provider_key_name(provider_id))
+            except KeyringUnavailableError:
+                log.warning("keyring unavailable: the key of deleted provider %s stays where it was", provider_id)
+        self.providers_changed.emit()
+
+    def add_model(self, provider_id: str, model_id: str, name: str = "") -> str:
+        umid = str(self.repos.providers.upsert_model(provider_id=provider_id, model_id=model_id,
+                                                     name=name).unique_model_id)
+        self.providers_changed.emit()
+        return umid
+
+    def remove_model(self, unique_model_id: str) -> None:
+        self.repos.providers.delete_model(unique_model_id)
+        self.providers_changed.emit()
+
+    def chat_models(self) -> list[ChatModelChoice]:
+        """The models of enabled providers, provider by provider."""
+        out: list[ChatModelChoice] = []
+        for provider in self.repos.providers.list_providers():
+            if not provider.enabled:
+                continue
+            provider_name = provider.name or provider.id
+            models = sorted(self.repos.providers.list_models(provider.id), key=lambda m: (m.name or m.model_id).lower())
+            out.extend(ChatModelChoice(m.unique_model_id, m.name or m.model_id, provider.id, provider_name)
+                       for m in models)
+        return out
+
+    def topic_model(self, topic_id: str) -> str | None:
+        topic = self.repos.topics.find_topic(topic_id)
+        return topic.model if topic else None
+
+    def set_topic_model(self, topic_id: str, unique_model_id: str | None) -> None:
+        self.repos.topics.set_model(topic_id, unique_model_id)
+
+    def chat_issue(self, topic_id: str) -> ChatIssue | None:
+        """What keeps a chat topic from sending (None: ready). Agent sessions are the host's."""
+        if session_id_of(topic_id) is not None:
+            return None
+        return self.model_issue(self.topic_model(topic_id))
+
+    def model_issue(self, unique_model_id: str | None) -> ChatIssue | None:
+        from cherry_desktop.core.data import split_unique_model_id
+        from cherry_desktop.core.data.seed import provider_needs_key
+
+        if not unique_model_id:
+            return ChatIssue("no-model")
+        try:
+            provider_id, _ = split_unique_model_id(unique_model_id)
+        except ValueError:
+            return ChatIssue("model-unavailable")
+        provider = self.repos.providers.find_provider(provider_id)
+        if provider is None or self.repos.providers.find_model(unique_model_id) is None:
+            return ChatIssue("model-unavailable", provider.name if provider else "", provider_id)
+        name = provider.name or provider.id
+        if not provider.enabled:
+            return ChatIssue("provider-disabled", name, provider.id)
+        if provider_needs_key(provider) and not self.has_api_key(provider.id):
+            code = "missing-key" if self.keyring_available() else "keyring-unavailable"
+            return ChatIssue(code, name, provider.id)
+        return None
+
+    def default_chat_model(self) -> str | None:
+        """For a new chat: the model of the newest chat that still works, else the first model
+        of a provider the user stored a key for, else the first model at all (its header then
+        says what is missing, which is the guidance a first run needs)."""
+        for topic in self.repos.topics.list_topics():
+            if topic.model and self.model_issue(topic.model) is None:
+                return str(topic.model)
+        choices = self.chat_models()
+        keyed = next((c for c in choices if self.has_api_key(c.provider_id)), None)
+        chosen = keyed or (choices[0] if choices else None)
+        return chosen.unique_model_id if chosen else None
 
     # -- reads ------------------------------------------------------------------------------------
     def load_messages(self, topic_id: str, *, limit: int | None = None,
@@ -289,6 +448,10 @@ class UiBridge(QObject):
         if before_ordering is not None:
             rows = [r for r in rows if r.ordering < before_ordering]
         return rows[-limit:] if limit else rows
+
+    def has_conversations(self) -> bool:
+        """Whether any chat topic or agent session exists (the empty state's words)."""
+        return bool(self.repos.topics.list_topics() or self.repos.sessions.list_sessions())
 
     def topic_title(self, topic_id: str) -> str:
         session_id = session_id_of(topic_id)

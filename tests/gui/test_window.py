@@ -75,6 +75,8 @@ async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: 
     from cherry_desktop.ui._dialogs import AgentDialog
 
     repos = ui_core.repos
+    for seeded in repos.providers.list_providers():  # start from no providers (first run is test_first_run's)
+        repos.providers.delete_provider(seeded.id)
     repos.providers.upsert_provider(id="anth", name="Anthropic", type="anthropic")
     repos.providers.upsert_model(provider_id="anth", model_id="claude-x", name="Claude X")
     repos.providers.upsert_provider(id="oai", name="OpenAI", type="openai")
@@ -107,7 +109,8 @@ async def test_settings_store_key_in_keyring_and_apply_theme(controller: Any, ui
 
     ui_core.repos.providers.upsert_provider(id="anth", name="Anthropic", type="anthropic")
     dialog = SettingsDialog(controller.bridge)
-    dialog.key_edits["anth"].setText("sk-test-123")
+    dialog.providers.select_provider("anth")
+    dialog.providers.key_edit.setText("sk-test-123")
     dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
     dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
     dialog.background.setCurrentIndex(dialog.background.findData("abort"))

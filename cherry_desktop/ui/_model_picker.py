@@ -1,0 +1,151 @@
+"""A chat's model: the picker in the chat header, and the words for why a chat cannot send."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from cherry_desktop.ui.bridge import ChatIssue, ChatModelChoice
+
+# Codes of `AiService.ModelResolutionError` that mean the same to a user as a chat issue.
+_CODE_ALIASES = {
+    "provider-not-found": "model-unavailable",
+    "bad-model-id": "model-unavailable",
+    "unknown-provider-type": "model-unavailable",
+}
+
+
+class IssueWords(QObject):
+    """Translated words for chat issues and the typed errors of a failed send."""
+
+    def keyring_hint(self) -> str:
+        # Same words as core's `credentials.FIX_HINT` (a test keeps them equal), translated.
+        return self.tr(
+            "No usable keyring backend was found, so API keys cannot be stored. "
+            "On Linux install and unlock a Secret Service provider (GNOME Keyring or KWallet), "
+            "or `pip install keyrings.alt` for a file-based keyring; then restart Cherry Desktop.")
+
+    def describe(self, issue: ChatIssue) -> str:
+        name = issue.provider_name or issue.provider_id
+        if issue.code == "no-model":
+            return self.tr("This chat has no model yet. Choose one in the Model list above.")
+        if issue.code == "provider-disabled":
+            return self.tr("%1 is turned off. Turn it on in Providers, or choose another model.").replace("%1", name)
+        if issue.code == "missing-key":
+            return self.tr("%1 needs an API key. Add it in Providers, then send again.").replace("%1", name)
+        if issue.code == "keyring-unavailable":
+            return self.tr("%1 needs an API key, but no key can be stored on this system.").replace("%1", name) \
+                + " " + self.keyring_hint()
+        return self.tr("The model of this chat is no longer available. Choose another one.")
+
+    def describe_code(self, code: str | None, provider_name: str = "") -> str | None:
+        """Words for a typed error code of core (None when the code has no words here)."""
+        code = _CODE_ALIASES.get(code or "", code)
+        if code in ("no-model", "model-unavailable", "provider-disabled", "missing-key", "keyring-unavailable"):
+            return self.describe(ChatIssue(code, provider_name))
+        return None
+
+    def describe_error(self, exc: BaseException) -> str | None:
+        from cherry_desktop.core.credentials import KeyringUnavailableError
+
+        if isinstance(exc, KeyringUnavailableError):
+            return self.keyring_hint()
+        return self.describe_code(getattr(exc, "code", None))
+
+
+class ChatHeader(QFrame):
+    """Under a chat's title: its model picker, a Providers button, and a notice saying what
+    keeps the chat from sending (no model, no key, provider off) with a way to fix it.
+
+    Signals:
+        model_chosen(str): the user picked this unique model id for the chat.
+        providers_requested(str): open Providers (on this provider id, or '' for none).
+    """
+
+    model_chosen = Signal(str)
+    providers_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatHeader")
+        self.words = IssueWords(self)
+        self.issue: ChatIssue | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(14, 6, 14, 6)
+        layout.setSpacing(4)
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        label = QLabel(self.tr("Model"), self)
+        label.setObjectName("rowHeader")
+        row.addWidget(label)
+        self.picker = QComboBox(self)
+        self.picker.setObjectName("chatModelPicker")
+        self.picker.setMinimumWidth(260)
+        self.picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.picker.activated.connect(self._on_activated)
+        row.addWidget(self.picker)
+        self.manage_button = QPushButton(self.tr("Providers…"), self)
+        self.manage_button.setObjectName("manageProvidersButton")
+        self.manage_button.setToolTip(self.tr("Add providers, models and API keys"))
+        self.manage_button.clicked.connect(lambda: self.providers_requested.emit(""))
+        row.addWidget(self.manage_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        notice_row = QHBoxLayout()
+        self.notice = QLabel(self)
+        self.notice.setObjectName("chatNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        notice_row.addWidget(self.notice, 1)
+        self.fix_button = QPushButton(self.tr("Open Providers…"), self)
+        self.fix_button.setObjectName("fixIssueButton")
+        self.fix_button.clicked.connect(lambda: self.providers_requested.emit(self.issue.provider_id
+                                                                              if self.issue else ""))
+        notice_row.addWidget(self.fix_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(notice_row)
+        self.set_issue(None)
+
+    def set_models(self, choices: list[ChatModelChoice], current: str | None) -> None:
+        """Fill the picker: one entry per model ("Model · Provider"); the chat's model stays
+        listed (marked) even when its provider is gone or off."""
+        self.picker.blockSignals(True)
+        self.picker.clear()
+        if not current:
+            self.picker.addItem(self.tr("Choose a model…"), "")
+        last_provider = None
+        for choice in choices:
+            if last_provider is not None and choice.provider_id != last_provider:
+                self.picker.insertSeparator(self.picker.count())
+            last_provider = choice.provider_id
+            self.picker.addItem(f"{choice.name} · {choice.provider_name}", choice.unique_model_id)
+        if current and self.picker.findData(current) < 0:
+            self.picker.insertItem(0, self.tr("%1 (unavailable)").replace("%1", current), current)
+        if not choices:
+            self.picker.addItem(self.tr("No models: add a provider first"), "")
+        index = self.picker.findData(current or "")
+        self.picker.setCurrentIndex(max(index, 0))
+        self.picker.blockSignals(False)
+
+    def current_model(self) -> str | None:
+        return self.picker.currentData() or None
+
+    def choose(self, unique_model_id: str) -> None:
+        """Pick a model as the user would (tests, keyboard)."""
+        index = self.picker.findData(unique_model_id)
+        if index >= 0:
+            self.picker.setCurrentIndex(index)
+            self._on_activated(index)
+
+    def _on_activated(self, index: int) -> None:
+        value = self.picker.itemData(index)
+        if value:
+            self.model_chosen.emit(str(value))
+
+    def set_issue(self, issue: ChatIssue | None) -> None:
+        self.issue = issue
+        self.notice.setText(self.words.describe(issue) if issue is not None else "")
+        self.notice.setVisible(issue is not None)
+        self.fix_button.setVisible(issue is not None and issue.code != "no-model")
+
+    def notice_text(self) -> str:
+        return self.notice.text() if self.issue is not None else ""
