@@ -190,7 +190,8 @@ class AgentDialog(QDialog):
 
 class SettingsDialog(QDialog):
     """General settings (language, theme, background mode) and the Providers tab (models, and
-    API keys in the keyring)."""
+    API keys in the keyring). Provider edits apply as they are made, like in the Providers
+    dialog; Save and Cancel are about the General tab (and a key still being typed)."""
 
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)

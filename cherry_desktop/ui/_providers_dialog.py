@@ -290,6 +290,7 @@ class ProvidersPanel(QWidget):
         if record is not None and kind and kind != record.type:
             self._update(type=kind)
         self._refresh_type_dependent()
+        self._refresh_key_status()
 
     def _commit_enabled(self, on: bool) -> None:
         self._update(enabled=on)

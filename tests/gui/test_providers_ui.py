@@ -246,3 +246,27 @@ async def test_a_chat_whose_provider_was_deleted_is_explained(controller: Any, u
     assert "no provider 'gone'" in error
     assert ui_core.repos.messages.branch(topic.id)[-1].status == "error"
     assert window.chat_header.notice_text() == expected
+
+
+async def test_an_abandoned_async_generator_is_closed_on_the_loop(controller: Any) -> None:
+    """What a provider leaves behind at `[DONE]`: its cleanup must run on the qasync loop
+    (httpcore awaits there), not synchronously in the garbage collector."""
+    import gc
+
+    cleaned: list[str] = []
+
+    async def reader() -> AsyncIterator[int]:
+        try:
+            yield 1
+            yield 2
+        finally:
+            await asyncio.sleep(0)  # an await in cleanup, as httpcore's
+            cleaned.append("on the loop")
+
+    agen = reader()
+    async for _ in agen:
+        break
+    del agen
+    gc.collect()
+    await until(lambda: cleaned)
+    assert cleaned == ["on the loop"]
