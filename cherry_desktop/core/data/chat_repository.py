@@ -9,7 +9,7 @@ import peewee as pw
 
 from cherry_desktop.core.data._json import dumps, loads_or_error, parts_from_json, parts_to_json
 from cherry_desktop.core.data.agent_repository import NotFoundError
-from cherry_desktop.core.data.models import Message, Model, Provider, Topic, UsageRecord, now_ms
+from cherry_desktop.core.data.models import AppMeta, Message, Model, Provider, Topic, UsageRecord, now_ms
 from cherry_desktop.core.data.records import (
     MessageStatus,
     ModelRecord,
@@ -263,3 +263,14 @@ class UsageRepository:
             q = q.where(UsageRecord.session_id == session_id)
         rows: builtins.list[dict[str, Any]] = list(q.dicts())  # type: ignore[arg-type]
         return rows
+
+
+class MetaRepository:
+    """Key -> text facts about this database (`app_meta`)."""
+
+    def get(self, key: str) -> str | None:
+        row = AppMeta.get_or_none(AppMeta.key == key)
+        return row.value if row else None
+
+    def set(self, key: str, value: str) -> None:
+        AppMeta.insert(key=key, value=value).on_conflict_replace().execute()

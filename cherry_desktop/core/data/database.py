@@ -14,7 +14,7 @@ from pathlib import Path
 
 import peewee as pw
 
-from cherry_desktop.core.data.models import ALL_MODELS, database_proxy
+from cherry_desktop.core.data.models import ALL_MODELS, AppMeta, database_proxy
 
 log = logging.getLogger(__name__)
 
@@ -24,11 +24,15 @@ class SchemaTooNewError(RuntimeError):
 
 
 def _m1_initial(db: pw.SqliteDatabase) -> None:
-    db.create_tables(ALL_MODELS, safe=True)
+    db.create_tables([m for m in ALL_MODELS if m is not AppMeta], safe=True)
+
+
+def _m2_app_meta(db: pw.SqliteDatabase) -> None:
+    db.create_tables([AppMeta], safe=True)
 
 
 # Append only; never edit a released migration.
-MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [_m1_initial]
+MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [_m1_initial, _m2_app_meta]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

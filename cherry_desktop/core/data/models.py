@@ -178,6 +178,13 @@ class UsageRecord(BaseModel):
     created_at = pw.BigIntegerField(default=now_ms)
 
 
+class AppMeta(BaseModel):
+    """Small facts about this database (e.g. that first-run defaults were already created)."""
+
+    key = pw.CharField(primary_key=True)
+    value = pw.TextField(default="")
+
+
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Provider,
     Model,

@@ -108,6 +108,9 @@ def provider_needs_key(provider: ProviderRecord) -> bool:
     return not provider.base_url or not is_local_endpoint(provider.base_url)
 
 
+SEEDED_KEY = "providers.seeded"
+
+
 def has_user_providers(repos: Repositories) -> bool:
     return any(not is_demo_provider(p) for p in repos.providers.list_providers())
 
@@ -116,9 +119,13 @@ def seed_default_providers(repos: Repositories,
                            presets: tuple[ProviderPreset, ...] = DEFAULT_PROVIDERS) -> list[str]:
     """Create the default providers on first run; return the ids created (empty otherwise).
 
-    Idempotent, and never touches an existing record (see the module docstring).
+    Idempotent, and never touches an existing record (see the module docstring). Runs once per
+    database: a user who deleted the defaults does not get them back at the next start.
     """
+    if repos.meta.get(SEEDED_KEY) is not None:
+        return []
     if has_user_providers(repos):
+        repos.meta.set(SEEDED_KEY, "existing")
         return []
     created: list[str] = []
     with database_proxy.atomic():
@@ -130,6 +137,7 @@ def seed_default_providers(repos: Repositories,
             for model in preset.models:
                 repos.providers.upsert_model(provider_id=preset.id, model_id=model.model_id, name=model.name)
             created.append(preset.id)
+        repos.meta.set(SEEDED_KEY, "defaults")
     if created:
         log.info("first run: created default providers %s", ", ".join(created))
     return created

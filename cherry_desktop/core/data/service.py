@@ -16,6 +16,7 @@ from cherry_desktop.core.data.agent_repository import (
 )
 from cherry_desktop.core.data.chat_repository import (
     MessageRepository,
+    MetaRepository,
     ProviderRepository,
     TopicRepository,
     UsageRepository,
@@ -33,6 +34,7 @@ class Repositories:
     topics: TopicRepository = field(default_factory=TopicRepository)
     messages: MessageRepository = field(default_factory=MessageRepository)
     usage: UsageRepository = field(default_factory=UsageRepository)
+    meta: MetaRepository = field(default_factory=MetaRepository)
 
 
 class DatabaseService(Service):

@@ -13,6 +13,7 @@ import pytest
 
 from cherry_desktop import __version__
 from cherry_desktop.core.credentials import KeyringUnavailableError
+from cherry_desktop.core.data import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -64,7 +65,7 @@ def test_doctor_creates_a_wal_database_and_reports(tmp_path: Path) -> None:
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     con.close()
     assert {"agent_session_message", "usage_record", "topic", "message"} <= tables
-    assert "schema version: 1" in out.stdout
+    assert f"schema version: {SCHEMA_VERSION} (this build: {SCHEMA_VERSION})" in out.stdout
     assert "keyring backend:" in out.stdout
     assert "claude code cli:" in out.stdout and "Claude Code" in out.stdout
     assert "status: ok" in out.stdout

@@ -50,6 +50,24 @@ def test_existing_file_at_version_zero_is_migrated_forward(db_path: Path) -> Non
     db.close()
 
 
+def test_a_version_one_file_gains_app_meta_and_keeps_its_rows(db_path: Path) -> None:
+    from cherry_desktop.core.data.database import MIGRATIONS
+
+    db = open_database(db_path)
+    db.execute_sql("DROP TABLE app_meta")
+    db.execute_sql("PRAGMA user_version = 1")
+    Repositories().topics.create_topic(name="kept", id="t1")
+    db.close()
+    db = open_database(db_path)
+    assert schema_version(db) == len(MIGRATIONS) >= 2
+    assert "app_meta" in table_names(db)
+    repos = Repositories()
+    assert repos.topics.get_topic("t1").name == "kept"
+    repos.meta.set("k", "v")
+    assert repos.meta.get("k") == "v"
+    db.close()
+
+
 def test_database_from_a_newer_build_is_refused(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
     con = sqlite3.connect(db_path)

@@ -58,6 +58,15 @@ def test_seeding_is_idempotent_and_keeps_user_edits(repos: Repositories) -> None
     assert {m.model_id for m in repos.providers.list_models("openai")} == {"gpt-4o", "gpt-4.1-mini"}
 
 
+def test_deleting_every_default_does_not_bring_them_back(repos: Repositories) -> None:
+    created = seed_default_providers(repos)
+    assert created
+    for provider_id in created:
+        repos.providers.delete_provider(provider_id)
+    assert seed_default_providers(repos) == []
+    assert _ids(repos) == []
+
+
 def test_a_user_provider_means_no_seeding(repos: Repositories) -> None:
     repos.providers.upsert_provider(id="mine", name="Mine", type="openai-compatible", base_url="http://127.0.0.1:8/v1")
     assert seed_default_providers(repos) == []
