@@ -43,8 +43,6 @@ class UiController(QObject):
         self.bridge = UiBridge(core, self)
         self.cache = QtSharedCache(core.shared_cache, self)
         self.windows: list[ChatWindow] = []
-        self.local_approvals: set[str] = set()
-        self._approval_windows: dict[str, set[str]] = {}
         self.notifications: list[tuple[str, str]] = []
         self._last_status: dict[str, TopicStatusView] = {}
         self._closed: asyncio.Future[int] | None = None
@@ -90,23 +88,6 @@ class UiController(QObject):
             window.show()
         self.window_opened.emit(window)
         return window
-
-    def set_local_approval(self, topic_id: str, window_key: str, pending: bool) -> None:
-        """A window shows (or no longer shows) an approval card for `topic_id`."""
-        keys = self._approval_windows.setdefault(topic_id, set())
-        before = bool(keys)
-        if pending:
-            keys.add(window_key)
-        else:
-            keys.discard(window_key)
-        if bool(keys) == before:
-            return
-        if keys:
-            self.local_approvals.add(topic_id)
-        else:
-            self.local_approvals.discard(topic_id)
-        for window in self.windows:
-            window.sidebar.refresh_badge(topic_id)
 
     def windows_for(self, topic_id: str) -> list[ChatWindow]:
         return [w for w in self.windows if w.topic_id == topic_id]

@@ -91,8 +91,7 @@ class SessionList(QTreeWidget):
     new_agent_requested = Signal()
     new_chat_requested = Signal()
 
-    def __init__(self, bridge: Any, cache: QtSharedCache, parent: QWidget | None = None,
-                 local_approvals: set[str] | None = None) -> None:
+    def __init__(self, bridge: Any, cache: QtSharedCache, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sessionList")
         self.bridge = bridge
@@ -114,9 +113,6 @@ class SessionList(QTreeWidget):
         self.badges: dict[str, StatusBadge] = {}
         self._items: dict[str, QTreeWidgetItem] = {}
         self.current_topic: str | None = None
-        # Topics with an approval card up in some window of this app: a tool approval that
-        # arrives mid-stream shows as a pill even before the shared status says so.
-        self.local_approvals = local_approvals if local_approvals is not None else set()
         # Follow first, then read the snapshot: nothing can slip between the two.
         cache.changed.connect(self._on_cache_changed)
         self.reload()
@@ -159,11 +155,7 @@ class SessionList(QTreeWidget):
     def refresh_badge(self, topic_id: str) -> None:
         badge = self.badges.get(topic_id)
         if badge is not None:
-            status = self.cache.topic_status(topic_id)
-            if topic_id in self.local_approvals and status.is_live:
-                badge.set_state("approval")
-                return
-            badge.set_state(badge_state(status, self.cache.has_unseen_completion(topic_id)))
+            badge.set_state(badge_state(self.cache.topic_status(topic_id), self.cache.has_unseen_completion(topic_id)))
 
     def _on_cache_changed(self, key: str, _value: Any) -> None:
         topic_id = key.split(".", 3)[-1] if key.startswith("topic.stream.") else None

@@ -85,7 +85,7 @@ class ChatWindow(QMainWindow):
     # -- layout -------------------------------------------------------------------------------
     def _build(self) -> None:
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.sidebar = SessionList(self.bridge, self.cache, splitter, self.controller.local_approvals)
+        self.sidebar = SessionList(self.bridge, self.cache, splitter)
         self.sidebar.open_requested.connect(self._on_open_requested)
         self.sidebar.new_session_requested.connect(self.new_session)
         self.sidebar.rename_requested.connect(self.rename_topic)
@@ -191,8 +191,6 @@ class ChatWindow(QMainWindow):
         """Show `topic_id`: rows from the database, then attach for live output."""
         if topic_id == self.topic_id and self.listener is not None:
             return None
-        if self.topic_id is not None:
-            self.controller.set_local_approval(self.topic_id, self.window_key, False)
         self._drop_listener()
         self.topic_id = topic_id
         self.attached_live = False
@@ -397,8 +395,6 @@ class ChatWindow(QMainWindow):
 
     def _refresh_approval(self) -> None:
         pending = self.message_view.pending_approvals()
-        if self.topic_id is not None:
-            self.controller.set_local_approval(self.topic_id, self.window_key, bool(pending))
         if pending:
             self.approval_card.show_approval(pending[0])
             self.bottom.setCurrentWidget(self.approval_card)
@@ -519,8 +515,6 @@ class ChatWindow(QMainWindow):
         super().changeEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.topic_id is not None:
-            self.controller.set_local_approval(self.topic_id, self.window_key, False)
         self._drop_listener()
         try:
             self.cache.topic_status_changed.disconnect(self._on_topic_status)
