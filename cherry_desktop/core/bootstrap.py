@@ -66,10 +66,14 @@ class _ValueService(Service):
 
 class StreamManagerService(Service):
     """The broker in the container: recovers crash-orphaned chat rows before any stream runs,
-    and at stop ends every stream (partials persist as `paused`)."""
+    and at stop ends every stream (partials persist as `paused`).
+
+    It depends on the agent runtime so that it stops first: quitting the app stops agent turns
+    the way the user's Stop does (a `paused` row), and only then are runtime connections closed.
+    """
 
     name = "stream_manager"
-    depends_on = ("database", "ai")
+    depends_on = ("database", "ai", "agent_session_runtime")
 
     def __init__(self, manager: AiStreamManager, repos: Repositories) -> None:
         self.manager = manager
@@ -114,8 +118,6 @@ def build_core(paths: PathRegistry) -> CoreServices:
         current = settings.settings
         return HostSettings(username=current.username, language=current.language)
 
-    # Registered after the stream manager, so it stops first: runtime connections close
-    # before the broker ends what is still streaming.
     runtime = AgentSessionRuntimeService(
         repos=repos, paths=paths, stream_host=manager, credentials=credentials, settings=host_settings,
         idle_window_s=settings.settings.agent_idle_window_s, shared_cache=shared_cache,

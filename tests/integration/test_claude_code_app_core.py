@@ -382,11 +382,12 @@ async def test_no_cli_process_outlives_core_stop(open_app: OpenApp, model_server
     assert app.driver.process_manager.alive_pids() == []
     assert alive_children() - before == set()
     assert not app.driver.connections
-    # The interrupted turn was written before the database closed (not left `pending`).
+    # Quitting stops the turn as the user's Stop does: `paused`, partial kept, before the
+    # database closed.
     with sqlite3.connect(app.core.paths.database_file) as db:
         status, data = db.execute("SELECT status, data FROM agent_session_message WHERE id = ?",
                                   (result.placeholder_ids[0],)).fetchone()
-    assert status != "pending"
+    assert status == "paused"
     assert '"text":"streaming at stop"' in data
 
 
