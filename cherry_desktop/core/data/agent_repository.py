@@ -206,6 +206,20 @@ class AgentSessionMessageRepository:
                                             status="pending", model_id=model_id, id=assistant_message_id)
         return user, assistant
 
+    def move_to_end(self, message_id: str) -> StoredMessage:
+        """Give a row the session's newest ordering (a queued follow-up when its turn runs, so
+        it sorts with its answer instead of before turns that ran while it waited)."""
+        db = AgentSessionMessage._meta.database
+        with db.atomic():
+            row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+            if row is None:
+                raise NotFoundError(f"agent session message {message_id}")
+            top = self._next_ordering(row.session_id) - 1
+            if row.ordering != top:
+                row.ordering = top + 1
+                row.save(only=[AgentSessionMessage.ordering])
+        return session_message_record(row)
+
     def update_message(self, message_id: str, *, parts: list[MessagePart] | None = None,
                        status: MessageStatus | None = None, stats: dict[str, Any] | None = None,
                        metadata: dict[str, Any] | None = None,

@@ -259,3 +259,27 @@ async def test_send_failure_is_a_pre_stream_error_and_releases(repos: Repositori
     await conn.wait_sent(1)
     conn.complete("ok")
     await h.idle()
+
+
+async def test_queued_follow_ups_sort_with_their_answers(repos: Repositories, tmp_path: Path) -> None:
+    """Two follow-ups queued during one turn: each user row sorts right above its own answer
+    (U1 A1 U2 A2 U3 A3), not all questions first."""
+    h = make_harness(repos, tmp_path, supports_redirect=False)
+    await h.send("one")
+    conn = await h.driver.wait_connection()
+    await conn.wait_sent(1)
+    assert (await h.send("two", mode="queue")).follow_up == "queued"
+    assert (await h.send("three", mode="queue")).follow_up == "queued"
+    conn.complete("answer one")
+    await conn.wait_sent(2)
+    conn.complete("answer two")
+    await conn.wait_sent(3)
+    conn.complete("answer three")
+    await h.idle()
+    rows = h.rows()
+    assert [(r.role, message_text(r.to_ui_message())) for r in rows] == [
+        ("user", "one"), ("assistant", "answer one"),
+        ("user", "two"), ("assistant", "answer two"),
+        ("user", "three"), ("assistant", "answer three"),
+    ]
+    assert [r.ordering for r in rows] == sorted(r.ordering for r in rows)

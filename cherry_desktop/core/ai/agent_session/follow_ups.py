@@ -138,6 +138,8 @@ class FollowUpQueueMixin:
         model_id = context.model_id or ""
         assistant_id = new_id()
         try:
+            # The queued message sorts where its turn runs, its answer right below it.
+            self.repos.session_messages.move_to_end(record.user_message_id)
             self.repos.session_messages.create_message(session_id=entry.session_id, role="assistant", parts=[],
                                                        status="pending", model_id=model_id, id=assistant_id)
         except Exception as exc:
