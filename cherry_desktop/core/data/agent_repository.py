@@ -14,6 +14,7 @@ from cherry_desktop.core.data.models import (
     AgentSessionMessage,
     AgentSessionPendingTurn,
     AgentWorkspace,
+    new_uuid,
     now_ms,
 )
 from cherry_desktop.core.data.records import (
@@ -86,13 +87,13 @@ class AgentRepository:
         return _agent(row)
 
     def get_agent(self, agent_id: str) -> AgentRecord:
-        row = Agent.get_or_none(Agent.id == agent_id)
+        row = Agent.by_pk(agent_id)
         if row is None:
             raise NotFoundError(f"agent {agent_id}")
         return _agent(row)
 
     def find_agent(self, agent_id: str) -> AgentRecord | None:
-        row = Agent.get_or_none(Agent.id == agent_id)
+        row = Agent.by_pk(agent_id)
         return _agent(row) if row else None
 
     def list_agents(self) -> list[AgentRecord]:
@@ -115,7 +116,7 @@ class AgentRepository:
         return _workspace(AgentWorkspace.create(name=name, path=path, kind=kind, agent=agent_id))
 
     def get_workspace(self, workspace_id: str) -> WorkspaceRecord:
-        row = AgentWorkspace.get_or_none(AgentWorkspace.id == workspace_id)
+        row = AgentWorkspace.by_pk(workspace_id)
         if row is None:
             raise NotFoundError(f"workspace {workspace_id}")
         return _workspace(row)
@@ -123,7 +124,7 @@ class AgentRepository:
     def find_workspace(self, workspace_id: str | None) -> WorkspaceRecord | None:
         if workspace_id is None:
             return None
-        row = AgentWorkspace.get_or_none(AgentWorkspace.id == workspace_id)
+        row = AgentWorkspace.by_pk(workspace_id)
         return _workspace(row) if row else None
 
     def list_workspaces(self, agent_id: str | None = None) -> list[WorkspaceRecord]:
@@ -144,13 +145,13 @@ class AgentSessionRepository:
         return _session(AgentSession.create(**fields))
 
     def get_session(self, session_id: str) -> AgentSessionRecord:
-        row = AgentSession.get_or_none(AgentSession.id == session_id)
+        row = AgentSession.by_pk(session_id)
         if row is None:
             raise NotFoundError(f"agent session {session_id}")
         return _session(row)
 
     def find_session(self, session_id: str) -> AgentSessionRecord | None:
-        row = AgentSession.get_or_none(AgentSession.id == session_id)
+        row = AgentSession.by_pk(session_id)
         return _session(row) if row else None
 
     def list_sessions(self, agent_id: str | None = None) -> list[AgentSessionRecord]:
@@ -172,9 +173,18 @@ class AgentSessionRepository:
 class AgentSessionMessageRepository:
     """Messages of agent sessions (`agent_session_message`)."""
 
+    # A turn writes two rows before it starts; these statements are prepared once because
+    # peewee's SQL generation costs more than SQLite's execution of them.
+    _MAX_ORDERING_SQL = 'SELECT MAX("ordering") FROM "agent_session_message" WHERE "session_id" = ?'
+    _INSERT_SQL = (
+        'INSERT INTO "agent_session_message" ("id", "session_id", "role", "data", "status", "model_id", '
+        '"runtime_resume_token", "stats", "metadata", "created_at", "updated_at", "ordering") '
+        "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)"
+    )
+
     def _next_ordering(self, session_id: str) -> int:
-        top = (AgentSessionMessage.select(pw.fn.MAX(AgentSessionMessage.ordering))
-               .where(AgentSessionMessage.session == session_id).scalar())
+        db = AgentSessionMessage._meta.database
+        top = db.execute_sql(self._MAX_ORDERING_SQL, (session_id,)).fetchone()[0]
         return int(top or 0) + 1
 
     def create_message(self, *, session_id: str, role: str, parts: list[MessagePart],
@@ -182,17 +192,18 @@ class AgentSessionMessageRepository:
                        id: str | None = None, metadata: dict[str, Any] | None = None,
                        runtime_resume_token: str | None = None) -> StoredMessage:
         db = AgentSessionMessage._meta.database
+        message_id = id if id is not None else new_uuid()
+        created = now_ms()
         with db.atomic():
-            fields: dict[str, Any] = {
-                "session": session_id, "role": role, "data": parts_to_json(parts), "status": status,
-                "model_id": model_id, "ordering": self._next_ordering(session_id),
-                "metadata": dumps(metadata) if metadata else None,
-                "runtime_resume_token": runtime_resume_token,
-            }
-            if id is not None:
-                fields["id"] = id
-            row = AgentSessionMessage.create(**fields)
-        return session_message_record(row)
+            ordering = self._next_ordering(session_id)
+            db.execute_sql(self._INSERT_SQL, (
+                message_id, session_id, role, parts_to_json(parts), status, model_id, runtime_resume_token,
+                dumps(metadata) if metadata else None, created, created, ordering))
+        return StoredMessage(
+            id=message_id, owner_id=session_id, role=role, parts=list(parts), status=status, model_id=model_id,
+            created_at=created, updated_at=created, ordering=ordering, metadata=dict(metadata or {}),
+            runtime_resume_token=runtime_resume_token,
+        )
 
     def create_turn(self, *, session_id: str, user_parts: list[MessagePart], model_id: str | None,
                     user_message_id: str | None = None,
@@ -211,7 +222,7 @@ class AgentSessionMessageRepository:
         it sorts with its answer instead of before turns that ran while it waited)."""
         db = AgentSessionMessage._meta.database
         with db.atomic():
-            row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+            row = AgentSessionMessage.by_pk(message_id)
             if row is None:
                 raise NotFoundError(f"agent session message {message_id}")
             top = self._next_ordering(row.session_id) - 1
@@ -244,13 +255,13 @@ class AgentSessionMessageRepository:
         AgentSessionMessage.delete().where(AgentSessionMessage.id == message_id).execute()
 
     def get_message(self, message_id: str) -> StoredMessage:
-        row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+        row = AgentSessionMessage.by_pk(message_id)
         if row is None:
             raise NotFoundError(f"agent session message {message_id}")
         return session_message_record(row)
 
     def find_message(self, message_id: str) -> StoredMessage | None:
-        row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+        row = AgentSessionMessage.by_pk(message_id)
         return session_message_record(row) if row else None
 
     def list_messages(self, session_id: str, *, limit: int | None = None,

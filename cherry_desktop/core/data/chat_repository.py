@@ -83,13 +83,13 @@ class ProviderRepository:
         return self.get_provider(provider_id)
 
     def get_provider(self, provider_id: str) -> ProviderRecord:
-        row = Provider.get_or_none(Provider.id == provider_id)
+        row = Provider.by_pk(provider_id)
         if row is None:
             raise NotFoundError(f"provider {provider_id}")
         return _provider(row)
 
     def find_provider(self, provider_id: str) -> ProviderRecord | None:
-        row = Provider.get_or_none(Provider.id == provider_id)
+        row = Provider.by_pk(provider_id)
         return _provider(row) if row else None
 
     def list_providers(self) -> list[ProviderRecord]:
@@ -105,13 +105,13 @@ class ProviderRepository:
         return self.get_model(umid)
 
     def get_model(self, umid: str) -> ModelRecord:
-        row = Model.get_or_none(Model.unique_model_id == umid)
+        row = Model.by_pk(umid)
         if row is None:
             raise NotFoundError(f"model {umid}")
         return _model(row)
 
     def find_model(self, umid: str) -> ModelRecord | None:
-        row = Model.get_or_none(Model.unique_model_id == umid)
+        row = Model.by_pk(umid)
         return _model(row) if row else None
 
     def delete_model(self, umid: str) -> None:
@@ -132,13 +132,13 @@ class TopicRepository:
         return _topic(Topic.create(**fields))
 
     def get_topic(self, topic_id: str) -> TopicRecord:
-        row = Topic.get_or_none(Topic.id == topic_id)
+        row = Topic.by_pk(topic_id)
         if row is None:
             raise NotFoundError(f"topic {topic_id}")
         return _topic(row)
 
     def find_topic(self, topic_id: str) -> TopicRecord | None:
-        row = Topic.get_or_none(Topic.id == topic_id)
+        row = Topic.by_pk(topic_id)
         return _topic(row) if row else None
 
     def list_topics(self) -> list[TopicRecord]:
@@ -203,13 +203,13 @@ class MessageRepository:
         return bool(q.execute())
 
     def get_message(self, message_id: str) -> StoredMessage:
-        row = Message.get_or_none(Message.id == message_id)
+        row = Message.by_pk(message_id)
         if row is None:
             raise NotFoundError(f"message {message_id}")
         return message_record(row)
 
     def find_message(self, message_id: str) -> StoredMessage | None:
-        row = Message.get_or_none(Message.id == message_id)
+        row = Message.by_pk(message_id)
         return message_record(row) if row else None
 
     def list_messages(self, topic_id: str) -> list[StoredMessage]:
@@ -227,7 +227,7 @@ class MessageRepository:
         if not nodes:
             return []
         if leaf_id is None:
-            topic = Topic.get_or_none(Topic.id == topic_id)
+            topic = Topic.by_pk(topic_id)
             leaf_id = topic.active_node_id if topic and topic.active_node_id in nodes else None
         if leaf_id is None:
             leaf_id = max(nodes.values(), key=lambda m: m.ordering).id
@@ -269,7 +269,7 @@ class MetaRepository:
     """Key -> text facts about this database (`app_meta`)."""
 
     def get(self, key: str) -> str | None:
-        row = AppMeta.get_or_none(AppMeta.key == key)
+        row = AppMeta.by_pk(key)
         return row.value if row else None
 
     def set(self, key: str, value: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from typing import Any
 
 import peewee as pw
 
@@ -27,6 +28,27 @@ class BaseModel(pw.Model):
         database = database_proxy
         # snake_case table names: agent_session_message, usage_record, ...
         legacy_table_names = False
+
+    @classmethod
+    def by_pk(cls, value: object) -> Any:
+        """The row with this primary key, or None.
+
+        The statement is built once per model: peewee's SQL generation costs about a
+        millisecond per query here, and a turn's dispatch makes several of these lookups.
+        """
+        sql = _BY_PK_SQL.get(cls)
+        if sql is None:
+            meta = cls._meta
+            pk: Any = meta.primary_key
+            columns = ", ".join(f'"{f.column_name}"' for f in meta.sorted_fields)
+            sql = f'SELECT {columns} FROM "{meta.table_name}" WHERE "{pk.column_name}" = ?'
+            _BY_PK_SQL[cls] = sql
+        for row in cls.raw(sql, value):
+            return row
+        return None
+
+
+_BY_PK_SQL: dict[type[BaseModel], str] = {}
 
 
 class Provider(BaseModel):
