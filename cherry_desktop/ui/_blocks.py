@@ -83,7 +83,14 @@ class LiveText(QTextBrowser):
         self.setOpenExternalLinks(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.viewport().setAutoFillBackground(False)
+        # The document is anchored top-left: growing by a step only needs the new strip
+        # painted (Qt repaints a whole widget on resize otherwise), and a width change
+        # relayouts the document, which repaints it anyway.
+        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
         self.document().setDocumentMargin(0)
+        # Read-only: an undo stack would only keep a copy of every streamed edit.
+        self.document().setUndoRedoEnabled(False)
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self._rendered: list[str] = []
         self._tail = ""
@@ -117,11 +124,14 @@ class LiveText(QTextBrowser):
             cursor.insertText(new)
             self._tail = tail
             return
+        # One edit block: the document lays out once, not after each step.
+        cursor.beginEditBlock()
         self._drop_tail(cursor)
         self._insert_markdown(cursor, finished)
         self._tail = tail
         if tail:
             cursor.insertText(tail)
+        cursor.endEditBlock()
 
     def finish(self) -> None:
         """The part ended: the remaining tail becomes Markdown, once."""
@@ -129,8 +139,10 @@ class LiveText(QTextBrowser):
         self._pending.clear()
         if self._tail:
             cursor = QTextCursor(self.document())
+            cursor.beginEditBlock()
             self._drop_tail(cursor)
             self._insert_markdown(cursor, self._tail, open_tail=False)
+            cursor.endEditBlock()
             self._tail = ""
         self.done = True
         self._fit()

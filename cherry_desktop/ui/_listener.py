@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +21,18 @@ FRAME_MS = 16
 # than the frame itself; the listener then stretches its frame up to this long instead of
 # letting the loop fall behind, and comes back to 16 ms once the loop keeps up.
 MAX_FRAME_MS = 64
+# Windows attached to one topic receive each chunk together. Frames fire on a grid of
+# FRAME_MS shared by all listeners, each listener at its own phase (one of PHASES slots),
+# so three windows commit and paint in different loop iterations. Arming "FRAME_MS after
+# the first chunk" instead lets one busy iteration line all windows up for good.
+PHASES = 3
+
+
+def next_frame_delay_ms(now_ms: float, earliest_ms: float, phase_ms: float) -> float:
+    """Milliseconds from `now_ms` to the first grid point (k * FRAME_MS + `phase_ms`) at or
+    after `earliest_ms`."""
+    k = -(-(earliest_ms - phase_ms) // FRAME_MS)
+    return max(0.0, k * FRAME_MS + phase_ms - now_ms)
 
 
 class StreamChunk:
@@ -57,15 +69,13 @@ class QtStreamListener(QObject):
         self._closed = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(FRAME_MS)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self._on_frame)
         self.flush_count = 0
         self.frame_ms = FRAME_MS
-        self._armed_at = 0.0
-        # Windows attached to one topic receive each chunk together; offsetting their frames
-        # by a few ms keeps three windows from painting in the same loop iteration.
-        self._phase_ms = (sum(map(ord, window_key)) % 3) * (FRAME_MS // 3)
-        self._last_flush = 0.0
+        self._due_ms = 0.0
+        self._phase_ms = (sum(map(ord, window_key)) % PHASES) * FRAME_MS / PHASES
+        self._last_due_ms = -float(MAX_FRAME_MS)
 
     # -- StreamListener protocol ------------------------------------------------------------
     @property
@@ -78,10 +88,15 @@ class QtStreamListener(QObject):
             return
         self._buffer.append(StreamChunk(chunk, source_model_id, anchor_message_id))
         if not self._timer.isActive():
-            now = time.monotonic()
-            self._armed_at = now
-            idle = (now - self._last_flush) * 1000 > 2 * self.frame_ms
-            self._timer.start(self.frame_ms + (self._phase_ms if idle else 0))
+            now_ms = time.monotonic() * 1000
+            # At most one frame per `frame_ms`; a first chunk after a pause waits a few ms so
+            # the frame can gather the chunks arriving with it.
+            # (From the last frame's due time, not its actual time: a frame that fired a bit
+            # late must not push the next one a whole grid step further.)
+            earliest = max(now_ms + FRAME_MS / PHASES, self._last_due_ms + self.frame_ms)
+            delay = next_frame_delay_ms(now_ms, earliest, self._phase_ms)
+            self._due_ms = now_ms + delay
+            self._timer.start(round(delay))
 
     async def on_done(self, result: Any) -> None:
         self._terminal(self.done, result)
@@ -103,7 +118,7 @@ class QtStreamListener(QObject):
 
     def _on_frame(self) -> None:
         # How late the frame timer fired says how busy the loop is.
-        late_ms = (time.monotonic() - self._armed_at) * 1000 - self._timer.interval()
+        late_ms = time.monotonic() * 1000 - self._due_ms
         if late_ms > self.frame_ms / 2:
             self.frame_ms = min(MAX_FRAME_MS, self.frame_ms * 2)
         elif late_ms < 4 and self.frame_ms > FRAME_MS:
@@ -118,7 +133,7 @@ class QtStreamListener(QObject):
         if not self._buffer:
             return
         batch, self._buffer = self._buffer, []
-        self._last_flush = time.monotonic()
+        self._last_due_ms = self._due_ms
         self.flush_count += 1
         self.chunks_ready.emit(batch)
 

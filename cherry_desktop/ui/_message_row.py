@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, UsageFooter
@@ -30,6 +32,7 @@ class MessageRow(QFrame):
         self.steer = steer
         self.setObjectName("userRow" if role == "user" else "assistantRow")
         self.setProperty("steer", steer)
+        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(12, 8, 12, 8)
         self._layout.setSpacing(6)
@@ -52,6 +55,17 @@ class MessageRow(QFrame):
         self.streamed = False
         self.error_text: str | None = None
         self._set_header()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        old, new = event.oldSize(), event.size()
+        if old.width() != new.width():
+            self.update()
+        else:
+            # Static contents: Qt repaints only the new strip; the old bottom edge (border,
+            # rounded corners) must be repainted too.
+            top = min(old.height(), new.height()) - 16
+            self.update(QRect(0, top, new.width(), new.height() - top))
 
     def _set_header(self) -> None:
         if self.role == "user":

@@ -4,13 +4,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._listener import StreamChunk
 from cherry_desktop.ui._message_row import MessageRow
 
 PAGE_SIZE = 40
+# Posted below the paint's priority: the follow-the-bottom scroll runs once pending paints are
+# done, so Qt can blit it (it repaints the whole view when the scrolled area holds unpainted
+# regions, as it does right after a row grew).
+_FOLLOW_BOTTOM = QEvent.Type(QEvent.registerEventType())
+_AFTER_PAINT_PRIORITY = Qt.EventPriority.LowEventPriority.value - 1
+
+
+class _Canvas(QWidget):
+    """The rows' background, painted opaque by itself.
+
+    A scroll area scrolls by moving this widget; Qt blits a move (and repaints only the
+    strip it exposes) only when the moved widget is opaque. A style sheet background does not
+    count as opaque, so while streaming every scroll step repainted the whole visible text.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        # The style sheet's background is in the palette (Qt copies it there when polishing).
+        QPainter(self).fillRect(event.rect(), self.palette().window())
 
 
 class MessageView(QScrollArea):
@@ -31,7 +55,7 @@ class MessageView(QScrollArea):
         self.topic_id: str | None = None
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self._content = QWidget()
+        self._content = _Canvas()
         self._content.setObjectName("messageViewContent")
         self._layout = QVBoxLayout(self._content)
         self._layout.setContentsMargins(12, 12, 12, 12)
@@ -50,6 +74,7 @@ class MessageView(QScrollArea):
         self._has_more = False
         self.hidden_ids: set[str] = set()
         self._stick_to_bottom = True
+        self._follow_posted = False
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._on_scroll)
         bar.rangeChanged.connect(self._on_range_changed)
@@ -268,6 +293,15 @@ class MessageView(QScrollArea):
         if value == bar.minimum() and self._has_more and bar.maximum() > 0:
             self.load_older()
 
-    def _on_range_changed(self, _min: int, maximum: int) -> None:
-        if self._stick_to_bottom:
-            self.verticalScrollBar().setValue(maximum)
+    def _on_range_changed(self, _min: int, _max: int) -> None:
+        if self._stick_to_bottom and not self._follow_posted:
+            self._follow_posted = True
+            QCoreApplication.postEvent(self, QEvent(_FOLLOW_BOTTOM), _AFTER_PAINT_PRIORITY)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == _FOLLOW_BOTTOM:
+            self._follow_posted = False
+            if self._stick_to_bottom:
+                self.scroll_to_bottom()
+            return True
+        return super().event(event)

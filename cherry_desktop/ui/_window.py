@@ -85,6 +85,10 @@ class ChatWindow(QMainWindow):
     # -- layout -------------------------------------------------------------------------------
     def _build(self) -> None:
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        # A 1 px line (as the theme draws it) keeps a 5 px grab area but, unlike the style's
+        # default handle, overlaps neither pane: a widget under an overlapping sibling cannot
+        # scroll by blitting, so the message view would repaint in full at every scroll step.
+        splitter.setHandleWidth(1)
         self.sidebar = SessionList(self.bridge, self.cache, splitter)
         self.sidebar.open_requested.connect(self._on_open_requested)
         self.sidebar.new_session_requested.connect(self.new_session)
