@@ -1,0 +1,65 @@
+"""The app's own start (`cherry_desktop.app.main`): the splash paints before the event loop's
+and core's imports, with the collector paused; the collector is back once the app runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.gui
+
+ROOT = Path(__file__).resolve().parents[2]
+
+OBSERVE = textwrap.dedent("""
+    import gc, json, sys
+    from cherry_desktop import app
+    import cherry_desktop.ui as ui
+    import cherry_desktop.ui.splash as splash_module
+
+    seen = {}
+    show_splash, start_ui = splash_module.show_splash, ui.start_ui
+
+    def observed_show_splash():
+        splash = show_splash()
+        seen["at_splash"] = {
+            "asyncio": "asyncio" in sys.modules, "qasync": "qasync" in sys.modules,
+            "core_bootstrap": "cherry_desktop.core.bootstrap" in sys.modules,
+            "gc_enabled": gc.isenabled()}
+        return splash
+
+    def observed_start_ui(core, **kwargs):
+        import asyncio
+        controller = start_ui(core, **kwargs)
+        seen["at_first_window"] = {"gc_enabled": gc.isenabled()}
+
+        async def later():
+            await asyncio.sleep(app.STARTUP_GC_PAUSE_S + 0.5)
+            seen["running"] = {"gc_enabled": gc.isenabled(), "frozen": gc.get_freeze_count() > 0}
+            controller.quit()
+
+        asyncio.ensure_future(later())
+        return controller
+
+    splash_module.show_splash = observed_show_splash
+    ui.start_ui = observed_start_ui
+    code = app.main(["--data-dir", sys.argv[1]])
+    seen["after_exit"] = {"gc_enabled": gc.isenabled(), "code": code}
+    print(json.dumps(seen))
+""")
+
+
+def test_splash_first_then_collector_back_once_running(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-c", OBSERVE, str(tmp_path / "data")], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=60, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["at_splash"] == {"asyncio": False, "qasync": False, "core_bootstrap": False, "gc_enabled": False}
+    assert seen["at_first_window"] == {"gc_enabled": False}
+    assert seen["running"] == {"gc_enabled": True, "frozen": True}
+    assert seen["after_exit"] == {"gc_enabled": True, "code": 0}
