@@ -93,7 +93,8 @@ class ProviderRepository:
         return _provider(row) if row else None
 
     def list_providers(self) -> list[ProviderRecord]:
-        return [_provider(r) for r in Provider.select().order_by(Provider.created_at, Provider.id)]
+        # Insertion order (rowid) among rows created in the same millisecond.
+        return [_provider(r) for r in Provider.select().order_by(Provider.created_at, pw.SQL("rowid"))]
 
     def delete_provider(self, provider_id: str) -> None:
         Provider.delete().where(Provider.id == provider_id).execute()
