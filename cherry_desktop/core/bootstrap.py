@@ -111,9 +111,6 @@ def build_core(paths: PathRegistry) -> CoreServices:
 
     trace_storage = LocalTraceStorage(paths.get("feature.traces"))
 
-    async def flush_traces(topic_id: str) -> None:
-        await trace_storage.save_spans(topic_id)
-
     def host_settings() -> HostSettings:
         current = settings.settings
         return HostSettings(username=current.username, language=current.language)
@@ -121,7 +118,7 @@ def build_core(paths: PathRegistry) -> CoreServices:
     runtime = AgentSessionRuntimeService(
         repos=repos, paths=paths, stream_host=manager, credentials=credentials, settings=host_settings,
         idle_window_s=settings.settings.agent_idle_window_s, shared_cache=shared_cache,
-        trace_flush=flush_traces,
+        trace_storage=trace_storage,
     )
     app.register(runtime)
     ai_service.set_runtime_stream_handler(runtime.open_turn_stream)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import locale
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,6 @@ from cherry_desktop.core.ai.agent_session.host import RuntimeStreamHost
 from cherry_desktop.core.ai.agent_session.persistence import (
     AgentSessionMessageBackend,
     RuntimeTerminalListener,
-    TraceFlushListener,
 )
 from cherry_desktop.core.ai.agent_session.recovery import recover_interrupted_rows
 from cherry_desktop.core.ai.agent_session.state import (
@@ -61,6 +60,7 @@ from cherry_desktop.core.ai.runtime.types import (
 )
 from cherry_desktop.core.ai.stream.persistence import PersistenceListener, PersistStatus
 from cherry_desktop.core.ai.stream.quiesce import WriteQuiesce
+from cherry_desktop.core.ai.stream.trace import LocalTraceStorage, TraceFlushListener, TraceStorage
 from cherry_desktop.core.ai.stream.types import (
     ActiveWork,
     AiStreamRequest,
@@ -135,7 +135,7 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
                  credentials: Any = None, settings: Callable[[], HostSettings] | None = None,
                  registry: RuntimeDriverRegistry | None = None, driver_deps: RuntimeDriverDeps | None = None,
                  idle_window_s: float = DEFAULT_IDLE_WINDOW_S, shared_cache: SharedCache | None = None,
-                 trace_flush: Callable[[str], Awaitable[None] | None] | None = None,
+                 trace_storage: TraceStorage | None = None,
                  settle_timeout_s: float = SETTLE_TIMEOUT_S) -> None:
         self.repos = repos
         self.paths = paths
@@ -147,7 +147,7 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
         self.idle_window_s = idle_window_s
         self.settle_timeout_s = settle_timeout_s
         self.shared_cache = shared_cache
-        self._trace_flush = trace_flush
+        self._trace_storage = trace_storage or LocalTraceStorage(paths.get("feature.traces"))
         self._entries: dict[str, SessionEntry] = {}
         self._segments: dict[str, tuple[SessionEntry, Segment]] = {}
         self._quiesce = WriteQuiesce()
@@ -253,7 +253,7 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
 
         terminal = RuntimeTerminalListener(topic_id=entry.topic_id, anchor_message_id=seg.assistant_message_id,
                                            on_terminal=on_terminal)
-        trace = TraceFlushListener(topic_id=entry.topic_id, flush=self._trace_flush)
+        trace = TraceFlushListener(entry.topic_id, self._trace_storage)
         return BeginTurnResult(turn_id=seg.id, persistence_listener=persistence, terminal_listener=terminal,
                                trace_listener=trace)
 
