@@ -5,26 +5,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from cherry_desktop.core.ai.providers.base import HttpStreamingProvider, message_text, parse_json
+from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
+from cherry_desktop.core.ai.providers.reply import BlockKind
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
-from cherry_desktop.core.messages import (
-    ErrorChunk,
-    FinishChunk,
-    FinishStepChunk,
-    ReasoningDeltaChunk,
-    ReasoningEndChunk,
-    ReasoningStartChunk,
-    StartChunk,
-    StartStepChunk,
-    TextDeltaChunk,
-    TextEndChunk,
-    TextStartChunk,
-    UIMessageChunk,
-)
+from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk, message_text
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 4096
+# Content-block type -> our block kind; delta type -> (block kind, the delta's text field).
+_BLOCK_KINDS: dict[str, BlockKind] = {"text": "text", "thinking": "reasoning"}
+_DELTA_KINDS: dict[str, tuple[BlockKind, str]] = {"text_delta": ("text", "text"),
+                                                  "thinking_delta": ("reasoning", "thinking")}
 
 
 def anthropic_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
@@ -71,25 +63,24 @@ class AnthropicProvider(HttpStreamingProvider):
         headers = {"anthropic-version": API_VERSION, "Accept": "text/event-stream"}
         if self.api_key:
             headers["x-api-key"] = self.api_key
-        name = self.record.name or self.record.id
-        yield StartChunk()
-        yield StartStepChunk()
-        open_blocks: dict[int, str] = {}  # index -> "text" | "reasoning"
-        meta: dict[str, Any] = {"model_id": request.model_id}
+        reply = self.reply(request)
+        for chunk in reply.opening():
+            yield chunk
+        meta = reply.meta
         stop_reason: str | None = None
         stopped = False
         async for ev in self.open_events(self.url(), headers, self.body(model, request), request):
             if isinstance(ev, ErrorChunk):
                 yield ev
                 return
-            obj = parse_json(ev.data)
-            if obj is None:
-                yield ErrorChunk(error_text=f"{name}: malformed stream data: {ev.data[:120]!r}")
+            obj = reply.decode(ev)
+            if isinstance(obj, ErrorChunk):
+                yield obj
                 return
             kind = obj.get("type") or ev.event
             if kind == "error":
                 err = obj.get("error") or {}
-                yield ErrorChunk(error_text=f"{name}: {err.get('type', 'error')}: {err.get('message', '')}".rstrip())
+                yield reply.error(f"{err.get('type', 'error')}: {err.get('message', '')}".rstrip())
                 return
             if kind == "message_start":
                 usage = (obj.get("message") or {}).get("usage") or {}
@@ -98,28 +89,22 @@ class AnthropicProvider(HttpStreamingProvider):
                         + int(usage.get("cache_creation_input_tokens") or 0)
             elif kind == "content_block_start":
                 index = int(obj.get("index", 0))
-                btype = (obj.get("content_block") or {}).get("type")
-                if btype == "text":
-                    open_blocks[index] = "text"
-                    yield TextStartChunk(id=f"text-{index}")
-                elif btype == "thinking":
-                    open_blocks[index] = "reasoning"
-                    yield ReasoningStartChunk(id=f"reasoning-{index}")
+                block_kind = _BLOCK_KINDS.get(str((obj.get("content_block") or {}).get("type")))
+                if block_kind is not None:
+                    yield reply.start(block_kind, f"{block_kind}-{index}", key=index)
             elif kind == "content_block_delta":
                 index = int(obj.get("index", 0))
                 delta = obj.get("delta") or {}
-                dtype = delta.get("type")
-                if dtype == "text_delta" and open_blocks.get(index) == "text":
-                    yield TextDeltaChunk(id=f"text-{index}", delta=str(delta.get("text", "")))
-                elif dtype == "thinking_delta" and open_blocks.get(index) == "reasoning":
-                    yield ReasoningDeltaChunk(id=f"reasoning-{index}", delta=str(delta.get("thinking", "")))
+                kind_and_field = _DELTA_KINDS.get(str(delta.get("type")))
+                if kind_and_field is not None:
+                    block_kind, text_field = kind_and_field
+                    piece = reply.delta(index, block_kind, str(delta.get(text_field, "")))
+                    if piece is not None:
+                        yield piece
             elif kind == "content_block_stop":
-                index = int(obj.get("index", 0))
-                btype = open_blocks.pop(index, None)
-                if btype == "text":
-                    yield TextEndChunk(id=f"text-{index}")
-                elif btype == "reasoning":
-                    yield ReasoningEndChunk(id=f"reasoning-{index}")
+                end = reply.end(int(obj.get("index", 0)))
+                if end is not None:
+                    yield end
             elif kind == "message_delta":
                 stop_reason = (obj.get("delta") or {}).get("stop_reason") or stop_reason
                 usage = obj.get("usage") or {}
@@ -128,13 +113,7 @@ class AnthropicProvider(HttpStreamingProvider):
             elif kind == "message_stop":
                 stopped = True
                 break
-        if request.signal is not None and request.signal.aborted:
-            return
-        if not stopped:
-            yield ErrorChunk(error_text=f"{name}: the stream ended before the reply was complete")
-            return
         if "prompt_tokens" in meta or "completion_tokens" in meta:
             meta["total_tokens"] = int(meta.get("prompt_tokens", 0)) + int(meta.get("completion_tokens", 0))
-        meta["finish_reason"] = stop_reason or "end_turn"
-        yield FinishStepChunk()
-        yield FinishChunk(finish_reason=stop_reason or "end_turn", message_metadata=meta)
+        for chunk in reply.ending(request.signal, complete=stopped, finish_reason=stop_reason or "end_turn"):
+            yield chunk

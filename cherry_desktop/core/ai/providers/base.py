@@ -8,10 +8,11 @@ from typing import Any, Protocol
 
 import httpx
 
+from cherry_desktop.core.ai.providers.reply import ReplyChunks, provider_error
 from cherry_desktop.core.ai.providers.sse import SseEvent, StreamAbortedError, iter_sse, race
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import ProviderRecord
-from cherry_desktop.core.messages import ErrorChunk, UIMessage, UIMessageChunk
+from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk
 
 
 class ChatProvider(Protocol):
@@ -38,10 +39,6 @@ def error_message_from_body(body: bytes) -> str:
     return text[:300]
 
 
-def message_text(message: UIMessage) -> str:
-    return "".join(getattr(p, "text", "") for p in message.parts if getattr(p, "type", "") == "text")
-
-
 class HttpStreamingProvider:
     """Opens a streaming POST and yields its SSE events; failures become `ErrorChunk`s."""
 
@@ -56,13 +53,22 @@ class HttpStreamingProvider:
         """The reply as UI message chunks; errors come as an `error` chunk, never raised."""
         raise NotImplementedError
 
+    @property
+    def display_name(self) -> str:
+        """The provider's name in error texts (its id when it has no name)."""
+        return self.record.name or self.record.id
+
+    def reply(self, request: AiStreamRequest) -> ReplyChunks:
+        """Chunk bookkeeping for one reply to `request`."""
+        return ReplyChunks(self.display_name, request.model_id)
+
     def extra_headers(self) -> dict[str, str]:
         headers = self.record.settings.get("headers")
         return {str(k): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {}
 
     async def open_events(self, url: str, headers: dict[str, str], body: dict[str, Any],
                           request: AiStreamRequest) -> AsyncIterator[SseEvent | ErrorChunk]:
-        name = self.record.name or self.record.id
+        name = self.display_name
         signal = request.signal
         req = self.client.build_request("POST", url, headers={**headers, **self.extra_headers()}, json=body)
         try:
@@ -70,34 +76,26 @@ class HttpStreamingProvider:
         except StreamAbortedError:
             return
         except httpx.TimeoutException:
-            yield ErrorChunk(error_text=f"{name}: the request to {url} timed out")
+            yield provider_error(name, f"the request to {url} timed out")
             return
         except httpx.HTTPError as exc:
-            yield ErrorChunk(error_text=f"{name}: could not reach {url} ({exc or type(exc).__name__})")
+            yield provider_error(name, f"could not reach {url} ({exc or type(exc).__name__})")
             return
         try:
             if response.status_code >= 400:
                 body_bytes = await race(response.aread(), signal)
                 reason = response.reason_phrase or ""
                 detail = error_message_from_body(body_bytes)
-                yield ErrorChunk(error_text=f"{name}: HTTP {response.status_code} {reason}".rstrip()
-                                 + (f": {detail}" if detail else ""))
+                yield provider_error(name, f"HTTP {response.status_code} {reason}".rstrip()
+                                     + (f": {detail}" if detail else ""))
                 return
             async for event in iter_sse(response, signal):
                 yield event
         except StreamAbortedError:
             return
         except httpx.TimeoutException:
-            yield ErrorChunk(error_text=f"{name}: the stream stopped responding (read timeout)")
+            yield provider_error(name, "the stream stopped responding (read timeout)")
         except httpx.HTTPError as exc:
-            yield ErrorChunk(error_text=f"{name}: the connection failed mid-stream ({exc or type(exc).__name__})")
+            yield provider_error(name, f"the connection failed mid-stream ({exc or type(exc).__name__})")
         finally:
             await response.aclose()
-
-
-def parse_json(data: str) -> dict[str, Any] | None:
-    try:
-        obj = json.loads(data)
-    except ValueError:
-        return None
-    return obj if isinstance(obj, dict) else None

@@ -10,22 +10,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from cherry_desktop.core.ai.providers.base import HttpStreamingProvider, message_text, parse_json
+from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
-from cherry_desktop.core.messages import (
-    ErrorChunk,
-    FinishChunk,
-    FinishStepChunk,
-    ReasoningDeltaChunk,
-    ReasoningEndChunk,
-    ReasoningStartChunk,
-    StartChunk,
-    StartStepChunk,
-    TextDeltaChunk,
-    TextEndChunk,
-    TextStartChunk,
-    UIMessageChunk,
-)
+from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk, message_text
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _PASS_THROUGH = ("temperature", "top_p", "max_tokens", "presence_penalty", "frequency_penalty", "seed", "stop")
@@ -67,12 +54,11 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
         headers = {"Accept": "text/event-stream"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        name = self.record.name or self.record.id
-        yield StartChunk()
-        yield StartStepChunk()
-        text_open = reasoning_open = finished = False
+        reply = self.reply(request)
+        for chunk in reply.opening():
+            yield chunk
+        finished = False
         finish_reason: str | None = None
-        meta: dict[str, Any] = {"model_id": request.model_id}
         async for ev in self.open_events(self.url(), headers, body, request):
             if isinstance(ev, ErrorChunk):
                 yield ev
@@ -80,44 +66,32 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
             if ev.data.strip() == "[DONE]":
                 finished = True
                 break
-            obj = parse_json(ev.data)
-            if obj is None:
-                yield ErrorChunk(error_text=f"{name}: malformed stream data: {ev.data[:120]!r}")
+            obj = reply.decode(ev)
+            if isinstance(obj, ErrorChunk):
+                yield obj
                 return
             if obj.get("error"):
                 err = obj["error"]
-                yield ErrorChunk(error_text=f"{name}: {err.get('message', err) if isinstance(err, dict) else err}")
+                yield reply.error(str(err.get("message", err) if isinstance(err, dict) else err))
                 return
             if isinstance(obj.get("usage"), dict):
-                meta.update(usage_metadata(obj["usage"]))
+                reply.meta.update(usage_metadata(obj["usage"]))
             for choice in obj.get("choices") or []:
                 delta = choice.get("delta") or {}
                 reasoning = delta.get("reasoning_content") or delta.get("reasoning")
                 if isinstance(reasoning, str) and reasoning:
-                    if not reasoning_open:
-                        reasoning_open = True
-                        yield ReasoningStartChunk(id="reasoning-0")
-                    yield ReasoningDeltaChunk(id="reasoning-0", delta=reasoning)
+                    for chunk in reply.append("reasoning", "reasoning-0", reasoning):
+                        yield chunk
                 content = delta.get("content")
                 if isinstance(content, str) and content:
-                    if reasoning_open:
-                        reasoning_open = False
-                        yield ReasoningEndChunk(id="reasoning-0")
-                    if not text_open:
-                        text_open = True
-                        yield TextStartChunk(id="text-0")
-                    yield TextDeltaChunk(id="text-0", delta=content)
+                    # Text after reasoning: the reasoning block is over.
+                    end = reply.end("reasoning-0")
+                    if end is not None:
+                        yield end
+                    for chunk in reply.append("text", "text-0", content):
+                        yield chunk
                 if choice.get("finish_reason"):
                     finish_reason = str(choice["finish_reason"])
-        if request.signal is not None and request.signal.aborted:
-            return
-        if not finished and finish_reason is None:
-            yield ErrorChunk(error_text=f"{name}: the stream ended before the reply was complete")
-            return
-        if reasoning_open:
-            yield ReasoningEndChunk(id="reasoning-0")
-        if text_open:
-            yield TextEndChunk(id="text-0")
-        yield FinishStepChunk()
-        meta["finish_reason"] = finish_reason or "stop"
-        yield FinishChunk(finish_reason=finish_reason or "stop", message_metadata=meta)
+        for chunk in reply.ending(request.signal, complete=finished or finish_reason is not None,
+                                  finish_reason=finish_reason or "stop", close_blocks=True):
+            yield chunk
