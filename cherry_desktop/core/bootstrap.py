@@ -1,30 +1,23 @@
-"""Composition of the core services (no Qt): what `app.py` starts before any window.
+"""Composition of the core services (no Qt): what `app.py` starts around the first window.
 
 `start_core` registers every service in the container, starts them in dependency order and
 returns `CoreServices`, the one object the UI's bridge is built from.
+
+Two stages: the *base* (database, first-run seed, settings, credentials, shared cache) is what
+a window needs to paint its sidebar; the *stream services* (AiService, AiStreamManager, the
+agent session runtime, temporary chats) import most of core's code (~0.15 s here), so the app
+starts them right after its first window is painted (`start_core(paths, services=False)`,
+then `core.start_services()`). Until then `services_ready` is unset, and the UI's bridge waits
+on it before any stream request. Tests and tools use `start_core(paths)`: both stages at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from cherry_desktop.core.ai.agent_session import (
-    AgentChatContextProvider,
-    AgentSessionRuntimeService,
-    HostSettings,
-)
-from cherry_desktop.core.ai.service import AiService
-from cherry_desktop.core.ai.stream import (
-    AiStreamManager,
-    AiStreamManagerConfig,
-    LocalTraceStorage,
-    PersistentChatContextProvider,
-    TemporaryChatContextProvider,
-    TemporaryChatService,
-    recover_interrupted_messages,
-)
 from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.credentials import CredentialStore
 from cherry_desktop.core.data import DatabaseService, Repositories
@@ -33,12 +26,21 @@ from cherry_desktop.core.paths import PathRegistry
 from cherry_desktop.core.settings import SettingsStore
 from cherry_desktop.core.shared_cache import SharedCache
 
+if TYPE_CHECKING:
+    from cherry_desktop.core.ai.agent_session import AgentSessionRuntimeService
+    from cherry_desktop.core.ai.service import AiService
+    from cherry_desktop.core.ai.stream import AiStreamManager, TemporaryChatService
+
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class CoreServices:
-    """Everything the UI reaches through the bridge."""
+    """Everything the UI reaches through the bridge.
+
+    The stream services (`stream_manager`, `ai_service`, `agent_runtime`, `temporary_chats`)
+    exist once `start_services()` ran; `services_ready` is set then.
+    """
 
     app: Application
     paths: PathRegistry
@@ -46,11 +48,20 @@ class CoreServices:
     shared_cache: SharedCache
     credentials: CredentialStore
     settings: SettingsStore
-    stream_manager: AiStreamManager
-    ai_service: AiService
-    agent_runtime: AgentSessionRuntimeService
-    temporary_chats: TemporaryChatService
     demo: Any = None
+    stream_manager: AiStreamManager = field(init=False)
+    ai_service: AiService = field(init=False)
+    agent_runtime: AgentSessionRuntimeService = field(init=False)
+    temporary_chats: TemporaryChatService = field(init=False)
+    services_ready: asyncio.Event = field(init=False, default_factory=asyncio.Event)
+
+    async def start_services(self) -> None:
+        """Compose and start the stream services (once; later calls wait for the first)."""
+        if not hasattr(self, "stream_manager"):
+            add_stream_services(self)
+            await self.app.start()
+            self.services_ready.set()
+        await self.services_ready.wait()
 
     async def stop(self) -> None:
         await self.app.stop()
@@ -80,6 +91,8 @@ class StreamManagerService(Service):
         self.repos = repos
 
     async def on_init(self, app: Application) -> None:
+        from cherry_desktop.core.ai.stream import recover_interrupted_messages
+
         recovered = recover_interrupted_messages(self.repos)
         if recovered:
             log.info("boot recovery: %d interrupted chat message(s)", len(recovered))
@@ -88,8 +101,8 @@ class StreamManagerService(Service):
         await self.manager.shutdown()
 
 
-def build_core(paths: PathRegistry) -> CoreServices:
-    """Compose the services (nothing started yet)."""
+def build_core(paths: PathRegistry, *, services: bool = True) -> CoreServices:
+    """Compose the services (nothing started yet); `services=False` composes only the base."""
     app = Application(paths=paths)
     database = DatabaseService(paths.database_file)
     repos = database.repos
@@ -98,14 +111,36 @@ def build_core(paths: PathRegistry) -> CoreServices:
     app.register(ProviderSeedService(repos))
     shared_cache = SharedCache()
     app.register(_ValueService("shared_cache", shared_cache))
-    settings = SettingsStore(paths.get("app.config"))
-    credentials = CredentialStore()
+    core = CoreServices(app=app, paths=paths, repos=repos, shared_cache=shared_cache,
+                        credentials=CredentialStore(), settings=SettingsStore(paths.get("app.config")))
+    if services:
+        add_stream_services(core)
+    return core
 
-    ai_service = AiService(repos, credentials)
+
+def add_stream_services(core: CoreServices) -> None:
+    """Compose the stream services onto `core` (registered, not started)."""
+    from cherry_desktop.core.ai.agent_session import (
+        AgentChatContextProvider,
+        AgentSessionRuntimeService,
+        HostSettings,
+    )
+    from cherry_desktop.core.ai.service import AiService
+    from cherry_desktop.core.ai.stream import (
+        AiStreamManager,
+        AiStreamManagerConfig,
+        LocalTraceStorage,
+        PersistentChatContextProvider,
+        TemporaryChatContextProvider,
+        TemporaryChatService,
+    )
+
+    app, paths, repos, settings = core.app, core.paths, core.repos, core.settings
+    ai_service = AiService(repos, core.credentials)
     app.register(ai_service)
     manager = AiStreamManager(
         AiStreamManagerConfig(background_mode=settings.settings.background_mode),
-        stream_text=ai_service.stream_text, shared_cache=shared_cache,
+        stream_text=ai_service.stream_text, shared_cache=core.shared_cache,
     )
     app.register(StreamManagerService(manager, repos))
 
@@ -116,8 +151,8 @@ def build_core(paths: PathRegistry) -> CoreServices:
         return HostSettings(username=current.username, language=current.language)
 
     runtime = AgentSessionRuntimeService(
-        repos=repos, paths=paths, stream_host=manager, credentials=credentials, settings=host_settings,
-        idle_window_s=settings.settings.agent_idle_window_s, shared_cache=shared_cache,
+        repos=repos, paths=paths, stream_host=manager, credentials=core.credentials, settings=host_settings,
+        idle_window_s=settings.settings.agent_idle_window_s, shared_cache=core.shared_cache,
         trace_storage=trace_storage,
     )
     app.register(runtime)
@@ -129,16 +164,16 @@ def build_core(paths: PathRegistry) -> CoreServices:
         TemporaryChatContextProvider(temporary),
         PersistentChatContextProvider(repos, trace_storage=trace_storage),
     ])
-    return CoreServices(
-        app=app, paths=paths, repos=repos, shared_cache=shared_cache, credentials=credentials,
-        settings=settings, stream_manager=manager, ai_service=ai_service, agent_runtime=runtime,
-        temporary_chats=temporary,
-    )
+    core.ai_service, core.stream_manager, core.agent_runtime = ai_service, manager, runtime
+    core.temporary_chats = temporary
 
 
-async def start_core(paths: PathRegistry) -> CoreServices:
-    """Compose and start every core service in dependency order."""
+async def start_core(paths: PathRegistry, *, services: bool = True) -> CoreServices:
+    """Compose and start core in dependency order; `services=False` starts only the base
+    (then `await core.start_services()`)."""
     paths.ensure_all()
-    core = build_core(paths)
+    core = build_core(paths, services=services)
     await core.app.start()
+    if services:
+        core.services_ready.set()
     return core

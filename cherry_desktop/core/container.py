@@ -3,6 +3,9 @@
 A service declares `name` and `depends_on`; the container sorts them topologically, awaits
 each `on_init` in that order and each `on_stop` in the reverse order. A failing `on_stop` is
 logged and does not keep the others from stopping.
+
+Services may be registered in stages: `start()` again starts only those not yet started (the
+app starts the database and settings before the first window, the stream services after it).
 """
 
 from __future__ import annotations
@@ -86,8 +89,11 @@ class Application:
         return order
 
     async def start(self) -> None:
+        """Start every registered service not started yet, in dependency order."""
         for name in self.start_order():
             service = self._services[name]
+            if service in self._started:
+                continue
             log.debug("starting service %s", name)
             try:
                 await service.on_init(self)

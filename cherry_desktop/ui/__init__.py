@@ -35,29 +35,17 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _first_topic(controller: UiController, demo: bool) -> str | None:
-    core = controller.core
-    demo_handle = getattr(core, "demo", None)
-    if demo and demo_handle is not None:
-        return str(demo_handle.topic_id)
-    repos = core.repos
-    from cherry_desktop.ui._topics import agent_session_topic_id
-
-    sessions = repos.sessions.list_sessions()
-    if sessions:
-        return agent_session_topic_id(sessions[0].id)
-    topics = repos.topics.list_topics()
-    return topics[0].id if topics else None
-
-
 def start_ui(core: Any, *, screenshot: Path | None = None, demo: bool = False, splash: Any = None) -> UiController:
     """Build the controller, open the first window (on the newest session or the demo), and
     with `screenshot` save the window once idle and quit. A `splash` (`show_splash()`) is
-    closed once the first window is up."""
+    closed once the first window is up.
+
+    When core's stream services are not running yet (the app starts them right after this
+    window is painted), the window shows its first topic once they run."""
     from cherry_desktop.ui._controller import UiController
 
     controller = UiController(core, demo=demo)
-    controller.open_window(_first_topic(controller, demo))
+    controller.open_window(controller.first_topic() if controller.bridge.services_running() else None)
     if splash is not None:
         splash.close()
     if screenshot is not None:

@@ -8,19 +8,34 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
 from cherry_desktop.ui._asyncgen_hooks import AsyncgenHooks
 from cherry_desktop.ui._cache_mirror import QtSharedCache
 from cherry_desktop.ui._resources import apply_theme, icon
 from cherry_desktop.ui._tasks import drain, spawn
-from cherry_desktop.ui._topics import TopicStatusView
+from cherry_desktop.ui._topics import TopicStatusView, agent_session_topic_id
 from cherry_desktop.ui._window import ChatWindow
 from cherry_desktop.ui.bridge import UiBridge
 from cherry_desktop.ui.i18n import Translations
 
 log = logging.getLogger(__name__)
+FIRST_PAINT_WAIT_S = 0.5
+
+
+class _PaintSpy(QObject):
+    """Resolves `painted` at the first paint event of the widget it filters."""
+
+    def __init__(self, painted: asyncio.Future[None], parent: QObject) -> None:
+        super().__init__(parent)
+        self.painted = painted
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and not self.painted.done():
+            self.painted.set_result(None)
+        return False
+
 
 
 class UiController(QObject):
@@ -79,15 +94,39 @@ class UiController(QObject):
 
     # -- windows -----------------------------------------------------------------------------------
     def open_window(self, topic_id: str | None = None, *, show: bool = True) -> ChatWindow:
+        first = not self.windows
         window = ChatWindow(self)
         window.closed.connect(lambda w=window: self._on_window_closed(w))
         self.windows.append(window)
         if topic_id is not None:
             window.show_topic(topic_id)
+        elif not self.bridge.services_running():
+            spawn(self._settle_when_services_run(window, first=first))
         if show:
             window.show()
         self.window_opened.emit(window)
         return window
+
+    def first_topic(self) -> str | None:
+        """What the app's first window opens: the demo session, else the newest session, else
+        the newest chat topic."""
+        demo_handle = getattr(self.core, "demo", None)
+        if self.demo and demo_handle is not None:
+            return str(demo_handle.topic_id)
+        repos = self.core.repos
+        sessions = repos.sessions.list_sessions()
+        if sessions:
+            return agent_session_topic_id(sessions[0].id)
+        topics = repos.topics.list_topics()
+        return topics[0].id if topics else None
+
+    async def _settle_when_services_run(self, window: ChatWindow, *, first: bool) -> None:
+        # A window opened before core's stream services run shows a blank view; once they run
+        # (boot recovery has settled the rows), the app's first window opens its first topic
+        # and any other one its empty state.
+        await self.bridge.services()
+        if window in self.windows and window.topic_id is None:
+            window.show_topic(self.first_topic() if first else None)
 
     def windows_for(self, topic_id: str) -> list[ChatWindow]:
         return [w for w in self.windows if w.topic_id == topic_id]
@@ -166,6 +205,25 @@ class UiController(QObject):
         self.notified.emit(title, text)
 
     # -- life --------------------------------------------------------------------------------------
+    async def first_paint(self, timeout_s: float = FIRST_PAINT_WAIT_S) -> bool:
+        """Wait until the first window has painted once; False after `timeout_s` (a window
+        that is never exposed, e.g. started minimised, must not hold the app back)."""
+        if not self.windows:
+            return False
+        window = self.windows[0]
+        painted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        spy = _PaintSpy(painted, self)
+        window.installEventFilter(spy)
+        try:
+            await asyncio.wait_for(asyncio.shield(painted), timeout_s)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            if window in self.windows:
+                window.removeEventFilter(spy)
+            spy.deleteLater()
+
     async def wait_closed(self) -> int:
         """Resolves with the exit code once the last window closed (or Quit)."""
         if self._closed is None:
@@ -225,6 +283,7 @@ class UiController(QObject):
         return ok
 
     async def screenshot_and_quit(self, path: Path) -> None:
+        await self.bridge.services()
         window = self.windows[0] if self.windows else self.open_window(None)
         require_turn = False
         demo = getattr(self.core, "demo", None)

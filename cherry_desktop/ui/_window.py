@@ -21,8 +21,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest
-from cherry_desktop.core.messages import TextPart, new_id
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
@@ -336,6 +334,9 @@ class ChatWindow(QMainWindow):
         return spawn(self._submit(self.topic_id, self.listener, text, mode), on_error=self._report_error)
 
     async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str) -> Any:
+        from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
+        from cherry_desktop.core.messages import TextPart, new_id
+
         local_id = f"local:{new_id()}"
         if mode != "queue":
             # Shown at once, before any reply chunk can arrive; renamed once core names it.
@@ -367,6 +368,8 @@ class ChatWindow(QMainWindow):
         """`Ai_Stream_Open` with `regenerate-message`: another answer to the same question."""
         if self.topic_id is None or self.listener is None:
             return None
+        from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
+
         request = AiStreamOpenRequest(topic_id=self.topic_id, trigger="regenerate-message", message_id=message_id)
         self.attached_live = True
         self._update_composer()
@@ -463,7 +466,9 @@ class ChatWindow(QMainWindow):
                 window._refresh_header()
 
     def _refresh_empty_state(self) -> None:
-        empty = self.topic_id is None
+        # Until core's stream services run (just after the first paint) the first topic is not
+        # chosen yet: a blank view, not "Nothing is open" flashing for a moment.
+        empty = self.topic_id is None and self.bridge.services_running()
         self.empty_state.setVisible(empty)
         self.message_view.setVisible(not empty)
         self.title.setVisible(not empty)

@@ -6,6 +6,8 @@ and the database reads a window needs. Widgets never touch a core service direct
 
 The bridge is tolerant of a partly built core: a missing service raises
 `BridgeUnavailableError` (the window words it) instead of an AttributeError deep in a slot.
+The app starts core's stream services just after the first window is painted: a request made
+before then waits for them (`core.services_ready`) instead of failing.
 """
 
 from __future__ import annotations
@@ -13,13 +15,16 @@ from __future__ import annotations
 import inspect
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest, AttachResponse, DispatchResult
 from cherry_desktop.core.data import StoredMessage
 from cherry_desktop.ui._topics import session_id_of
+
+if TYPE_CHECKING:
+    # The stream package loads with the stream services, after the first window is painted.
+    from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest, AttachResponse, DispatchResult
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +120,17 @@ class UiBridge(QObject):
     def agent_runtime(self) -> Any:
         return getattr(self.core, "agent_runtime", None)
 
+    def services_running(self) -> bool:
+        """Whether core's stream services run (a core without the flag has them from the start)."""
+        ready = getattr(self.core, "services_ready", None)
+        return ready is None or bool(ready.is_set())
+
+    async def services(self) -> None:
+        """Wait until core's stream services run (at once when they already do)."""
+        ready = getattr(self.core, "services_ready", None)
+        if ready is not None and not ready.is_set():
+            await ready.wait()
+
     def _manager(self) -> Any:
         manager = self.stream_manager
         if manager is None:
@@ -124,6 +140,7 @@ class UiBridge(QObject):
     # -- request channels -------------------------------------------------------------------
     async def open(self, request: AiStreamOpenRequest, subscriber: Any) -> DispatchResult:
         """`Ai_Stream_Open`: submit (or steer / queue) a user message, or regenerate."""
+        await self.services()
         manager = self._manager()
         try:
             from cherry_desktop.core.ai.stream import dispatch_stream_request
@@ -137,13 +154,17 @@ class UiBridge(QObject):
 
     async def attach(self, topic_id: str, listener: Any) -> AttachResponse:
         """`Ai_Stream_Attach`: register the window's listener; compact replay when live."""
+        await self.services()
         manager = self.stream_manager
         if manager is None:
+            from cherry_desktop.core.ai.stream.types import AttachResponse
+
             return AttachResponse(status="not-found")
         return await _maybe_await(manager.attach(listener, topic_id))  # type: ignore[no-any-return]
 
     async def detach(self, topic_id: str, listener: Any) -> None:
         """`Ai_Stream_Detach`: unsubscribe; the stream goes on."""
+        await self.services()
         manager = self.stream_manager
         if manager is None:
             return
@@ -151,11 +172,13 @@ class UiBridge(QObject):
 
     async def abort(self, topic_id: str) -> None:
         """`Ai_Stream_Abort`: stop the current generation (the partial persists as paused)."""
+        await self.services()
         await _maybe_await(self._manager().abort(topic_id))
 
     async def respond_tool_approval(self, topic_id: str, approval_id: str, approved: bool,
                                     reason: str | None = None) -> bool:
         """`Ai_ToolApproval_Respond`: the user's decision on a pending tool call."""
+        await self.services()
         runtime = self.agent_runtime
         session_id = session_id_of(topic_id)
         if runtime is None or session_id is None:
@@ -179,6 +202,7 @@ class UiBridge(QObject):
         return out
 
     async def _queue_call(self, session_id: str, names: tuple[str, ...], *args: Any) -> None:
+        await self.services()
         runtime = self.agent_runtime
         fn = _first_attr(runtime, *names) if runtime is not None else None
         if fn is None:
@@ -256,6 +280,7 @@ class UiBridge(QObject):
 
     async def delete_topic(self, topic_id: str) -> None:
         """Stop a live stream first, then delete the rows."""
+        await self.services()
         manager = self.stream_manager
         if manager is not None and getattr(manager, "has_live_stream", lambda _t: False)(topic_id):
             await _maybe_await(manager.abort(topic_id))

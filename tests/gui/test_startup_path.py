@@ -1,5 +1,7 @@
 """The app's own start (`cherry_desktop.app.main`): the splash paints before the event loop's
-and core's imports, with the collector paused; the collector is back once the app runs."""
+and core's imports, with the collector paused; the first window paints before core's stream
+services (and the message models) are imported, which then start; the collector is back once
+the app runs."""
 
 from __future__ import annotations
 
@@ -39,6 +41,14 @@ OBSERVE = textwrap.dedent("""
         seen["at_first_window"] = {"gc_enabled": gc.isenabled()}
 
         async def later():
+            await controller.first_paint()
+            seen["at_first_paint"] = {
+                name: name in sys.modules for name in (
+                    "cherry_desktop.core.ai.stream", "cherry_desktop.core.ai.agent_session",
+                    "cherry_desktop.core.messages", "claude_agent_sdk")}
+            await controller.bridge.services()
+            seen["services"] = {"stream_manager": hasattr(core, "stream_manager"),
+                                "agent_runtime": hasattr(core, "agent_runtime")}
             await asyncio.sleep(app.STARTUP_GC_PAUSE_S + 0.5)
             seen["running"] = {"gc_enabled": gc.isenabled(), "frozen": gc.get_freeze_count() > 0}
             controller.quit()
@@ -54,12 +64,16 @@ OBSERVE = textwrap.dedent("""
 """)
 
 
-def test_splash_first_then_collector_back_once_running(tmp_path: Path) -> None:
+def test_splash_then_window_then_services_and_collector_back(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", OBSERVE, str(tmp_path / "data")], capture_output=True, text=True,
                          cwd=ROOT, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=60, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["at_splash"] == {"asyncio": False, "qasync": False, "core_bootstrap": False, "gc_enabled": False}
     assert seen["at_first_window"] == {"gc_enabled": False}
+    assert seen["at_first_paint"] == {"cherry_desktop.core.ai.stream": False,
+                                      "cherry_desktop.core.ai.agent_session": False,
+                                      "cherry_desktop.core.messages": False, "claude_agent_sdk": False}
+    assert seen["services"] == {"stream_manager": True, "agent_runtime": True}
     assert seen["running"] == {"gc_enabled": True, "frozen": True}
     assert seen["after_exit"] == {"gc_enabled": True, "code": 0}

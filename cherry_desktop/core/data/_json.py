@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from cherry_desktop.core.messages import MessagePart, parse_part
+if TYPE_CHECKING:
+    # Loaded at the first parse: a window paints before any message is read (startup).
+    from cherry_desktop.core.messages import MessagePart
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,8 @@ def parts_from_json(text: str | None, *, where: str) -> tuple[list[MessagePart],
         return [], err
     if not isinstance(raw, list):
         return [], f"corrupt parts in {where}: expected a list, got {type(raw).__name__}"
+    from cherry_desktop.core.messages import parse_part
+
     parts: list[MessagePart] = []
     for i, item in enumerate(raw):
         try:

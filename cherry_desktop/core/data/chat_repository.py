@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import builtins
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import peewee as pw
 
 from cherry_desktop.core.data._json import dumps, loads_or_error, parts_from_json, parts_to_json
-from cherry_desktop.core.data.agent_repository import NotFoundError
+from cherry_desktop.core.data.agent_repository import NotFoundError, execute, fetch_by_pk
 from cherry_desktop.core.data.models import AppMeta, Message, Model, Provider, Topic, UsageRecord, now_ms
 from cherry_desktop.core.data.records import (
     MessageStatus,
@@ -17,7 +17,9 @@ from cherry_desktop.core.data.records import (
     StoredMessage,
     TopicRecord,
 )
-from cherry_desktop.core.messages import MessagePart
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.messages import MessagePart  # loaded at the first message read
 
 
 def _provider(row: Provider) -> ProviderRecord:
@@ -83,13 +85,13 @@ class ProviderRepository:
         return self.get_provider(provider_id)
 
     def get_provider(self, provider_id: str) -> ProviderRecord:
-        row = Provider.by_pk(provider_id)
+        row = fetch_by_pk(Provider, provider_id)
         if row is None:
             raise NotFoundError(f"provider {provider_id}")
         return _provider(row)
 
     def find_provider(self, provider_id: str) -> ProviderRecord | None:
-        row = Provider.by_pk(provider_id)
+        row = fetch_by_pk(Provider, provider_id)
         return _provider(row) if row else None
 
     def list_providers(self) -> list[ProviderRecord]:
@@ -106,13 +108,13 @@ class ProviderRepository:
         return self.get_model(umid)
 
     def get_model(self, umid: str) -> ModelRecord:
-        row = Model.by_pk(umid)
+        row = fetch_by_pk(Model, umid)
         if row is None:
             raise NotFoundError(f"model {umid}")
         return _model(row)
 
     def find_model(self, umid: str) -> ModelRecord | None:
-        row = Model.by_pk(umid)
+        row = fetch_by_pk(Model, umid)
         return _model(row) if row else None
 
     def delete_model(self, umid: str) -> None:
@@ -252,8 +254,26 @@ class MessageRepository:
 
 
 class UsageRepository:
+    # Every model request of a turn adds a row: the statement (all columns but the auto id) is
+    # prepared once; unspecified columns take the model's defaults, as peewee's insert would.
+    _INSERT_FIELDS: tuple[Any, ...] = tuple(f for f in UsageRecord._meta.sorted_fields if f is not UsageRecord.id)
+    _INSERT_SQL = 'INSERT INTO "usage_record" ({}) VALUES ({})'.format(
+        ", ".join(f'"{f.column_name}"' for f in _INSERT_FIELDS), ", ".join("?" for _ in _INSERT_FIELDS))
+    _FIELD_NAMES = frozenset(f.name for f in _INSERT_FIELDS)
+
     def add(self, **fields: Any) -> int:
-        return int(UsageRecord.insert(**fields).execute())
+        unknown = fields.keys() - self._FIELD_NAMES
+        if unknown:
+            raise TypeError(f"unknown usage_record fields: {sorted(unknown)}")
+        values: list[Any] = []
+        for field in self._INSERT_FIELDS:
+            if field.name in fields:
+                value = fields[field.name]
+            else:
+                default = field.default
+                value = default() if callable(default) else default
+            values.append(field.db_value(value))
+        return int(execute(UsageRecord, self._INSERT_SQL, tuple(values)).lastrowid)
 
     def list(self, *, message_id: str | None = None,
              session_id: str | None = None) -> builtins.list[dict[str, Any]]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from cherry_desktop.core.messages import MessagePart, UIMessage
-from cherry_desktop.core.messages.ui_message import Role
+if TYPE_CHECKING:
+    # Loaded at the first message read: a window paints before any (startup).
+    from cherry_desktop.core.messages import MessagePart, UIMessage
+    from cherry_desktop.core.messages.ui_message import Role
 
 MessageStatus = Literal["pending", "success", "error", "paused"]
 
@@ -90,6 +92,8 @@ class StoredMessage:
     load_error: str | None = None
 
     def to_ui_message(self) -> UIMessage:
+        from cherry_desktop.core.messages import UIMessage
+
         role: Role = "assistant"
         if self.role in ("user", "system"):
             role = "user" if self.role == "user" else "system"
