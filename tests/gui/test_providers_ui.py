@@ -17,21 +17,17 @@ from cherry_desktop.core.credentials import FIX_HINT, provider_key_name
 from cherry_desktop.ui._model_picker import IssueWords
 from cherry_desktop.ui._providers_dialog import ProvidersDialog
 from tests.fakes.memory_keyring import MemoryKeyring
+from tests.fakes.scripted_provider_server import Reply, ScriptedServer, openai_delta, sse
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
-from tests.integration.test_providers import Reply, ScriptedServer, openai_delta, sse
 
 pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
 async def server() -> AsyncIterator[ScriptedServer]:
-    s = ScriptedServer()
-    await s.start()
-    try:
+    async with ScriptedServer() as s:
         yield s
-    finally:
-        await s.stop()
 
 
 async def snap(widget: Any, name: str) -> None:
