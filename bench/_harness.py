@@ -1,4 +1,5 @@
-"""Shared set-up for the UI benchmarks: a real core on a temp data dir, on a qasync loop."""
+"""Shared set-up for the benchmarks: a real core on a temp data dir, on a qasync loop; scripted
+`stream_text` sources that stand in for a model."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ import os
 import statistics
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.ai.stream import AiStreamRequest
+    from cherry_desktop.core.messages import UIMessageChunk
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -31,6 +36,34 @@ async def start_test_core(data_dir: str | None = None) -> Any:
     from cherry_desktop.core.paths import build_path_registry
 
     return await start_core(build_path_registry(data_dir or tempfile.mkdtemp(prefix="cherry-bench-")))
+
+
+def stream_text_from(
+    source: Callable[[AiStreamRequest], AsyncIterator[UIMessageChunk]],
+) -> Callable[[AiStreamRequest], Awaitable[AsyncIterator[UIMessageChunk]]]:
+    """An `AiService.stream_text` stand-in that answers each request with `source(request)`."""
+
+    async def stream_text(request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
+        return source(request)
+
+    return stream_text
+
+
+def text_turn(deltas: Iterable[str], *, message_id: str | None = None, part_id: str = "t") -> Iterator[UIMessageChunk]:
+    """One text reply as chunks, built as they are taken: start, text-start, a text-delta per
+    item of `deltas`, text-end, finish.
+
+    The deltas skip pydantic validation (`model_construct`): the benchmarks time our pipeline,
+    not the building of their input.
+    """
+    from cherry_desktop.core.messages import FinishChunk, StartChunk, TextDeltaChunk, TextEndChunk, TextStartChunk
+
+    yield StartChunk(message_id=message_id)
+    yield TextStartChunk(id=part_id)
+    for delta in deltas:
+        yield TextDeltaChunk.model_construct(type="text-delta", id=part_id, delta=delta)
+    yield TextEndChunk(id=part_id)
+    yield FinishChunk(finish_reason="stop")
 
 
 class LagProbe:

@@ -16,28 +16,14 @@ import asyncio
 import gc
 import json
 import statistics
-import sys
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _harness import stream_text_from, text_turn  # first: puts the checkout on sys.path
 
-from cherry_desktop.core.ai.stream import (
-    AiStreamManager,
-    AiStreamRequest,
-    ModelDispatch,
-    SendInput,
-)
-from cherry_desktop.core.messages import (
-    FinishChunk,
-    StartChunk,
-    TextDeltaChunk,
-    TextEndChunk,
-    TextStartChunk,
-    UIMessageChunk,
-)
+from cherry_desktop.core.ai.stream import AiStreamManager, AiStreamRequest, ModelDispatch, SendInput
+from cherry_desktop.core.messages import StartChunk, UIMessageChunk
 
 N_CHUNKS = 300_000
 BARE_JOIN_MS: list[float] = []
@@ -74,9 +60,7 @@ class CountingListener:
 
 
 def build_chunks(n: int) -> list[UIMessageChunk]:
-    body: list[UIMessageChunk] = [TextDeltaChunk.model_construct(type="text-delta", id="t", delta="tok ")
-                                  for _ in range(n - 4)]
-    return [StartChunk(), TextStartChunk(id="t"), *body, TextEndChunk(id="t"), FinishChunk(finish_reason="stop")]
+    return list(text_turn(["tok "] * (n - 4)))
 
 
 async def fan_out(chunks: list[UIMessageChunk], *, measure: bool) -> tuple[float, list[float]]:
@@ -93,10 +77,7 @@ async def fan_out(chunks: list[UIMessageChunk], *, measure: bool) -> tuple[float
             for c in chunks:
                 yield c
 
-    async def stream_text(request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
-        return source()
-
-    mgr = AiStreamManager(stream_text=stream_text, max_buffer_chunks=10_000)
+    mgr = AiStreamManager(stream_text=stream_text_from(lambda _request: source()), max_buffer_chunks=10_000)
     listeners = [CountingListener(i, done_stamps if (measure and i == LISTENERS - 1) else None)
                  for i in range(LISTENERS)]
     gc.collect()
@@ -121,10 +102,7 @@ async def replay_10k() -> list[float]:
             yield c
         await gate.wait()
 
-    async def stream_text(request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
-        return source()
-
-    mgr = AiStreamManager(stream_text=stream_text, max_buffer_chunks=10_000)
+    mgr = AiStreamManager(stream_text=stream_text_from(lambda _request: source()), max_buffer_chunks=10_000)
     mgr.send(SendInput(topic_id="r", models=[ModelDispatch("p::m", AiStreamRequest(model_id="p::m"))], listeners=[]))
     while (s := mgr.inspect("r")) is None or s.executions[0].buffer_size < 10_000:  # noqa: ASYNC110
         await asyncio.sleep(0.001)
@@ -160,10 +138,7 @@ async def abort_latency() -> list[float]:
             await asyncio.Event().wait()  # a silent upstream
             yield StartChunk()
 
-        async def stream_text(request: AiStreamRequest, src: Any = source) -> AsyncIterator[UIMessageChunk]:
-            return src()
-
-        mgr = AiStreamManager(stream_text=stream_text)
+        mgr = AiStreamManager(stream_text=stream_text_from(lambda _request, src=source: src()))
         lst = CountingListener(0)
         mgr.send(SendInput(topic_id="a", models=[ModelDispatch("p::m", AiStreamRequest(model_id="p::m"))],
                            listeners=[lst]))

@@ -10,10 +10,13 @@ import argparse
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Iterable
+from typing import TYPE_CHECKING, Any
 
-from _harness import LagProbe, run_qasync, start_test_core
+from _harness import LagProbe, run_qasync, start_test_core, stream_text_from, text_turn
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.messages import UIMessageChunk
 
 WORDS = ("stream ", "token ", "window ", "cherry ", "render ", "frame ", "chunk ", "agent ", "**bold** ", "`code` ")
 
@@ -26,38 +29,32 @@ def _delta(i: int) -> str:
     return WORDS[i % len(WORDS)]
 
 
+async def paced(chunks: Iterable[UIMessageChunk], rate: int) -> AsyncIterator[UIMessageChunk]:
+    """`chunks` with their text deltas at `rate` per second, in bursts every 2 ms (as network
+    reads of a fast model arrive); other chunks pass at once."""
+    loop = asyncio.get_running_loop()
+    start = 0.0
+    sent = due = 0
+    for chunk in chunks:
+        if chunk.type == "text-delta":
+            if not sent:
+                start = loop.time()
+            while sent >= due:  # this burst is out; the next is what came due meanwhile
+                await asyncio.sleep(0.002)
+                due = int((loop.time() - start) * rate)
+            sent += 1
+        yield chunk
+
+
 async def bench(seconds: float, rate: int, n_windows: int) -> dict[str, Any]:
     import psutil
 
-    from cherry_desktop.core.ai.stream import AiStreamManager, AiStreamRequest, PersistentChatContextProvider
-    from cherry_desktop.core.messages import (
-        FinishChunk,
-        StartChunk,
-        TextDeltaChunk,
-        TextEndChunk,
-        TextStartChunk,
-        UIMessageChunk,
-    )
+    from cherry_desktop.core.ai.stream import AiStreamManager, PersistentChatContextProvider
     from cherry_desktop.ui import UiController
 
     total = int(seconds * rate)
-
-    async def stream_text(request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
-        async def gen() -> AsyncIterator[UIMessageChunk]:
-            yield StartChunk(message_id=request.message_id)
-            yield TextStartChunk(id="t")
-            loop = asyncio.get_running_loop()
-            start = loop.time()
-            sent = 0
-            while sent < total:
-                due = min(total, int((loop.time() - start) * rate))
-                while sent < due:
-                    yield TextDeltaChunk.model_construct(type="text-delta", id="t", delta=_delta(sent))
-                    sent += 1
-                await asyncio.sleep(0.002)
-            yield TextEndChunk(id="t")
-            yield FinishChunk(finish_reason="stop")
-        return gen()
+    stream_text = stream_text_from(
+        lambda request: paced(text_turn(map(_delta, range(total)), message_id=request.message_id), rate))
 
     core = await start_test_core()
     manager = AiStreamManager(stream_text=stream_text, shared_cache=core.shared_cache)
