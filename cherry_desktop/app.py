@@ -84,9 +84,9 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
         splash = show_splash()
         import asyncio
 
-        import qasync
+        from cherry_desktop.ui.event_loop import new_event_loop
 
-        loop = qasync.QEventLoop(qapp)
+        loop = new_event_loop(qapp)
         asyncio.set_event_loop(loop)
         try:
             with loop:

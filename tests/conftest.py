@@ -94,11 +94,11 @@ def shared_cache() -> SharedCache:
 
 
 def _qasync_loop_factory() -> Any:
-    import qasync
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([])
-    return qasync.QEventLoop(app)
+    from cherry_desktop.ui.event_loop import new_event_loop
+
+    return new_event_loop(QApplication.instance() or QApplication([]))
 
 
 def pytest_asyncio_loop_factories(

@@ -11,7 +11,6 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
-from cherry_desktop.ui._asyncgen_hooks import AsyncgenHooks
 from cherry_desktop.ui._cache_mirror import QtSharedCache
 from cherry_desktop.ui._resources import apply_theme, icon
 from cherry_desktop.ui._tasks import drain, spawn
@@ -53,8 +52,6 @@ class UiController(QObject):
         super().__init__(parent)
         self.core = core
         self.demo = demo
-        # qasync leaves these unset: HTTP replies would leak their connection (see the module).
-        self._asyncgen_hooks = AsyncgenHooks()
         self.bridge = UiBridge(core, self)
         self.cache = QtSharedCache(core.shared_cache, self)
         self.windows: list[ChatWindow] = []
@@ -255,7 +252,6 @@ class UiController(QObject):
         self._quitting = True
         self.close_all()
         await drain()
-        self._asyncgen_hooks.restore()
 
     # -- screenshot ----------------------------------------------------------------------------------
     async def capture_when_idle(self, path: Path, *, window: ChatWindow | None = None,
