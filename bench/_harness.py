@@ -21,11 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def run_qasync(main: Callable[[], Awaitable[Any]]) -> Any:
-    import qasync
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([])
-    loop = qasync.QEventLoop(app)
+    from cherry_desktop.ui.event_loop import new_event_loop
+
+    loop = new_event_loop(QApplication.instance() or QApplication([]))
     asyncio.set_event_loop(loop)
     with loop:
         return loop.run_until_complete(main())
