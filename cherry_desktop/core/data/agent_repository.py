@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import builtins
-from typing import Any, cast
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 import peewee as pw
 
@@ -14,6 +16,7 @@ from cherry_desktop.core.data.models import (
     AgentSessionMessage,
     AgentSessionPendingTurn,
     AgentWorkspace,
+    BaseModel,
     new_uuid,
     now_ms,
 )
@@ -25,11 +28,51 @@ from cherry_desktop.core.data.records import (
     StoredMessage,
     WorkspaceRecord,
 )
-from cherry_desktop.core.messages import MessagePart
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.messages import MessagePart  # loaded at the first message read
 
 
 class NotFoundError(LookupError):
     """No row with that id."""
+
+
+# -- statements prepared once -------------------------------------------------------------------
+# A turn looks up its session, agent, workspace, provider and model, saves two rows, records
+# usage and finalises its assistant row. peewee builds each statement anew every time and wraps
+# every row in a model instance, which costs far more than SQLite's execution of the statement;
+# these paths therefore run SQL built once per model and read rows as plain tuples.
+
+_Converter = Callable[[Any], Any]
+_SELECT_BY_PK: dict[type[BaseModel], tuple[str, tuple[str, ...], tuple[_Converter, ...]]] = {}
+
+
+def _select_by_pk(model: type[BaseModel]) -> tuple[str, tuple[str, ...], tuple[_Converter, ...]]:
+    prepared = _SELECT_BY_PK.get(model)
+    if prepared is None:
+        meta = model._meta
+        fields = meta.sorted_fields
+        pk: Any = meta.primary_key
+        columns = ", ".join(f'"{f.column_name}"' for f in fields)
+        sql = f'SELECT {columns} FROM "{meta.table_name}" WHERE "{pk.column_name}" = ?'
+        prepared = (sql, tuple(f.column_name for f in fields), tuple(f.python_value for f in fields))
+        _SELECT_BY_PK[model] = prepared
+    return prepared
+
+
+def fetch_by_pk(model: type[BaseModel], value: object) -> Any:
+    """The row with this primary key as a read-only namespace (attributes named by column, values
+    converted as peewee converts them), or None. For lookups whose row is only read."""
+    sql, names, converters = _select_by_pk(model)
+    found = model._meta.database.execute_sql(sql, (value,)).fetchone()
+    if found is None:
+        return None
+    return SimpleNamespace(**{name: convert(v) for name, convert, v in zip(names, converters, found, strict=True)})
+
+
+def execute(model: type[BaseModel], sql: str, params: tuple[Any, ...]) -> Any:
+    """Run a prepared statement on the model's database; returns the cursor."""
+    return model._meta.database.execute_sql(sql, params)
 
 
 def _agent(row: Agent) -> AgentRecord:
@@ -87,13 +130,13 @@ class AgentRepository:
         return _agent(row)
 
     def get_agent(self, agent_id: str) -> AgentRecord:
-        row = Agent.by_pk(agent_id)
+        row = fetch_by_pk(Agent, agent_id)
         if row is None:
             raise NotFoundError(f"agent {agent_id}")
         return _agent(row)
 
     def find_agent(self, agent_id: str) -> AgentRecord | None:
-        row = Agent.by_pk(agent_id)
+        row = fetch_by_pk(Agent, agent_id)
         return _agent(row) if row else None
 
     def list_agents(self) -> list[AgentRecord]:
@@ -116,7 +159,7 @@ class AgentRepository:
         return _workspace(AgentWorkspace.create(name=name, path=path, kind=kind, agent=agent_id))
 
     def get_workspace(self, workspace_id: str) -> WorkspaceRecord:
-        row = AgentWorkspace.by_pk(workspace_id)
+        row = fetch_by_pk(AgentWorkspace, workspace_id)
         if row is None:
             raise NotFoundError(f"workspace {workspace_id}")
         return _workspace(row)
@@ -124,7 +167,7 @@ class AgentRepository:
     def find_workspace(self, workspace_id: str | None) -> WorkspaceRecord | None:
         if workspace_id is None:
             return None
-        row = AgentWorkspace.by_pk(workspace_id)
+        row = fetch_by_pk(AgentWorkspace, workspace_id)
         return _workspace(row) if row else None
 
     def list_workspaces(self, agent_id: str | None = None) -> list[WorkspaceRecord]:
@@ -145,13 +188,13 @@ class AgentSessionRepository:
         return _session(AgentSession.create(**fields))
 
     def get_session(self, session_id: str) -> AgentSessionRecord:
-        row = AgentSession.by_pk(session_id)
+        row = fetch_by_pk(AgentSession, session_id)
         if row is None:
             raise NotFoundError(f"agent session {session_id}")
         return _session(row)
 
     def find_session(self, session_id: str) -> AgentSessionRecord | None:
-        row = AgentSession.by_pk(session_id)
+        row = fetch_by_pk(AgentSession, session_id)
         return _session(row) if row else None
 
     def list_sessions(self, agent_id: str | None = None) -> list[AgentSessionRecord]:
@@ -181,6 +224,8 @@ class AgentSessionMessageRepository:
         '"runtime_resume_token", "stats", "metadata", "created_at", "updated_at", "ordering") '
         "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)"
     )
+    # UPDATE statements by the tuple of columns they set.
+    _UPDATE_SQL: dict[tuple[str, ...], str] = {}
 
     def _next_ordering(self, session_id: str) -> int:
         db = AgentSessionMessage._meta.database
@@ -191,14 +236,20 @@ class AgentSessionMessageRepository:
                        status: MessageStatus = "success", model_id: str | None = None,
                        id: str | None = None, metadata: dict[str, Any] | None = None,
                        runtime_resume_token: str | None = None) -> StoredMessage:
-        db = AgentSessionMessage._meta.database
+        with AgentSessionMessage._meta.database.atomic():
+            return self._insert(session_id=session_id, role=role, parts=parts, status=status, model_id=model_id,
+                                id=id, metadata=metadata, runtime_resume_token=runtime_resume_token)
+
+    def _insert(self, *, session_id: str, role: str, parts: list[MessagePart], status: MessageStatus,
+                model_id: str | None, id: str | None, metadata: dict[str, Any] | None = None,
+                runtime_resume_token: str | None = None) -> StoredMessage:
+        """One insert; the caller holds the transaction (ordering is read, then used)."""
         message_id = id if id is not None else new_uuid()
         created = now_ms()
-        with db.atomic():
-            ordering = self._next_ordering(session_id)
-            db.execute_sql(self._INSERT_SQL, (
-                message_id, session_id, role, parts_to_json(parts), status, model_id, runtime_resume_token,
-                dumps(metadata) if metadata else None, created, created, ordering))
+        ordering = self._next_ordering(session_id)
+        execute(AgentSessionMessage, self._INSERT_SQL, (
+            message_id, session_id, role, parts_to_json(parts), status, model_id, runtime_resume_token,
+            dumps(metadata) if metadata else None, created, created, ordering))
         return StoredMessage(
             id=message_id, owner_id=session_id, role=role, parts=list(parts), status=status, model_id=model_id,
             created_at=created, updated_at=created, ordering=ordering, metadata=dict(metadata or {}),
@@ -209,12 +260,11 @@ class AgentSessionMessageRepository:
                     user_message_id: str | None = None,
                     assistant_message_id: str | None = None) -> tuple[StoredMessage, StoredMessage]:
         """Save a user message and its pending assistant placeholder in one transaction."""
-        db = AgentSessionMessage._meta.database
-        with db.atomic():
-            user = self.create_message(session_id=session_id, role="user", parts=user_parts,
-                                       id=user_message_id)
-            assistant = self.create_message(session_id=session_id, role="assistant", parts=[],
-                                            status="pending", model_id=model_id, id=assistant_message_id)
+        with AgentSessionMessage._meta.database.atomic():
+            user = self._insert(session_id=session_id, role="user", parts=user_parts, status="success",
+                                model_id=None, id=user_message_id)
+            assistant = self._insert(session_id=session_id, role="assistant", parts=[], status="pending",
+                                     model_id=model_id, id=assistant_message_id)
         return user, assistant
 
     def move_to_end(self, message_id: str) -> StoredMessage:
@@ -235,19 +285,30 @@ class AgentSessionMessageRepository:
                        status: MessageStatus | None = None, stats: dict[str, Any] | None = None,
                        metadata: dict[str, Any] | None = None,
                        runtime_resume_token: str | None = None) -> None:
-        changes: dict[Any, Any] = {AgentSessionMessage.updated_at: now_ms()}
+        columns: list[str] = ["updated_at"]
+        values: list[Any] = [now_ms()]
         if parts is not None:
-            changes[AgentSessionMessage.data] = parts_to_json(parts)
+            columns.append("data")
+            values.append(parts_to_json(parts))
         if status is not None:
-            changes[AgentSessionMessage.status] = status
+            columns.append("status")
+            values.append(status)
         if stats is not None:
-            changes[AgentSessionMessage.stats] = dumps(stats)
+            columns.append("stats")
+            values.append(dumps(stats))
         if metadata is not None:
-            changes[AgentSessionMessage.metadata] = dumps(metadata)
+            columns.append("metadata")
+            values.append(dumps(metadata))
         if runtime_resume_token is not None:
-            changes[AgentSessionMessage.runtime_resume_token] = runtime_resume_token
-        n = AgentSessionMessage.update(changes).where(AgentSessionMessage.id == message_id).execute()
-        if n == 0:
+            columns.append("runtime_resume_token")
+            values.append(runtime_resume_token)
+        key = tuple(columns)
+        sql = self._UPDATE_SQL.get(key)
+        if sql is None:
+            assignments = ", ".join(f'"{c}" = ?' for c in columns)
+            sql = self._UPDATE_SQL[key] = f'UPDATE "agent_session_message" SET {assignments} WHERE "id" = ?'
+        values.append(message_id)
+        if execute(AgentSessionMessage, sql, tuple(values)).rowcount == 0:
             raise NotFoundError(f"agent session message {message_id}")
 
     def delete_message(self, message_id: str) -> None:
@@ -255,13 +316,13 @@ class AgentSessionMessageRepository:
         AgentSessionMessage.delete().where(AgentSessionMessage.id == message_id).execute()
 
     def get_message(self, message_id: str) -> StoredMessage:
-        row = AgentSessionMessage.by_pk(message_id)
+        row = fetch_by_pk(AgentSessionMessage, message_id)
         if row is None:
             raise NotFoundError(f"agent session message {message_id}")
         return session_message_record(row)
 
     def find_message(self, message_id: str) -> StoredMessage | None:
-        row = AgentSessionMessage.by_pk(message_id)
+        row = fetch_by_pk(AgentSessionMessage, message_id)
         return session_message_record(row) if row else None
 
     def list_messages(self, session_id: str, *, limit: int | None = None,
@@ -309,11 +370,19 @@ class PendingTurnRepository:
         return PendingTurnRecord(id=row.id, session_id=row.session_id, user_message_id=row.user_message_id,
                                  text=row.text, is_steer=row.is_steer, ordering=row.ordering)
 
+    # The host reads a session's queue at every turn's start and end.
+    _LIST_SESSION_SQL = (
+        'SELECT "id", "session_id", "user_message_id", "text", "is_steer", "ordering" '
+        'FROM "agent_session_pending_turn" WHERE "session_id" = ? ORDER BY "ordering"'
+    )
+
     def list(self, session_id: str | None = None) -> builtins.list[PendingTurnRecord]:
-        q = AgentSessionPendingTurn.select().order_by(AgentSessionPendingTurn.ordering)
-        if session_id is not None:
-            q = q.where(AgentSessionPendingTurn.session == session_id)
-        return [self._rec(r) for r in q]
+        if session_id is None:
+            q = AgentSessionPendingTurn.select().order_by(AgentSessionPendingTurn.ordering)
+            return [self._rec(r) for r in q]
+        cursor = execute(AgentSessionPendingTurn, self._LIST_SESSION_SQL, (session_id,))
+        return [PendingTurnRecord(id=i, session_id=s, user_message_id=m, text=t, is_steer=bool(steer), ordering=o)
+                for i, s, m, t, steer, o in cursor.fetchall()]
 
     def remove_by_message(self, user_message_id: str) -> None:
         AgentSessionPendingTurn.delete().where(

@@ -1,0 +1,97 @@
+"""The repository paths that run statements prepared once (a turn's lookups and writes) read and
+write exactly what peewee's own queries read and write."""
+
+from __future__ import annotations
+
+import pytest
+
+from cherry_desktop.core.data import NotFoundError, Repositories
+from cherry_desktop.core.data.models import AgentSessionMessage, Provider, UsageRecord
+from cherry_desktop.core.messages import TextPart
+
+
+def _session(repos: Repositories) -> str:
+    agent = repos.agents.create_agent(type="claude-code", name="A", model="p::m", disabled_tools=["Bash"],
+                                      config={"k": 1})
+    ws = repos.agents.create_workspace(name="w", path="/tmp/w", kind="system", agent_id=agent.id)
+    return repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="s", model="p::m2").id
+
+
+def test_lookups_by_primary_key_match_peewee_rows(repos: Repositories) -> None:
+    sid = _session(repos)
+    session = repos.sessions.find_session(sid)
+    assert session is not None and session.agent_id is not None and session.workspace_id is not None
+    row = repos.sessions.get_session(sid)
+    assert (row.name, row.model) == ("s", "p::m2")
+    agent = repos.agents.find_agent(session.agent_id)
+    assert agent is not None
+    assert (agent.disabled_tools, agent.config, agent.load_error) == (["Bash"], {"k": 1}, None)
+    workspace = repos.agents.find_workspace(session.workspace_id)
+    assert workspace is not None and (workspace.kind, workspace.agent_id) == ("system", agent.id)
+    assert repos.sessions.find_session("nope") is None
+    assert repos.agents.find_agent("nope") is None
+    assert repos.agents.find_workspace("nope") is None
+    with pytest.raises(NotFoundError):
+        repos.agents.get_agent("nope")
+
+    repos.providers.upsert_provider(id="p", name="P", type="anthropic", enabled=False, settings={"env": {"A": "1"}})
+    provider = repos.providers.find_provider("p")
+    # BooleanField is stored as an integer: the value is converted back as peewee converts it.
+    assert provider is not None and provider.enabled is False and provider.settings == {"env": {"A": "1"}}
+    assert Provider.get_by_id("p").enabled is False
+    repos.providers.upsert_model(provider_id="p", model_id="m2", name="M2")
+    model = repos.providers.find_model("p::m2")
+    assert model is not None and (model.provider_id, model.model_id, model.name) == ("p", "m2", "M2")
+    assert repos.providers.find_model("p::none") is None
+
+
+def test_turn_rows_and_terminal_update(repos: Repositories) -> None:
+    sid = _session(repos)
+    user, assistant = repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="hi")],
+                                                         model_id="p::m2")
+    assert (user.ordering, assistant.ordering) == (1, 2)
+    assert assistant.status == "pending" and assistant.model_id == "p::m2"
+    repos.session_messages.update_message(assistant.id, parts=[TextPart(text="answer")], status="success",
+                                          stats={"tokens": 3}, metadata={"usage": {"input_tokens": 1}},
+                                          runtime_resume_token="tok")
+    stored = repos.session_messages.get_message(assistant.id)
+    assert [p.text for p in stored.parts if isinstance(p, TextPart)] == ["answer"]
+    assert (stored.status, stored.stats, stored.metadata, stored.runtime_resume_token) == (
+        "success", {"tokens": 3}, {"usage": {"input_tokens": 1}}, "tok")
+    assert stored.updated_at >= assistant.updated_at
+    # A partial update leaves every other column as it was.
+    repos.session_messages.update_message(assistant.id, status="error")
+    again = repos.session_messages.get_message(assistant.id)
+    assert (again.status, again.stats, again.runtime_resume_token) == ("error", {"tokens": 3}, "tok")
+    assert AgentSessionMessage.get_by_id(assistant.id).status == "error"
+    with pytest.raises(NotFoundError):
+        repos.session_messages.update_message("nope", status="success")
+    # Both rows of a turn or neither: a clashing id rolls the user row back.
+    with pytest.raises(Exception):  # noqa: B017 (sqlite's IntegrityError through peewee)
+        repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="x")], model_id=None,
+                                           user_message_id="fresh", assistant_message_id=assistant.id)
+    assert repos.session_messages.find_message("fresh") is None
+    assert repos.session_messages.count_messages(sid) == 2
+
+
+def test_usage_insert_fills_defaults_and_rejects_unknown_fields(repos: Repositories) -> None:
+    rid = repos.usage.add(session_id="s", message_id="m", model_id="p::m", input_tokens=5,
+                          time_first_token_ms=12, time_completion_ms=None)
+    row = UsageRecord.get_by_id(rid)
+    assert (row.input_tokens, row.output_tokens, row.reasoning_tokens, row.time_first_token_ms) == (5, 0, 0, 12)
+    assert row.time_completion_ms is None and row.topic_id is None and row.created_at > 0
+    assert repos.usage.add(message_id="m") == rid + 1
+    with pytest.raises(TypeError):
+        repos.usage.add(message_id="m", bogus=1)
+
+
+def test_pending_turns_of_a_session_in_order(repos: Repositories) -> None:
+    sid = _session(repos)
+    repos.pending_turns.add(session_id=sid, user_message_id="u1", text="one", is_steer=False)
+    repos.pending_turns.add(session_id=sid, user_message_id="u2", text="two", is_steer=True)
+    rows = repos.pending_turns.list(sid)
+    assert [(r.user_message_id, r.text, r.is_steer, r.ordering) for r in rows] == [
+        ("u1", "one", False, 1), ("u2", "two", True, 2)]
+    assert rows[1].is_steer is True
+    assert [r.user_message_id for r in repos.pending_turns.list()] == ["u1", "u2"]
+    assert repos.pending_turns.list("other") == []
