@@ -50,6 +50,29 @@ class ScriptedConnection:
         self.interrupts = 0
         self.closed = False
         self.send_event = asyncio.Event()
+        self._feeder: asyncio.Task[None] | None = None
+        if driver.event_sink:
+            # Offered only in sink mode: the host then takes the callback path, not events().
+            self.set_event_sink = self._set_event_sink
+
+    def _set_event_sink(self, sink: Callable[[AgentRuntimeEvent | None], None] | None) -> None:
+        """Like `ClaudeCodeConnection.set_event_sink`: a reader task of the connection calls
+        `sink` with each event, then with None once the stream ended (or failed)."""
+        if self._feeder is not None:
+            self._feeder.cancel()
+            self._feeder = None
+        if sink is None:
+            return
+
+        async def feed() -> None:
+            try:
+                async for event in self.events():
+                    sink(event)
+            except Exception:
+                pass
+            sink(None)
+
+        self._feeder = asyncio.get_running_loop().create_task(feed())
 
     def emit(self, *events: AgentRuntimeEvent) -> None:
         for event in events:
@@ -129,9 +152,15 @@ class ScriptedConnection:
 class ScriptedDriver:
     capabilities: Sequence[str] = ("agent-session",)
 
+    #: Connections offer `set_event_sink` (the host's callback path); the agent-session tests
+    #: run once with and once without it.
+    default_event_sink = False
+
     def __init__(self, *, type: str = "scripted", supports_redirect: bool = True,
-                 script: Callable[[ScriptedConnection, RuntimeSendInput], None] | None = None) -> None:
+                 script: Callable[[ScriptedConnection, RuntimeSendInput], None] | None = None,
+                 event_sink: bool | None = None) -> None:
         self.type = type
+        self.event_sink = ScriptedDriver.default_event_sink if event_sink is None else event_sink
         self.supports_redirect = supports_redirect
         self.script = script
         self.fail_connect = False

@@ -2,11 +2,13 @@
 # (a mixin of AgentSessionRuntimeService: its methods annotate `self` with the service type)
 """Routing a connection's `AgentRuntimeEvent`s, and the steer-boundary roll.
 
-One pump task per connection reads `connection.events()` and hands each event to the running
-turn's active segment. At a steer boundary the host keeps the topic stream alive
-(`will_continue_topic`), ends the pre-steer segment (A1a is persisted as `success` by its own
-listeners), and opens a continuation segment (A2) whose queue already buffers the post-steer
-chunks: when A2's execution opens, it replays them in order. A2's placeholder is saved only
+One pump task per connection reads `connection.events()` (or, when the connection offers
+`set_event_sink`, is called back with each event by the connection's own reader: one task
+switch less per event) and hands each event to the running turn's active segment. At a steer
+boundary the host keeps the topic stream alive (`will_continue_topic`), ends the pre-steer
+segment (A1a is persisted as `success` by its own listeners), and opens a continuation segment
+(A2) whose queue already buffers the post-steer chunks: when A2's execution opens, it replays
+them in order. A2's placeholder is saved only
 after A1a's terminal, so the steer's user row sorts between the two assistant rows.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cherry_desktop.core.ai.agent_session.state import END, RuntimeTurn, Segment, SessionEntry, _Failure
@@ -49,10 +52,14 @@ class RuntimeEventsMixin:
     async def _pump(self: AgentSessionRuntimeService, entry: SessionEntry, conn: AgentRuntimeConnection) -> None:
         error: str | None = None
         try:
-            async for event in conn.events():
-                if entry.connection is not conn:
-                    break
-                await self._on_event(entry, conn, event)
+            attach = getattr(conn, "set_event_sink", None)
+            if callable(attach):
+                await self._route_events(entry, conn, attach)
+            else:
+                async for event in conn.events():
+                    if entry.connection is not conn:
+                        break
+                    self._on_event(entry, conn, event)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -68,8 +75,32 @@ class RuntimeEventsMixin:
         # not at app stop.
         await self._close_connection(entry, conn)
 
-    async def _on_event(self: AgentSessionRuntimeService, entry: SessionEntry, conn: AgentRuntimeConnection,
-                        event: AgentRuntimeEvent) -> None:
+    async def _route_events(self: AgentSessionRuntimeService, entry: SessionEntry, conn: AgentRuntimeConnection,
+                            attach: Callable[[Callable[[AgentRuntimeEvent | None], None] | None], None]) -> None:
+        """`connection.events()` without a task switch per event: the connection's reader calls
+        back with each event (`set_event_sink`); returns when the stream ends, as the loop over
+        `events()` would, and raises what routing an event raised."""
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def sink(event: AgentRuntimeEvent | None) -> None:
+            if ended.done():
+                return
+            if event is None or entry.connection is not conn:
+                ended.set_result(None)
+                return
+            try:
+                self._on_event(entry, conn, event)
+            except Exception as exc:
+                ended.set_exception(exc)
+
+        attach(sink)
+        try:
+            await ended
+        finally:
+            attach(None)
+
+    def _on_event(self: AgentSessionRuntimeService, entry: SessionEntry, conn: AgentRuntimeConnection,
+                  event: AgentRuntimeEvent) -> None:
         turn = entry.current
         live = turn if turn is not None and not turn.settled else None
         seg = live.active_segment if live is not None else None

@@ -10,6 +10,7 @@ sorts between the two assistant rows. `RuntimeMetadata.turn_id` names a segment.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -42,6 +43,42 @@ END = _End()
 SegmentItem = UIMessageChunk | _End | _Failure
 
 
+class SegmentQueue:
+    """The chunk queue of one segment: one producer (the event router), one reader (the
+    segment's execution). `asyncio.Queue` minus what a single unbounded reader never needs
+    (bounds, putters, task accounting), since every chunk of a turn passes through here."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[SegmentItem] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: SegmentItem) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> SegmentItem:
+        while not self._items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                if self._waiter is waiter:
+                    self._waiter = None
+        return self._items.popleft()
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
+
+
 @dataclass(eq=False)
 class Segment:
     """One execution / one assistant row of a runtime turn."""
@@ -52,7 +89,7 @@ class Segment:
     model_id: str
     # User rows shown right before this segment (the steer messages of a continuation).
     lead_message_ids: tuple[str, ...] = ()
-    queue: asyncio.Queue[SegmentItem] = field(default_factory=asyncio.Queue)
+    queue: SegmentQueue = field(default_factory=SegmentQueue)
     placeholder_saved: bool = False
     opened: bool = False
     ended: bool = False
@@ -64,7 +101,7 @@ class Segment:
     def push(self, item: SegmentItem) -> None:
         if self.ended:
             return
-        if isinstance(item, _End | _Failure):
+        if type(item) is _End or type(item) is _Failure:
             self.ended = True
         self.queue.put_nowait(item)
 

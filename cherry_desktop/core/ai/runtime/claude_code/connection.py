@@ -46,6 +46,9 @@ from cherry_desktop.core.messages import UIMessage
 
 log = logging.getLogger(__name__)
 
+#: Receives each event in order, then None once the stream ended (`set_event_sink`).
+EventSink = Callable[[AgentRuntimeEvent | None], None]
+
 DENIED_MESSAGE = "The user denied this tool call."
 DISABLED_MESSAGE = "This tool is disabled for this agent."
 #: How long `close()` waits for a live turn's interrupt before disconnecting anyway.
@@ -96,6 +99,7 @@ class ClaudeCodeConnection:
         self._clock = clock
         self._on_closed = on_closed
         self._queue: asyncio.Queue[AgentRuntimeEvent | None] = asyncio.Queue()
+        self._sink: EventSink | None = None
         self._router = CallbackRouter(self)
         self._client: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -163,8 +167,26 @@ class ClaudeCodeConnection:
                 return
             yield event
 
-    def _emit(self, event: AgentRuntimeEvent) -> None:
-        self._queue.put_nowait(event)
+    def set_event_sink(self, sink: EventSink | None) -> None:
+        """Hand events to `sink` as they happen instead of queueing them for `events()`.
+
+        An optional host fast path: the reader task calls `sink` synchronously, in order, with
+        each event and finally with None (the stream ended), saving the host a task switch per
+        event. Events queued before the sink was set are handed over first. `None` detaches:
+        later events queue again.
+        """
+        self._sink = sink
+        if sink is None:
+            return
+        while not self._queue.empty():
+            sink(self._queue.get_nowait())
+
+    def _emit(self, event: AgentRuntimeEvent | None) -> None:
+        sink = self._sink
+        if sink is not None:
+            sink(event)
+        else:
+            self._queue.put_nowait(event)
 
     # ---- reader --------------------------------------------------------------------------
 
@@ -181,7 +203,7 @@ class ClaudeCodeConnection:
         finally:
             self._dead = True
             self._resolve_approvals(ApprovalDecision(approved=False, reason="connection closed"))
-            self._queue.put_nowait(None)
+            self._emit(None)
 
     async def _pump(self, client: Any) -> str:
         """Read one client's messages; returns 'closed', 'dead' or 'rebuild'."""
@@ -370,7 +392,7 @@ class ClaudeCodeConnection:
             await close_client(self._client)
         self._dead = True
         if reader is None:
-            self._queue.put_nowait(None)
+            self._emit(None)
         if self._on_closed is not None:
             self._on_closed(self)
 
