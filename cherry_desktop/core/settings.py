@@ -1,17 +1,20 @@
-"""User settings: a pydantic model with a schema version, stored as JSON in the config dir.
+"""User settings: a frozen dataclass with a schema version, stored as JSON in the config dir.
 
 Keys are never stored here (they live in the keyring). A corrupt or unreadable file is logged
 and replaced by defaults in memory; the bad file is kept aside, never silently overwritten.
+
+Not a pydantic model on purpose: the first window needs the theme and language before it
+paints, and importing pydantic's model machinery costs ~85 ms here; seven typed fields check
+themselves in `__post_init__` instead (pydantic loads with the stream services, after the paint).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 log = logging.getLogger(__name__)
 
@@ -19,19 +22,50 @@ SETTINGS_VERSION = 1
 SETTINGS_FILE = "settings.json"
 
 Theme = Literal["system", "light", "dark"]
+BackgroundMode = Literal["continue", "abort"]
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "theme": ("system", "light", "dark"),
+    "background_mode": ("continue", "abort"),
+}
 
 
-class AppSettings(BaseModel):
-    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+class SettingsError(ValueError):
+    """A settings value of the wrong type or outside its choices."""
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    """The user's settings; every field has the type of its default (checked on creation)."""
 
     version: int = SETTINGS_VERSION
     # Empty: follow the system locale.
     language: str = ""
     theme: Theme = "system"
-    background_mode: Literal["continue", "abort"] = "continue"
+    background_mode: BackgroundMode = "continue"
     username: str = ""
     notify_on_completion: bool = True
     agent_idle_window_s: int = 300
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            expected = type(spec.default)
+            if type(value) is not expected:  # exact: True is not an int setting, 1 not a bool
+                raise SettingsError(f"settings.{spec.name}: expected {expected.__name__}, got {value!r}")
+            choices = _CHOICES.get(spec.name)
+            if choices is not None and value not in choices:
+                raise SettingsError(f"settings.{spec.name}: {value!r} is not one of {', '.join(choices)}")
+        if self.agent_idle_window_s < 0:
+            raise SettingsError(f"settings.agent_idle_window_s: {self.agent_idle_window_s} is negative")
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> AppSettings:
+        """Build from a stored object; unknown keys (a newer or older app's) are ignored."""
+        known = {spec.name for spec in fields(cls)}
+        return cls(**{key: value for key, value in raw.items() if key in known})
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def _migrate(raw: dict[str, Any]) -> dict[str, Any]:
@@ -55,8 +89,8 @@ class SettingsStore:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(raw, dict):
                 raise ValueError("settings file is not an object")
-            return AppSettings.model_validate(_migrate(raw))
-        except (OSError, ValueError, ValidationError) as exc:
+            return AppSettings.from_dict(_migrate(raw))
+        except (OSError, ValueError, TypeError) as exc:
             aside = self.path.with_suffix(".corrupt.json")
             log.error("unreadable settings %s (%s); defaults used, file kept as %s", self.path, exc, aside)
             try:
@@ -66,14 +100,14 @@ class SettingsStore:
             return AppSettings()
 
     def update(self, **changes: Any) -> AppSettings:
-        data = self.settings.model_dump()
-        data.update(changes)
-        self.settings = AppSettings.model_validate(data)
+        """Apply `changes` and save; raises `SettingsError` (nothing changed) on a bad value
+        and `TypeError` on an unknown key."""
+        self.settings = replace(self.settings, **changes)
         self.save()
         return self.settings
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(self.settings.model_dump_json(indent=2), encoding="utf-8")
+        tmp.write_text(json.dumps(self.settings.as_dict(), indent=2, ensure_ascii=False), encoding="utf-8")
         tmp.replace(self.path)

@@ -310,7 +310,7 @@ class UiBridge(QObject):
     def settings_values(self) -> dict[str, Any]:
         store = getattr(self.core, "settings", None)
         settings = getattr(store, "settings", None)
-        return settings.model_dump() if settings is not None else {}
+        return settings.as_dict() if settings is not None else {}
 
     def update_settings(self, **changes: Any) -> None:
         store = getattr(self.core, "settings", None)

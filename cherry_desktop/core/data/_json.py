@@ -6,8 +6,6 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 if TYPE_CHECKING:
     # Loaded at the first parse: a window paints before any message is read (startup).
     from cherry_desktop.core.messages import MessagePart
@@ -35,6 +33,8 @@ def parts_from_json(text: str | None, *, where: str) -> tuple[list[MessagePart],
         return [], err
     if not isinstance(raw, list):
         return [], f"corrupt parts in {where}: expected a list, got {type(raw).__name__}"
+    from pydantic import ValidationError
+
     from cherry_desktop.core.messages import parse_part
 
     parts: list[MessagePart] = []

@@ -9,7 +9,7 @@ import pytest
 from keyring.backends import fail
 
 from cherry_desktop.core.credentials import CredentialStore, KeyringUnavailableError, provider_key_name
-from cherry_desktop.core.settings import SettingsStore
+from cherry_desktop.core.settings import SettingsError, SettingsStore
 from cherry_desktop.core.shared_cache import SharedCache, topic_stream_status_key
 
 
@@ -101,3 +101,25 @@ def test_settings_round_trip_and_corrupt_file(tmp_path: Path) -> None:
     broken = SettingsStore(tmp_path)
     assert broken.settings.theme == "system"
     assert (tmp_path / "settings.corrupt.json").read_text() == "{not json"
+
+
+def test_settings_reject_bad_values_and_keep_the_old_ones(tmp_path: Path) -> None:
+    store = SettingsStore(tmp_path)
+    store.update(theme="dark")
+    for bad in ({"theme": "purple"}, {"background_mode": "later"}, {"agent_idle_window_s": "300"},
+                {"notify_on_completion": 1}, {"agent_idle_window_s": True}, {"agent_idle_window_s": -5}):
+        with pytest.raises(SettingsError):
+            store.update(**bad)
+    with pytest.raises(TypeError):
+        store.update(colour="red")
+    assert store.settings.theme == "dark"
+    assert SettingsStore(tmp_path).settings.as_dict() == store.settings.as_dict()
+
+
+def test_settings_file_with_a_wrong_type_is_set_aside_and_unknown_keys_ignored(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text('{"version": 1, "theme": "dark", "from_a_newer_app": 3}')
+    assert SettingsStore(tmp_path).settings.theme == "dark"
+    (tmp_path / "settings.json").write_text('{"version": 1, "theme": 7}')
+    store = SettingsStore(tmp_path)
+    assert store.settings.theme == "system"
+    assert (tmp_path / "settings.corrupt.json").read_text() == '{"version": 1, "theme": 7}'
