@@ -45,7 +45,7 @@ OBSERVE = textwrap.dedent("""
             seen["at_first_paint"] = {
                 name: name in sys.modules for name in (
                     "cherry_desktop.core.ai.stream", "cherry_desktop.core.ai.agent_session",
-                    "cherry_desktop.core.messages", "claude_agent_sdk")}
+                    "cherry_desktop.core.messages", "pydantic", "claude_agent_sdk")}
             await controller.bridge.services()
             seen["services"] = {"stream_manager": hasattr(core, "stream_manager"),
                                 "agent_runtime": hasattr(core, "agent_runtime")}
@@ -73,7 +73,8 @@ def test_splash_then_window_then_services_and_collector_back(tmp_path: Path) -> 
     assert seen["at_first_window"] == {"gc_enabled": False}
     assert seen["at_first_paint"] == {"cherry_desktop.core.ai.stream": False,
                                       "cherry_desktop.core.ai.agent_session": False,
-                                      "cherry_desktop.core.messages": False, "claude_agent_sdk": False}
+                                      "cherry_desktop.core.messages": False, "pydantic": False,
+                                      "claude_agent_sdk": False}
     assert seen["services"] == {"stream_manager": True, "agent_runtime": True}
     assert seen["running"] == {"gc_enabled": True, "frozen": True}
     assert seen["after_exit"] == {"gc_enabled": True, "code": 0}
