@@ -63,6 +63,7 @@ class MessageView(QScrollArea):
         self._empty = QLabel(self.tr("No messages yet. Say hello!"))
         self._empty.setObjectName("emptyHint")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._empty.setVisible(self.bridge.services_running())  # see `reload`
         self._layout.addWidget(self._empty)
         self._layout.addStretch(1)
         self.setWidget(self._content)
@@ -96,7 +97,8 @@ class MessageView(QScrollArea):
             self._rows.remove(row)
         self._clear()
         if self.topic_id is None:
-            self._empty.setVisible(True)
+            # Blank while core's stream services start (the first topic is not chosen yet).
+            self._empty.setVisible(self.bridge.services_running())
             return
         rows = self.bridge.load_messages(self.topic_id, limit=PAGE_SIZE)
         self._has_more = len(rows) >= PAGE_SIZE

@@ -41,6 +41,7 @@ async def test_window_before_services_then_first_topic_after_recovery(tmp_path: 
         assert await controller.first_paint()
         assert window.topic_id is None
         assert not window.empty_state.isVisible()  # blank, not "Nothing is open"
+        assert not window.message_view._empty.isVisible()  # nor "No messages yet"
 
         listener = QtStreamListener("early", topic_id, window)
         early_attach = asyncio.ensure_future(controller.bridge.attach(topic_id, listener))
