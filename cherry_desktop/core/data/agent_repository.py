@@ -44,10 +44,21 @@ class NotFoundError(LookupError):
 # these paths therefore run SQL built once per model and read rows as plain tuples.
 
 _Converter = Callable[[Any], Any]
-_SELECT_BY_PK: dict[type[BaseModel], tuple[str, tuple[str, ...], tuple[_Converter, ...]]] = {}
+#: SQLite already returns these fields' Python values (text -> str, integer -> int, NULL -> None),
+#: so peewee's conversion of them is the identity; other fields (booleans stored as integers,
+#: ...) are converted as peewee converts them.
+_NATIVE_FIELDS = (pw.CharField, pw.TextField, pw.IntegerField)
+_Prepared = tuple[str, tuple[str, ...], tuple[tuple[str, _Converter], ...]]
+_SELECT_BY_PK: dict[type[BaseModel], _Prepared] = {}
 
 
-def _select_by_pk(model: type[BaseModel]) -> tuple[str, tuple[str, ...], tuple[_Converter, ...]]:
+def _native(field: Any) -> bool:
+    if isinstance(field, pw.ForeignKeyField):
+        field = field.rel_field
+    return isinstance(field, _NATIVE_FIELDS)  # BooleanField is none of them
+
+
+def _select_by_pk(model: type[BaseModel]) -> _Prepared:
     prepared = _SELECT_BY_PK.get(model)
     if prepared is None:
         meta = model._meta
@@ -55,7 +66,8 @@ def _select_by_pk(model: type[BaseModel]) -> tuple[str, tuple[str, ...], tuple[_
         pk: Any = meta.primary_key
         columns = ", ".join(f'"{f.column_name}"' for f in fields)
         sql = f'SELECT {columns} FROM "{meta.table_name}" WHERE "{pk.column_name}" = ?'
-        prepared = (sql, tuple(f.column_name for f in fields), tuple(f.python_value for f in fields))
+        conversions = tuple((f.column_name, f.python_value) for f in fields if not _native(f))
+        prepared = (sql, tuple(f.column_name for f in fields), conversions)
         _SELECT_BY_PK[model] = prepared
     return prepared
 
@@ -63,11 +75,14 @@ def _select_by_pk(model: type[BaseModel]) -> tuple[str, tuple[str, ...], tuple[_
 def fetch_by_pk(model: type[BaseModel], value: object) -> Any:
     """The row with this primary key as a read-only namespace (attributes named by column, values
     converted as peewee converts them), or None. For lookups whose row is only read."""
-    sql, names, converters = _select_by_pk(model)
+    sql, names, conversions = _select_by_pk(model)
     found = model._meta.database.execute_sql(sql, (value,)).fetchone()
     if found is None:
         return None
-    return SimpleNamespace(**{name: convert(v) for name, convert, v in zip(names, converters, found, strict=True)})
+    values = dict(zip(names, found, strict=True))
+    for name, convert in conversions:
+        values[name] = convert(values[name])
+    return SimpleNamespace(**values)
 
 
 def execute(model: type[BaseModel], sql: str, params: tuple[Any, ...]) -> Any:
@@ -242,11 +257,12 @@ class AgentSessionMessageRepository:
 
     def _insert(self, *, session_id: str, role: str, parts: list[MessagePart], status: MessageStatus,
                 model_id: str | None, id: str | None, metadata: dict[str, Any] | None = None,
-                runtime_resume_token: str | None = None) -> StoredMessage:
+                runtime_resume_token: str | None = None, ordering: int | None = None) -> StoredMessage:
         """One insert; the caller holds the transaction (ordering is read, then used)."""
         message_id = id if id is not None else new_uuid()
         created = now_ms()
-        ordering = self._next_ordering(session_id)
+        if ordering is None:
+            ordering = self._next_ordering(session_id)
         execute(AgentSessionMessage, self._INSERT_SQL, (
             message_id, session_id, role, parts_to_json(parts), status, model_id, runtime_resume_token,
             dumps(metadata) if metadata else None, created, created, ordering))
@@ -264,7 +280,7 @@ class AgentSessionMessageRepository:
             user = self._insert(session_id=session_id, role="user", parts=user_parts, status="success",
                                 model_id=None, id=user_message_id)
             assistant = self._insert(session_id=session_id, role="assistant", parts=[], status="pending",
-                                     model_id=model_id, id=assistant_message_id)
+                                     model_id=model_id, id=assistant_message_id, ordering=user.ordering + 1)
         return user, assistant
 
     def move_to_end(self, message_id: str) -> StoredMessage:

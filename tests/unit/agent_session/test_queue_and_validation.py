@@ -8,9 +8,12 @@ import pytest
 
 from cherry_desktop.core.ai.agent_session import AgentSessionValidationError, RuntimeMetadataMissingError
 from cherry_desktop.core.ai.agent_session.routing import make_runtime_stream_text
+from cherry_desktop.core.ai.agent_session.validation import resolve_workspace_path
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.data.records import WorkspaceRecord
 from cherry_desktop.core.messages import TextPart, message_text
+from cherry_desktop.core.paths import build_path_registry
 from tests.unit.agent_session.harness import attach_harness, make_harness
 
 
@@ -155,3 +158,20 @@ async def test_agent_session_request_without_runtime_metadata_is_rejected(repos:
     stream_text = make_runtime_stream_text(h.runtime)
     with pytest.raises(RuntimeMetadataMissingError):
         await stream_text(AiStreamRequest(model_id="m", topic_id=h.topic))
+
+
+def test_system_workspace_outside_the_managed_root_is_refused(tmp_path: Path) -> None:
+    paths = build_path_registry(tmp_path / "data")
+    root = paths.get("feature.agents.workspaces")
+    root.mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "link").symlink_to(outside, target_is_directory=True)
+    for path in ("../escape", str(outside), "link", f"{root}-sibling"):
+        ws = WorkspaceRecord(id="w", agent_id=None, name="w", path=path, kind="system")
+        with pytest.raises(AgentSessionValidationError) as info:
+            resolve_workspace_path(ws, paths)
+        assert info.value.code == "workspace-unavailable"
+    assert not (tmp_path / "data" / "Agents" / "escape").exists()
+    inside = resolve_workspace_path(WorkspaceRecord(id="w2", agent_id=None, name="w", path="", kind="system"), paths)
+    assert inside == (root / "w2").resolve() and inside.is_dir()

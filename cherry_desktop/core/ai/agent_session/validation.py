@@ -32,6 +32,18 @@ def session_id_from_topic(topic_id: str) -> str | None:
     return None
 
 
+#: The managed workspace root -> its resolved form. The root is the app's own folder (from the
+#: path registry, fixed for the process), so it is resolved once rather than at every turn.
+_RESOLVED_ROOTS: dict[Path, Path] = {}
+
+
+def _resolved_root(root: Path) -> Path:
+    resolved = _RESOLVED_ROOTS.get(root)
+    if resolved is None:
+        resolved = _RESOLVED_ROOTS[root] = root.resolve()
+    return resolved
+
+
 def resolve_workspace_path(workspace: WorkspaceRecord, paths: PathRegistry) -> Path:
     """System workspaces live (and are created) under the managed root; user paths must exist."""
     if workspace.kind == "system":
@@ -39,13 +51,14 @@ def resolve_workspace_path(workspace: WorkspaceRecord, paths: PathRegistry) -> P
         raw = Path(workspace.path).expanduser() if workspace.path else Path(workspace.id)
         path = raw if raw.is_absolute() else root / raw
         resolved = path.resolve()
-        if not resolved.is_relative_to(root.resolve()):
+        if not resolved.is_relative_to(_resolved_root(root)):
             raise AgentSessionValidationError("workspace-unavailable",
                                               f"system workspace {workspace.id} escapes the managed root")
-        try:
-            resolved.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise AgentSessionValidationError("workspace-unavailable", str(exc)) from exc
+        if not resolved.is_dir():  # a stat; mkdir on an existing folder raises and catches inside
+            try:
+                resolved.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise AgentSessionValidationError("workspace-unavailable", str(exc)) from exc
         return resolved
     path = Path(workspace.path).expanduser()
     if not workspace.path or not path.is_dir():

@@ -253,6 +253,11 @@ class ClaudeStreamAdapter:
 
     def _stream_event(self, event: Mapping[str, Any], now: float) -> list[AgentRuntimeEvent]:
         etype = event.get("type")
+        if etype == "content_block_delta":  # nearly every partial message: tested first
+            request = self._request
+            if request is None:
+                return []
+            return self._block_delta(request, int(event.get("index", 0)), event.get("delta") or {}, now)
         if etype == "message_start":
             msg = event.get("message") or {}
             message_id = str(msg.get("id") or f"msg-{len(self._streamed_message_ids)}")
@@ -270,8 +275,6 @@ class ClaudeStreamAdapter:
             return []
         if etype == "content_block_start":
             return self._block_start(request, int(event.get("index", 0)), event.get("content_block") or {})
-        if etype == "content_block_delta":
-            return self._block_delta(request, int(event.get("index", 0)), event.get("delta") or {}, now)
         if etype == "content_block_stop":
             return self._block_stop(int(event.get("index", 0)))
         if etype == "message_delta":
