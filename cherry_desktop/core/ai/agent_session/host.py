@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, SerializedError, StreamListener, UniqueModelId
+from cherry_desktop.core.messages import UIMessageChunk
 
 
 class RuntimeStreamHost(Protocol):
@@ -27,3 +28,7 @@ class RuntimeStreamHost(Protocol):
         ...
 
     def abort(self, topic_id: str, reason: str = "user") -> None: ...
+
+    def on_chunk(self, topic_id: str, model_id: UniqueModelId, chunk: UIMessageChunk) -> None:
+        """Deliver one chunk to the topic's execution of `model_id`, as its loop would."""
+        ...

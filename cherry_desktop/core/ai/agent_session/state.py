@@ -10,7 +10,9 @@ sorts between the two assistant rows. `RuntimeMetadata.turn_id` names a segment.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -22,6 +24,8 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeSessionContext,
 )
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+
+log = logging.getLogger(__name__)
 
 TurnKind = Literal["normal", "autonomous"]
 TerminalStatus = Literal["success", "paused", "error"]
@@ -72,6 +76,12 @@ class SegmentQueue:
                     self._waiter = None
         return self._items.popleft()
 
+    @property
+    def parked(self) -> bool:
+        """The reader waits here for the next item and nothing is queued before it."""
+        waiter = self._waiter
+        return waiter is not None and not waiter.done() and not self._items
+
     def qsize(self) -> int:
         return len(self._items)
 
@@ -97,12 +107,26 @@ class Segment:
     rolled: bool = False
     continuation_deferred: bool = False
     terminal_status: TerminalStatus | None = None
+    # Hands a chunk to this segment's execution as its loop would (`AiStreamManager.on_chunk`);
+    # set once the execution reads the segment.
+    deliver: Callable[[UIMessageChunk], None] | None = None
 
     def push(self, item: SegmentItem) -> None:
         if self.ended:
             return
         if type(item) is _End or type(item) is _Failure:
             self.ended = True
+        elif self.deliver is not None and self.queue.parked:
+            # The execution sits idle on the empty queue: deliver now, in order, instead of
+            # waking its task for each chunk. END and failures still go through the queue,
+            # so the execution's own loop ends the segment.
+            try:
+                self.deliver(item)  # type: ignore[arg-type]  # neither _End nor _Failure here
+                return
+            except Exception as exc:
+                log.exception("delivering a chunk of segment %s failed", self.id)
+                self.ended = True
+                item = _Failure(str(exc) or type(exc).__name__, "deliver-failed")
         self.queue.put_nowait(item)
 
 

@@ -1,0 +1,93 @@
+"""How a segment's chunks reach its execution: queued while the execution is busy or not open yet,
+handed over directly (`AiStreamManager.on_chunk`) while it waits on an empty queue."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cherry_desktop.core.ai.agent_session.state import END, RuntimeTurn, Segment
+from cherry_desktop.core.ai.runtime.types import ChunkEvent
+from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import TextDeltaChunk, TextEndChunk, TextStartChunk, UIMessage, message_text
+from tests.unit.agent_session.harness import make_harness, until
+
+
+async def test_segment_queues_until_its_reader_waits_then_hands_chunks_over() -> None:
+    turn = RuntimeTurn(id="t", session_id="s", topic_id="agent-session:s", user_message=UIMessage.user_text("hi"),
+                       model_id="m")
+    seg = Segment(id="seg", turn=turn, assistant_message_id="a", model_id="m")
+    handed: list[Any] = []
+    seg.deliver = handed.append
+    first = TextStartChunk(id="x")
+    seg.push(first)  # nobody reads yet: queued
+    assert handed == [] and seg.queue.qsize() == 1
+    assert await seg.queue.get() is first
+    reader = asyncio.get_running_loop().create_task(seg.queue.get())
+    await asyncio.sleep(0)  # the reader now waits on the empty queue
+    assert seg.queue.parked
+    second = TextDeltaChunk(id="x", delta="y")
+    seg.push(second)
+    assert handed == [second] and seg.queue.empty() and not reader.done()
+    seg.push(END)  # the end always goes through the queue: the reader's loop ends the segment
+    assert await reader is END
+    seg.push(TextEndChunk(id="x"))
+    assert handed == [second] and seg.queue.empty()
+
+
+async def test_chunks_go_straight_to_a_waiting_execution_in_order(repos: Repositories, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    h = make_harness(repos, tmp_path)
+    direct: list[str] = []
+    on_chunk = h.manager.on_chunk
+
+    def counting(topic_id: str, model_id: str, chunk: Any) -> None:
+        direct.append(getattr(chunk, "delta", chunk.type))
+        on_chunk(topic_id, model_id, chunk)
+
+    monkeypatch.setattr(h.manager, "on_chunk", counting)
+    await h.send("hello")
+    conn = await h.driver.wait_connection()
+    await conn.wait_sent(1)
+    conn.emit(ChunkEvent(TextStartChunk(id="t")), *(ChunkEvent(TextDeltaChunk(id="t", delta=f"{i} "))
+                                                    for i in range(4)), ChunkEvent(TextEndChunk(id="t")))
+    conn.complete()
+    await h.idle()
+    assert direct == ["text-start", "0 ", "1 ", "2 ", "3 ", "text-end"]
+    assistant = h.rows()[1]
+    assert h.subscriber.text_for(assistant.id) == "0 1 2 3 "
+    row = h.row(assistant.id)
+    assert row.status == "success" and message_text(row.to_ui_message()) == "0 1 2 3 "
+
+
+async def test_a_failing_direct_delivery_ends_the_segment_as_an_error(repos: Repositories, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    h = make_harness(repos, tmp_path)
+    on_chunk = h.manager.on_chunk
+
+    def failing(topic_id: str, model_id: str, chunk: Any) -> None:
+        if getattr(chunk, "delta", None) == "boom":
+            raise ValueError("cannot fold this chunk")
+        on_chunk(topic_id, model_id, chunk)
+
+    monkeypatch.setattr(h.manager, "on_chunk", failing)
+    await h.send("hello")
+    conn = await h.driver.wait_connection()
+    await conn.wait_sent(1)
+    conn.emit(ChunkEvent(TextStartChunk(id="t")))
+    await until(lambda: h.subscriber.chunks)
+    conn.emit(ChunkEvent(TextDeltaChunk(id="t", delta="boom")))
+    await h.idle()
+    row = h.rows()[1]
+    assert row.status == "error" and "cannot fold this chunk" in str(row.parts[-1])
+    assert conn.interrupts == 1  # the runtime turn is stopped like any failed segment
+    # The connection stays usable: the next turn runs on it.
+    await h.send("again")
+    sent = await conn.wait_sent(2)
+    assert message_text(sent.message) == "again"
+    conn.complete("fine")
+    await h.idle()
+    assert h.rows()[-1].status == "success"
