@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -48,8 +48,10 @@ _Converter = Callable[[Any], Any]
 #: so peewee's conversion of them is the identity; other fields (booleans stored as integers,
 #: ...) are converted as peewee converts them.
 _NATIVE_FIELDS = (pw.CharField, pw.TextField, pw.IntegerField)
-_Prepared = tuple[str, tuple[str, ...], tuple[tuple[str, _Converter], ...]]
-_SELECT_BY_PK: dict[type[BaseModel], _Prepared] = {}
+# A model's columns in table order, and the conversions its non-native columns need.
+_Shape = tuple[tuple[str, ...], tuple[tuple[str, _Converter], ...]]
+_SHAPES: dict[type[BaseModel], _Shape] = {}
+_SELECT_BY_PK: dict[type[BaseModel], str] = {}
 
 
 def _native(field: Any) -> bool:
@@ -58,31 +60,56 @@ def _native(field: Any) -> bool:
     return isinstance(field, _NATIVE_FIELDS)  # BooleanField is none of them
 
 
-def _select_by_pk(model: type[BaseModel]) -> _Prepared:
-    prepared = _SELECT_BY_PK.get(model)
-    if prepared is None:
-        meta = model._meta
-        fields = meta.sorted_fields
-        pk: Any = meta.primary_key
-        columns = ", ".join(f'"{f.column_name}"' for f in fields)
-        sql = f'SELECT {columns} FROM "{meta.table_name}" WHERE "{pk.column_name}" = ?'
-        conversions = tuple((f.column_name, f.python_value) for f in fields if not _native(f))
-        prepared = (sql, tuple(f.column_name for f in fields), conversions)
-        _SELECT_BY_PK[model] = prepared
-    return prepared
+def _shape(model: type[BaseModel]) -> _Shape:
+    shape = _SHAPES.get(model)
+    if shape is None:
+        fields = model._meta.sorted_fields
+        shape = (tuple(f.column_name for f in fields),
+                 tuple((f.column_name, f.python_value) for f in fields if not _native(f)))
+        _SHAPES[model] = shape
+    return shape
+
+
+def select_columns(model: type[BaseModel], alias: str) -> str:
+    """The model's columns, qualified by `alias`, in the order `read_row` expects."""
+    return ", ".join(f'{alias}."{name}"' for name in _shape(model)[0])
+
+
+def read_row(model: type[BaseModel], values: Sequence[Any]) -> Any:
+    """A row of `model` (its columns' values in table order) as a read-only namespace: attributes
+    named by column, values converted as peewee converts them."""
+    names, conversions = _shape(model)
+    row = dict(zip(names, values, strict=True))
+    for name, convert in conversions:
+        row[name] = convert(row[name])
+    return SimpleNamespace(**row)
+
+
+def read_joined(models: Sequence[type[BaseModel]], values: Sequence[Any] | None) -> list[Any]:
+    """Split one row selecting each model's columns in turn (`select_columns`) into one namespace
+    per model; None for a model whose primary key is NULL (nothing joined)."""
+    parts: list[Any] = []
+    offset = 0
+    for model in models:
+        names = _shape(model)[0]
+        chunk = values[offset:offset + len(names)] if values is not None else None
+        offset += len(names)
+        primary_key: Any = model._meta.primary_key
+        pk = names.index(primary_key.column_name)
+        parts.append(read_row(model, chunk) if chunk is not None and chunk[pk] is not None else None)
+    return parts
 
 
 def fetch_by_pk(model: type[BaseModel], value: object) -> Any:
-    """The row with this primary key as a read-only namespace (attributes named by column, values
-    converted as peewee converts them), or None. For lookups whose row is only read."""
-    sql, names, conversions = _select_by_pk(model)
+    """The row with this primary key (see `read_row`), or None. For lookups whose row is only read."""
+    sql = _SELECT_BY_PK.get(model)
+    if sql is None:
+        meta = model._meta
+        pk: Any = meta.primary_key
+        sql = _SELECT_BY_PK[model] = (f'SELECT {select_columns(model, "t")} FROM "{meta.table_name}" AS t '
+                                      f'WHERE t."{pk.column_name}" = ?')
     found = model._meta.database.execute_sql(sql, (value,)).fetchone()
-    if found is None:
-        return None
-    values = dict(zip(names, found, strict=True))
-    for name, convert in conversions:
-        values[name] = convert(values[name])
-    return SimpleNamespace(**values)
+    return read_row(model, found) if found is not None else None
 
 
 def execute(model: type[BaseModel], sql: str, params: tuple[Any, ...]) -> Any:
@@ -211,6 +238,27 @@ class AgentSessionRepository:
     def find_session(self, session_id: str) -> AgentSessionRecord | None:
         row = fetch_by_pk(AgentSession, session_id)
         return _session(row) if row else None
+
+    _CONTEXT_SQL: str | None = None
+
+    def find_session_context(
+        self, session_id: str,
+    ) -> tuple[AgentSessionRecord, AgentRecord | None, WorkspaceRecord | None] | None:
+        """A session with its agent and workspace (None where the session names none or the row
+        is gone), in one statement: every turn validates all three."""
+        sql = AgentSessionRepository._CONTEXT_SQL
+        if sql is None:
+            sql = AgentSessionRepository._CONTEXT_SQL = (
+                f"SELECT {select_columns(AgentSession, 's')}, {select_columns(Agent, 'a')}, "
+                f"{select_columns(AgentWorkspace, 'w')} FROM \"agent_session\" AS s "
+                'LEFT JOIN "agent" AS a ON a."id" = s."agent_id" '
+                'LEFT JOIN "agent_workspace" AS w ON w."id" = s."workspace_id" WHERE s."id" = ?')
+        found = execute(AgentSession, sql, (session_id,)).fetchone()
+        if found is None:
+            return None
+        session, agent, workspace = read_joined((AgentSession, Agent, AgentWorkspace), found)
+        return (_session(session), _agent(agent) if agent is not None else None,
+                _workspace(workspace) if workspace is not None else None)
 
     def list_sessions(self, agent_id: str | None = None) -> list[AgentSessionRecord]:
         q = AgentSession.select().order_by(AgentSession.updated_at.desc(), AgentSession.id)

@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Any, cast
 import peewee as pw
 
 from cherry_desktop.core.data._json import dumps, loads_or_error, parts_from_json, parts_to_json
-from cherry_desktop.core.data.agent_repository import NotFoundError, execute, fetch_by_pk
+from cherry_desktop.core.data.agent_repository import (
+    NotFoundError,
+    execute,
+    fetch_by_pk,
+    read_joined,
+    select_columns,
+)
 from cherry_desktop.core.data.models import AppMeta, Message, Model, Provider, Topic, UsageRecord, now_ms
 from cherry_desktop.core.data.records import (
     MessageStatus,
@@ -116,6 +122,20 @@ class ProviderRepository:
     def find_model(self, umid: str) -> ModelRecord | None:
         row = fetch_by_pk(Model, umid)
         return _model(row) if row else None
+
+    _PROVIDER_AND_MODEL_SQL: str | None = None
+
+    def find_provider_and_model(self, provider_id: str | None,
+                                umid: str) -> tuple[ProviderRecord | None, ModelRecord | None]:
+        """`find_provider(provider_id)` (None for no id) and `find_model(umid)` in one statement."""
+        sql = ProviderRepository._PROVIDER_AND_MODEL_SQL
+        if sql is None:
+            sql = ProviderRepository._PROVIDER_AND_MODEL_SQL = (
+                f"SELECT {select_columns(Provider, 'p')}, {select_columns(Model, 'm')} FROM (SELECT 1) AS one "
+                'LEFT JOIN "provider" AS p ON p."id" = ? LEFT JOIN "model" AS m ON m."unique_model_id" = ?')
+        found = execute(Provider, sql, (provider_id, umid)).fetchone()
+        provider, model = read_joined((Provider, Model), found)
+        return (_provider(provider) if provider is not None else None, _model(model) if model is not None else None)
 
     def delete_model(self, umid: str) -> None:
         Model.delete().where(Model.unique_model_id == umid).execute()

@@ -95,3 +95,32 @@ def test_pending_turns_of_a_session_in_order(repos: Repositories) -> None:
     assert rows[1].is_steer is True
     assert [r.user_message_id for r in repos.pending_turns.list()] == ["u1", "u2"]
     assert repos.pending_turns.list("other") == []
+
+
+def test_session_context_and_provider_model_in_one_statement_each(repos: Repositories) -> None:
+    sid = _session(repos)
+    session = repos.sessions.get_session(sid)
+    found = repos.sessions.find_session_context(sid)
+    assert found is not None
+    assert found == (session, repos.agents.find_agent(session.agent_id or ""),
+                     repos.agents.find_workspace(session.workspace_id))
+    assert found[1] is not None and found[1].disabled_tools == ["Bash"]
+    assert repos.sessions.find_session_context("nope") is None
+    # A session without a workspace, and one whose agent row is gone (foreign keys off for the setup).
+    bare = repos.sessions.create_session(agent_id=session.agent_id or "", workspace_id=None)
+    assert repos.sessions.find_session_context(bare.id) == (bare, found[1], None)
+    db = AgentSessionMessage._meta.database
+    db.execute_sql("PRAGMA foreign_keys = OFF")
+    db.execute_sql('UPDATE "agent_session" SET "agent_id" = ? WHERE "id" = ?', ("gone", bare.id))
+    db.execute_sql("PRAGMA foreign_keys = ON")
+    orphan = repos.sessions.find_session_context(bare.id)
+    assert orphan is not None and orphan[1] is None and orphan[0].agent_id == "gone"
+
+    repos.providers.upsert_provider(id="p", name="P", type="anthropic", enabled=False)
+    repos.providers.upsert_model(provider_id="p", model_id="m2", name="M2")
+    both = repos.providers.find_provider_and_model("p", "p::m2")
+    assert both == (repos.providers.find_provider("p"), repos.providers.find_model("p::m2"))
+    assert both[0] is not None and both[0].enabled is False
+    assert repos.providers.find_provider_and_model("p", "p::none") == (both[0], None)
+    assert repos.providers.find_provider_and_model(None, "p::m2") == (None, both[1])
+    assert repos.providers.find_provider_and_model("q", "q::m") == (None, None)

@@ -15,7 +15,7 @@ from cherry_desktop.core.ai.runtime.persona import agent_data_dir
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
 from cherry_desktop.core.ai.runtime.types import RuntimeSessionContext, RuntimeValidationError
 from cherry_desktop.core.data import Repositories, split_unique_model_id
-from cherry_desktop.core.data.records import ProviderRecord, WorkspaceRecord
+from cherry_desktop.core.data.records import WorkspaceRecord
 from cherry_desktop.core.paths import PathRegistry
 
 AGENT_SESSION_TOPIC_PREFIX = "agent-session:"
@@ -69,15 +69,14 @@ def resolve_workspace_path(workspace: WorkspaceRecord, paths: PathRegistry) -> P
 def resolve_session_context(session_id: str, *, repos: Repositories, paths: PathRegistry,
                             registry: RuntimeDriverRegistry) -> RuntimeSessionContext:
     """Validate the session and return what a driver needs; raise `AgentSessionValidationError`."""
-    session = repos.sessions.find_session(session_id)
-    if session is None:
+    found = repos.sessions.find_session_context(session_id)
+    if found is None:
         raise AgentSessionValidationError("session-not-found", session_id)
-    agent = repos.agents.find_agent(session.agent_id) if session.agent_id else None
+    session, agent, workspace = found
     if agent is None:
         raise AgentSessionValidationError("agent-missing", session_id)
     if agent.load_error:
         raise AgentSessionValidationError("agent-unreadable", agent.load_error)
-    workspace = repos.agents.find_workspace(session.workspace_id)
     if workspace is None:
         raise AgentSessionValidationError("workspace-missing", session_id)
     workspace_path = resolve_workspace_path(workspace, paths)
@@ -87,15 +86,12 @@ def resolve_session_context(session_id: str, *, repos: Repositories, paths: Path
     model_id = session.model or agent.model
     if not model_id:
         raise AgentSessionValidationError("model-missing", agent.id)
-    provider: ProviderRecord | None = None
     try:
         provider_id, _ = split_unique_model_id(model_id)
     except ValueError:
         provider_id = ""
-    if provider_id:
-        provider = repos.providers.find_provider(provider_id)
+    provider, model = repos.providers.find_provider_and_model(provider_id or None, model_id)
     caps = get_capabilities(agent.type)
-    model = repos.providers.find_model(model_id)
     if caps is not None and model is not None and not caps.is_model_compatible(provider, model):
         raise AgentSessionValidationError("model-incompatible", model_id)
     context = RuntimeSessionContext(
