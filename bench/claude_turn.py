@@ -7,8 +7,11 @@ Both sides talk to the same `ScriptedModelServer` on 127.0.0.1 (same reply, same
   ClaudeCodeRuntimeDriver -> CLI, on the demo records (`ensure_demo_records`), timed at a
   window-like subscriber (first text delta, terminal);
 - sdk: one `ClaudeSDKClient` built with the options the driver built for that session (same
-  cwd, model, system prompt, env, partial messages; no Cherry hooks), timed from `query()` to
-  the first text delta StreamEvent and to the ResultMessage.
+  cwd, model, system prompt, env, partial messages, and a `can_use_tool` callback: an app
+  that asks the user before tools, as ours does, must pass one, and with it the CLI offers
+  three more tools (AskUserQuestion, EnterPlanMode, ExitPlanMode: ~11 KB more per request);
+  no Cherry hooks), timed from `query()` to the first text delta StreamEvent and to the
+  ResultMessage. The bench checks that both sides offered the model the same tools.
 
 Both keep their CLI between turns (the steady state); one untimed turn each warms up, then
 turns alternate app / sdk, first with a *burst* reply (every delta at once: all of our
@@ -25,7 +28,7 @@ Prints figures and one JSON line:
 {"first_chunk_overhead_ms", "turn_time_ratio", "warm_first_turn_saving_ms",
  "turn_time_ratio_paced", "app_dispatch_ms", ...} (medians; ratios app / sdk).
 Targets: turn_time_ratio <= 1.05, warm_first_turn_saving_ms >= 250.
-Run: .venv/bin/python bench/claude_turn.py [--reps 20] [--paced-reps 8]
+Run: .venv/bin/python bench/claude_turn.py [--reps 60] [--paced-reps 8]
 """
 
 from __future__ import annotations
@@ -176,13 +179,17 @@ class SdkSide:
     """One `ClaudeSDKClient` with the options the driver built for the app's session."""
 
     def __init__(self, request: QueryRequest) -> None:
-        from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient
+        from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, PermissionResultAllow
+
+        async def can_use_tool(_name: str, _input: dict[str, Any], _context: Any) -> Any:
+            return PermissionResultAllow()  # never asked: the timed replies call no tool
 
         options = ClaudeAgentOptions(
             cwd=request.cwd, model=request.model, permission_mode=request.permission_mode,  # type: ignore[arg-type]
             disallowed_tools=list(request.disabled_tools), system_prompt=request.system_prompt,
             env=dict(request.env), include_partial_messages=True, setting_sources=["project"],
             stderr=lambda line: None,  # as the driver: CLI stderr is not printed
+            can_use_tool=can_use_tool,
         )
         self.client = ClaudeSDKClient(options=options)
 
@@ -262,6 +269,14 @@ async def warm_vs_cold(core: CoreServices, session_id: str, token: str, reps: in
     return {"cold_first_turn_ms": cold, "warm_first_turn_ms": warm}
 
 
+def _tools_offered(server: ScriptedModelServer, prompt: str) -> list[str]:
+    """The tool names of the model request that carried `prompt`."""
+    for request in server.requests_for_model_turns():
+        if prompt in json.dumps(request.messages):
+            return sorted(str(tool.get("name")) for tool in request.json.get("tools", []))
+    raise RuntimeError(f"no model request carried {prompt!r}")
+
+
 def _med(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -307,6 +322,9 @@ async def bench(reps: int, paced_reps: int) -> dict[str, Any]:
         await sdk.client.connect()
         try:
             await sdk.turn("warm-up (sdk)")
+            app_tools, sdk_tools = (_tools_offered(server, side) for side in ("warm-up (app)", "warm-up (sdk)"))
+            if app_tools != sdk_tools:
+                raise RuntimeError(f"the two sides offer different tools: app {app_tools}, sdk {sdk_tools}")
             burst = await steady_state(server, app, sdk, BURST_REPLY, reps, "burst")
             paced = await steady_state(server, app, sdk, PACED_REPLY, paced_reps, "paced")
         finally:
@@ -329,7 +347,8 @@ def _report(title: str, figures: dict[str, list[float]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--reps", type=int, default=20, help="steady-state turns per side, burst reply")
+    parser.add_argument("--reps", type=int, default=60,
+                        help="steady-state turns per side, burst reply (20 leave a +-8 %% spread here)")
     parser.add_argument("--paced-reps", type=int, default=8, help="steady-state turns per side, paced reply")
     args = parser.parse_args()
     try:
