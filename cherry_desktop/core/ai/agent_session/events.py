@@ -71,6 +71,7 @@ class RuntimeEventsMixin:
             turn = entry.current
             if turn is not None and turn.sent and not turn.settled:
                 self._fail_turn(entry, turn, error or "the runtime connection closed", "runtime-connection-closed")
+        self._flush_usage(entry)
         # Its events ended: the connection is dead. Release it (and the process behind it) now,
         # not at app stop.
         await self._close_connection(entry, conn)
@@ -103,12 +104,16 @@ class RuntimeEventsMixin:
                   event: AgentRuntimeEvent) -> None:
         turn = entry.current
         live = turn if turn is not None and not turn.settled else None
-        seg = live.active_segment if live is not None else None
-        if isinstance(event, ChunkEvent):
+        segments = live.segments if live is not None else None
+        seg = segments[-1] if segments else None  # the live turn's active segment
+        if type(event) is ChunkEvent:  # nearly every event: tested first, without isinstance
             if seg is not None:
                 seg.push(event.chunk)
             else:
                 log.debug("session %s: chunk outside a turn dropped", entry.session_id)
+        elif isinstance(event, ChunkEvent):
+            if seg is not None:
+                seg.push(event.chunk)
         elif isinstance(event, ResumeTokenEvent):
             entry.last_resume_token = event.token
         elif isinstance(event, TurnCompleteEvent):
@@ -150,6 +155,7 @@ class RuntimeEventsMixin:
         seg = turn.active_segment
         if seg is not None:
             seg.push(END)
+        self._flush_usage_soon(entry)
 
     def _fail_turn(self: AgentSessionRuntimeService, entry: SessionEntry, turn: RuntimeTurn, message: str,
                    code: str | None = None) -> None:
@@ -159,6 +165,7 @@ class RuntimeEventsMixin:
         seg = turn.active_segment
         if seg is not None:
             seg.push(_Failure(message, code))
+        self._flush_usage_soon(entry)
 
     def _requeue_undelivered(self: AgentSessionRuntimeService, entry: SessionEntry, message_id: str) -> None:
         """A steer the turn never injected becomes the next turn (first in the queue)."""
@@ -231,15 +238,34 @@ class RuntimeEventsMixin:
 
     def _record_usage(self: AgentSessionRuntimeService, entry: SessionEntry, seg: Segment | None,
                       event: UsageEvent) -> None:
-        try:
-            self.repos.usage.add(
-                session_id=entry.session_id, message_id=seg.assistant_message_id if seg else None,
-                model_id=event.model or (seg.model_id if seg else None), input_tokens=event.input_tokens,
-                output_tokens=event.output_tokens, cache_read_tokens=event.cache_read_tokens,
-                cache_write_tokens=event.cache_write_tokens, reasoning_tokens=event.reasoning_tokens,
-                time_first_token_ms=event.time_first_token_ms, time_completion_ms=event.time_completion_ms)
-        except Exception:
-            log.exception("usage record of %s failed", entry.session_id)
+        """Bind the request's usage to its row now; write it once the turn settled.
+
+        A request's usage arrives between its last chunk and the turn's result: writing it there
+        (a commit) would delay the turn's end by as much. Outside a live turn it is written at once.
+        """
+        entry.pending_usage.append({
+            "session_id": entry.session_id, "message_id": seg.assistant_message_id if seg else None,
+            "model_id": event.model or (seg.model_id if seg else None), "input_tokens": event.input_tokens,
+            "output_tokens": event.output_tokens, "cache_read_tokens": event.cache_read_tokens,
+            "cache_write_tokens": event.cache_write_tokens, "reasoning_tokens": event.reasoning_tokens,
+            "time_first_token_ms": event.time_first_token_ms, "time_completion_ms": event.time_completion_ms})
+        turn = entry.current
+        if turn is None or turn.settled:
+            self._flush_usage(entry)
+
+    def _flush_usage(self: AgentSessionRuntimeService, entry: SessionEntry) -> None:
+        records, entry.pending_usage = entry.pending_usage, []
+        for record in records:
+            try:
+                self.repos.usage.add(**record)
+            except Exception:
+                log.exception("usage record of %s failed", entry.session_id)
+
+    def _flush_usage_soon(self: AgentSessionRuntimeService, entry: SessionEntry) -> None:
+        """The turn settled: write its usage right after the segment's execution handled the
+        end (its task was woken first), so the turn's subscribers are not kept waiting on it."""
+        if entry.pending_usage:
+            asyncio.get_running_loop().call_soon(self._flush_usage, entry)
 
 
 def _compaction_chunk(event: CompactionStartEvent | CompactionCompleteEvent | CompactionErrorEvent) -> DataChunk:

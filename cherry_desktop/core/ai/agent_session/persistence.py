@@ -66,6 +66,7 @@ class RuntimeTerminalListener:
     """Tells the host a segment reached terminal (after its persistence listener ran)."""
 
     terminal_only = True
+    ignores_chunks = True  # always alive, no-op on_chunk: skipped per chunk
 
     def __init__(self, *, topic_id: str, anchor_message_id: str,
                  on_terminal: Callable[[PersistStatus, StreamTerminalResult], Awaitable[None]]) -> None:

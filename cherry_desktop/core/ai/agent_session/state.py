@@ -14,7 +14,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
@@ -114,14 +114,15 @@ class Segment:
     def push(self, item: SegmentItem) -> None:
         if self.ended:
             return
+        deliver = self.deliver
         if type(item) is _End or type(item) is _Failure:
             self.ended = True
-        elif self.deliver is not None and self.queue.parked:
+        elif deliver is not None and self.queue.parked:
             # The execution sits idle on the empty queue: deliver now, in order, instead of
             # waking its task for each chunk. END and failures still go through the queue,
             # so the execution's own loop ends the segment.
             try:
-                self.deliver(item)  # type: ignore[arg-type]  # neither _End nor _Failure here
+                deliver(item)  # type: ignore[arg-type]  # neither _End nor _Failure here
                 return
             except Exception as exc:
                 log.exception("delivering a chunk of segment %s failed", self.id)
@@ -186,6 +187,8 @@ class SessionEntry:
     idle_handle: asyncio.TimerHandle | None = None
     connect_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     context_usage: ContextUsage | None = None
+    # Usage records of the live turn's requests, written once it settles (`_record_usage`).
+    pending_usage: list[dict[str, Any]] = field(default_factory=list)
     closed: bool = False
 
     # A successor start was suppressed by a write-quiesce hold (re-kicked on resume).

@@ -238,7 +238,7 @@ class AiStreamManager:
         smid = ex.source_model_id
         anchor = ex.anchor_message_id
         dead = False
-        for listener in stream.listener_seq:
+        for listener in stream.chunk_listeners:
             try:
                 if listener.is_alive():
                     listener.on_chunk(chunk, smid, anchor)
@@ -247,7 +247,7 @@ class AiStreamManager:
             except Exception:
                 log.exception("on_chunk failed for listener %s", listener.id)
         if dead:
-            self._prune_dead(stream)
+            stream.prune_dead()
         if self._abort_when_unwatched and stream.subscriber_count == 0 and ex.status == "streaming":
             log.info("topic %s has no subscribers left: aborting (background_mode=abort)", stream.topic_id)
             self.abort(stream.topic_id, "no-subscribers")
@@ -265,17 +265,6 @@ class AiStreamManager:
         stream.status = "streaming"
         if self._is_current(stream):
             stream.lifecycle.on_promoted_to_streaming(stream)
-
-    def _prune_dead(self, stream: ActiveStream) -> None:
-        for lid, listener in list(stream.listeners.items()):
-            try:
-                alive = listener.is_alive()
-            except Exception:
-                alive = False
-            if not alive:
-                log.info("listener %s of %s is dead: removed", lid, stream.topic_id)
-                stream.listeners.pop(lid, None)
-        stream.refresh_listeners()
 
     # -- timers (idle timeout, checkpoints) ------------------------------------------------
     def _arm_idle(self, stream: ActiveStream, ex: StreamExecution) -> None:

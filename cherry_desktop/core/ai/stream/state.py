@@ -43,6 +43,13 @@ def is_subscriber(listener: StreamListener) -> bool:
     return not getattr(listener, "terminal_only", False)
 
 
+def takes_chunks(listener: StreamListener) -> bool:
+    """False for a listener whose `on_chunk` does nothing and that is always alive (it sets
+    `ignores_chunks = True`): the execution loop then skips it per chunk instead of calling its
+    `is_alive` and `on_chunk` for nothing. Its terminal events are dispatched as usual."""
+    return not getattr(listener, "ignores_chunks", False)
+
+
 class StreamExecution:
     """One model's run inside a topic stream."""
 
@@ -131,6 +138,7 @@ class ActiveStream:
 
     __slots__ = (
         "checkpoint_listeners",
+        "chunk_listeners",
         "cleanup_timer",
         "deferred_chain",
         "executions",
@@ -155,6 +163,8 @@ class ActiveStream:
         self.executions: dict[UniqueModelId, StreamExecution] = {}
         self.listeners: dict[str, StreamListener] = {}
         self.listener_seq: tuple[StreamListener, ...] = ()
+        # The listeners offered each chunk (`takes_chunks`), in `listener_seq` order.
+        self.chunk_listeners: tuple[StreamListener, ...] = ()
         self.checkpoint_listeners: tuple[Any, ...] = ()
         self.subscriber_count = 0
         self.status: TopicStreamStatus = "pending"
@@ -184,8 +194,21 @@ class ActiveStream:
     def refresh_listeners(self) -> None:
         seq = tuple(self.listeners.values())
         self.listener_seq = seq
+        self.chunk_listeners = tuple(lst for lst in seq if takes_chunks(lst))
         self.subscriber_count = sum(1 for lst in seq if is_subscriber(lst))
         self.checkpoint_listeners = tuple(lst for lst in seq if callable(getattr(lst, "on_checkpoint", None)))
+
+    def prune_dead(self) -> None:
+        """Remove the listeners that are no longer alive (or fail to say)."""
+        for lid, listener in list(self.listeners.items()):
+            try:
+                alive = listener.is_alive()
+            except Exception:
+                alive = False
+            if not alive:
+                log.info("listener %s of %s is dead: removed", lid, self.topic_id)
+                self.listeners.pop(lid, None)
+        self.refresh_listeners()
 
     def dispatch_checkpoint(self, ex: StreamExecution) -> None:
         """Offer the execution's partial message to checkpoint-capable listeners, each isolated."""

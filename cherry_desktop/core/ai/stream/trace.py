@@ -56,6 +56,7 @@ class LocalTraceStorage:
 
 class TraceFlushListener:
     terminal_only = True
+    ignores_chunks = True  # always alive, no-op on_chunk: skipped per chunk
 
     def __init__(self, topic_id: str, storage: TraceStorage) -> None:
         self.topic_id = topic_id

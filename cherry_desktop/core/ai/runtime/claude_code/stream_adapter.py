@@ -22,7 +22,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from pydantic_core import SchemaValidator
 
 from cherry_desktop.core.ai.runtime.capabilities import CLAUDE_CODE_TRANSPORT
 from cherry_desktop.core.ai.runtime.types import (
@@ -56,6 +59,8 @@ from cherry_desktop.core.messages import (
     UIMessageChunk,
 )
 
+_M = TypeVar("_M", bound=BaseModel)
+
 PROVIDER_METADATA: dict[str, Any] = {"cherry": {"transport": CLAUDE_CODE_TRANSPORT}}
 
 #: ``terminal_reason`` values of a user-interrupted turn (not an error).
@@ -80,10 +85,29 @@ def _kind(message: Any) -> str:
     return type(message).__name__
 
 
+#: type -> is it a `Mapping`: `isinstance(x, Mapping)` is an ABC check costing more than the
+#: lookup it guards, and `_get` runs several times per SDK message.
+_IS_MAPPING: dict[type, bool] = {}
+
+
 def _get(obj: Any, key: str, default: Any = None) -> Any:
-    if isinstance(obj, Mapping):
+    cls = type(obj)
+    mapping = _IS_MAPPING.get(cls)
+    if mapping is None:
+        mapping = _IS_MAPPING[cls] = issubclass(cls, Mapping)
+    if mapping:
         return obj.get(key, default)
     return getattr(obj, key, default)
+
+
+def _build(cls: type[_M], fields: dict[str, Any]) -> _M:
+    """`cls(**fields)`, validated alike, through the model's validator directly: the keyword
+    packing of `BaseModel.__init__` costs as much as validating these small chunks. The first
+    call builds the (deferred) schema the usual way."""
+    validator = cls.__pydantic_validator__
+    if type(validator) is not SchemaValidator:
+        return cls(**fields)
+    return validator.validate_python(fields)  # type: ignore[no-any-return]
 
 
 def _int(value: Any) -> int:
@@ -194,11 +218,27 @@ class ClaudeStreamAdapter:
 
     def adapt(self, message: Any, now: float) -> list[AgentRuntimeEvent]:
         """Events for one SDK message (results go through `finish_result`)."""
-        kind = _kind(message)
+        kind = type(message).__name__
         if kind == "StreamEvent":
             if _get(message, "parent_tool_use_id"):
                 return []  # sub-agent internals stay inside the Task tool call
-            return self._stream_event(_get(message, "event") or {}, now)
+            event = _get(message, "event") or {}
+            if event.get("type") == "content_block_delta":
+                # Nearly every partial message: folded here, without further calls for text.
+                request = self._request
+                if request is None:
+                    return []
+                block = self._blocks.get(int(event.get("index", 0)))
+                if block is None:
+                    return []
+                if request.first_token_at is None:
+                    request.first_token_at = now
+                delta = event.get("delta") or {}
+                if block.kind == "text" and delta.get("type") == "text_delta":
+                    self.turn_has_output = True
+                    return [ChunkEvent(_build(TextDeltaChunk, {"id": block.id, "delta": str(delta.get("text", ""))}))]
+                return self._block_delta(block, delta)
+            return self._stream_event(event, now)
         if kind == "AssistantMessage":
             if _get(message, "parent_tool_use_id"):
                 return []
@@ -252,12 +292,8 @@ class ClaudeStreamAdapter:
         return ChunkEvent(chunk)
 
     def _stream_event(self, event: Mapping[str, Any], now: float) -> list[AgentRuntimeEvent]:
+        """Every partial message but ``content_block_delta`` (folded in `adapt`)."""
         etype = event.get("type")
-        if etype == "content_block_delta":  # nearly every partial message: tested first
-            request = self._request
-            if request is None:
-                return []
-            return self._block_delta(request, int(event.get("index", 0)), event.get("delta") or {}, now)
         if etype == "message_start":
             msg = event.get("message") or {}
             message_id = str(msg.get("id") or f"msg-{len(self._streamed_message_ids)}")
@@ -318,23 +354,18 @@ class ClaudeStreamAdapter:
             ]
         return []
 
-    def _block_delta(
-        self, request: _Request, index: int, delta: Mapping[str, Any], now: float
-    ) -> list[AgentRuntimeEvent]:
-        block = self._blocks.get(index)
-        if block is None:
-            return []
-        if request.first_token_at is None:
-            request.first_token_at = now
+    def _block_delta(self, block: _Block, delta: Mapping[str, Any]) -> list[AgentRuntimeEvent]:
+        """A delta of an open block (`adapt` folded the request's first token)."""
         dtype = delta.get("type")
         if dtype == "text_delta" and block.kind == "text":
-            return [self._chunk(TextDeltaChunk(id=block.id, delta=str(delta.get("text", ""))))]
+            return [self._chunk(_build(TextDeltaChunk, {"id": block.id, "delta": str(delta.get("text", ""))}))]
         if dtype == "thinking_delta" and block.kind == "reasoning":
-            return [self._chunk(ReasoningDeltaChunk(id=block.id, delta=str(delta.get("thinking", ""))))]
+            return [self._chunk(_build(ReasoningDeltaChunk,
+                                       {"id": block.id, "delta": str(delta.get("thinking", ""))}))]
         if dtype == "input_json_delta" and block.kind == "tool":
             piece = str(delta.get("partial_json", ""))
             block.json_text += piece
-            return [self._chunk(ToolInputDeltaChunk(tool_call_id=block.id, input_text_delta=piece))]
+            return [self._chunk(_build(ToolInputDeltaChunk, {"tool_call_id": block.id, "input_text_delta": piece}))]
         return []
 
     def _block_stop(self, index: int) -> list[AgentRuntimeEvent]:
