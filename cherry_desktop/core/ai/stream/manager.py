@@ -105,8 +105,7 @@ class AiStreamManager:
         topic_id = input.topic_id
         stream = self._streams.get(topic_id)
         if stream is not None and stream.is_live():
-            for listener in input.listeners:
-                stream.upsert_listener(listener)
+            stream.upsert_listeners(input.listeners)
             running = [e.model_id for e in stream.executions.values() if e.status == "streaming"]
             return SendResult(mode="injected", execution_ids=running)
         models = list(input.models)
@@ -131,8 +130,7 @@ class AiStreamManager:
         stream = ActiveStream(topic_id, is_multi_model=len(seen) > 1, lifecycle=lifecycle,
                               siblings_group_id=input.siblings_group_id)
         stream.pending_steers.extend(carried_steers)
-        for listener in input.listeners:
-            stream.upsert_listener(listener)
+        stream.upsert_listeners(input.listeners)
         self._streams[topic_id] = stream
         for m in seen.values():
             self._launch(stream, m)

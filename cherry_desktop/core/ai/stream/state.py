@@ -185,6 +185,12 @@ class ActiveStream:
         self.listeners[listener.id] = listener
         self.refresh_listeners()
 
+    def upsert_listeners(self, listeners: Iterable[StreamListener]) -> None:
+        """`upsert_listener` for each, in order, deriving the listener views once."""
+        for listener in listeners:
+            self.listeners[listener.id] = listener
+        self.refresh_listeners()
+
     def remove_listener(self, listener_id: str) -> bool:
         if self.listeners.pop(listener_id, None) is None:
             return False

@@ -207,10 +207,11 @@ class ClaudeCodeConnection:
 
     async def _pump(self, client: Any) -> str:
         """Read one client's messages; returns 'closed', 'dead' or 'rebuild'."""
+        # Bound once: this loop runs for every message of the connection's life.
+        adapt, clock, emit = self._adapter.adapt, self._clock, self._emit
         try:
             async for message in client.receive_messages():
-                kind = type(message).__name__
-                if kind == "ResultMessage":
+                if type(message).__name__ == "ResultMessage":
                     if self._handle_result(message) == "rebuild":
                         return "rebuild"
                     if self._dead:
@@ -218,12 +219,12 @@ class ClaudeCodeConnection:
                     continue
                 if self._boundary_ids and _is_top_level_message_start(message):
                     # The post-steer assistant message starts: the host rolls A1a -> A2 here.
-                    self._emit(SteerBoundaryEvent(message_ids=tuple(self._boundary_ids)))
+                    emit(SteerBoundaryEvent(message_ids=tuple(self._boundary_ids)))
                     self._boundary_ids = []
-                for event in self._adapter.adapt(message, self._clock()):
+                for event in adapt(message, clock()):
                     if event.type == "resume-token":
                         self.resume_token = event.token
-                    self._emit(event)
+                    emit(event)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
