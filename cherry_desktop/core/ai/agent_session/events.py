@@ -38,7 +38,7 @@ from cherry_desktop.core.ai.runtime.types import (
     UsageEvent,
 )
 from cherry_desktop.core.ai.stream.types import SerializedError
-from cherry_desktop.core.messages import DataChunk, ToolApprovalRequestChunk, UIMessage, new_id
+from cherry_desktop.core.messages import DataChunk, ToolApprovalRequestChunk, UIMessage, UIMessageChunk, new_id
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
@@ -94,10 +94,31 @@ class RuntimeEventsMixin:
             except Exception as exc:
                 ended.set_exception(exc)
 
+        def chunks(chunk: UIMessageChunk) -> None:
+            # `sink(ChunkEvent(chunk))` for the connection's bulk chunks, without the wrapper.
+            if ended.done():
+                return
+            if entry.connection is not conn:
+                ended.set_result(None)
+                return
+            turn = entry.current
+            if turn is None or turn.settled or not turn.segments:
+                log.debug("session %s: chunk outside a turn dropped", entry.session_id)
+                return
+            try:
+                turn.segments[-1].push(chunk)
+            except Exception as exc:
+                ended.set_exception(exc)
+
         attach(sink)
+        attach_chunks = getattr(conn, "set_chunk_sink", None)
+        if callable(attach_chunks):
+            attach_chunks(chunks)
         try:
             await ended
         finally:
+            if callable(attach_chunks):
+                attach_chunks(None)
             attach(None)
 
     def _on_event(self: AgentSessionRuntimeService, entry: SessionEntry, conn: AgentRuntimeConnection,
