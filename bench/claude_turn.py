@@ -154,8 +154,7 @@ class AppSide:
         return driver
 
     def busy(self) -> bool:
-        return (self.core.agent_runtime.is_session_busy(self.session_id)
-                or self.core.stream_manager.has_live_stream(self.topic))
+        return not self.core.agent_runtime.is_session_settled(self.session_id)
 
     async def turn(self, prompt: str) -> TurnTiming:
         sub = self.subscriber

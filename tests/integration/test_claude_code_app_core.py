@@ -68,8 +68,7 @@ class App:
         return self.core.repos.session_messages.get_message(message_id)
 
     def is_idle(self) -> bool:
-        return (not self.core.agent_runtime.is_session_busy(self.session_id)
-                and not self.core.stream_manager.has_live_stream(self.topic))
+        return bool(self.core.agent_runtime.is_session_settled(self.session_id))
 
     async def idle(self) -> None:
         await until(self.is_idle, limit=TURN_LIMIT_S)

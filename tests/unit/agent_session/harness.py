@@ -107,8 +107,7 @@ class Harness:
 
     async def idle(self) -> None:
         """Wait until the runtime released the session and the topic is no longer live."""
-        await until(lambda: not self.runtime.is_session_busy(self.session.id)
-                    and not self.manager.has_live_stream(self.topic))
+        await until(lambda: self.runtime.is_session_settled(self.session.id))
 
 
 def make_harness(repos: Repositories, tmp_path: Path, *, supports_redirect: bool = True,

@@ -90,6 +90,7 @@ async def test_follow_up_without_redirect_support_queues_and_runs_next(repos: Re
     queued = h.runtime.list_pending_turns(h.session.id)
     assert [q.text for q in queued] == ["second"] and queued[0].is_steer
     assert h.runtime.is_session_busy(h.session.id)
+    assert not h.runtime.is_session_settled(h.session.id)
     conn.complete("one")
     # the successor starts once terminal persistence returned the runtime to idle
     sent = await conn.wait_sent(2)
@@ -97,6 +98,7 @@ async def test_follow_up_without_redirect_support_queues_and_runs_next(repos: Re
     assert h.runtime.list_pending_turns(h.session.id) == []
     conn.complete("two")
     await h.idle()
+    assert h.runtime.is_session_settled(h.session.id) and not h.manager.has_live_stream(h.topic)
     rows = h.rows()
     assert [r.role for r in rows] == ["user", "assistant", "user", "assistant"]
     assert [message_text(r.to_ui_message()) for r in rows] == ["first", "one", "second", "two"]

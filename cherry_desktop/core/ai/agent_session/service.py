@@ -204,6 +204,12 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
         entry = self._entries.get(session_id)
         return entry is not None and entry.busy
 
+    def is_session_settled(self, session_id: str) -> bool:
+        """The runtime released the session and its topic has no live stream (a turn is over,
+        persisted, and the next one may start)."""
+        return (not self.is_session_busy(session_id)
+                and not self.host.has_live_stream(session_topic_id(session_id)))
+
     def _publish(self, entry: SessionEntry) -> None:
         if self.shared_cache is None:
             return
