@@ -72,6 +72,7 @@ from cherry_desktop.core.ai.stream import (  # noqa: E402
 from cherry_desktop.core.bootstrap import CoreServices, start_core  # noqa: E402
 from cherry_desktop.core.messages import TextPart, UIMessage, UIMessageChunk  # noqa: E402
 from cherry_desktop.core.paths import build_path_registry  # noqa: E402
+from cherry_desktop.core.topics import session_topic_id  # noqa: E402
 from cherry_desktop.demo import Reply, ScriptedModelServer, TextBlock  # noqa: E402
 from cherry_desktop.demo.bootstrap import ensure_demo_records  # noqa: E402
 
@@ -145,7 +146,7 @@ class AppSide:
 
     @property
     def topic(self) -> str:
-        return f"agent-session:{self.session_id}"
+        return session_topic_id(self.session_id)
 
     @property
     def driver(self) -> ClaudeCodeRuntimeDriver:

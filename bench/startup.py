@@ -129,7 +129,7 @@ async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any],
         # Seed a long session (not timed), then measure opening it.
         from cherry_desktop.core.data.models import database_proxy
         from cherry_desktop.core.messages import TextPart
-        from cherry_desktop.ui._topics import agent_session_topic_id
+        from cherry_desktop.core.topics import session_topic_id
 
         agent = core.repos.agents.create_agent(type="claude-code", name="bench")
         session = core.repos.sessions.create_session(agent_id=agent.id, workspace_id=None, name="long")
@@ -143,7 +143,7 @@ async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any],
         await asyncio.sleep(1.0)
         result["idle_rss_mb"] = round(psutil.Process().memory_info().rss / 2**20, 1)
         t0 = time.perf_counter()
-        window.show_topic(agent_session_topic_id(session.id))
+        window.show_topic(session_topic_id(session.id))
         QApplication.processEvents()
         window.repaint()
         result["open_5000_messages_ms"] = round((time.perf_counter() - t0) * 1000, 1)

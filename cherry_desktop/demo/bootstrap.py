@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.demo.cli_env import DEMO_API_KEY, QUIET_CLI_ENV
 from cherry_desktop.demo.script import demo_script
 from cherry_desktop.demo.server import ScriptedModelServer
@@ -33,7 +34,7 @@ class DemoHandle:
 
     @property
     def topic_id(self) -> str:
-        return f"agent-session:{self.session_id}"
+        return session_topic_id(self.session_id)
 
     async def stop(self) -> None:
         await self.server.stop()

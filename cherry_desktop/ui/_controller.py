@@ -11,10 +11,11 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
+from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.ui._cache_mirror import QtSharedCache
 from cherry_desktop.ui._resources import apply_theme, icon
 from cherry_desktop.ui._tasks import drain, spawn
-from cherry_desktop.ui._topics import TopicStatusView, agent_session_topic_id
+from cherry_desktop.ui._topics import TopicStatusView
 from cherry_desktop.ui._window import ChatWindow
 from cherry_desktop.ui.bridge import UiBridge
 from cherry_desktop.ui.i18n import Translations
@@ -113,7 +114,7 @@ class UiController(QObject):
         repos = self.core.repos
         sessions = repos.sessions.list_sessions()
         if sessions:
-            return agent_session_topic_id(sessions[0].id)
+            return session_topic_id(sessions[0].id)
         topics = repos.topics.list_topics()
         return topics[0].id if topics else None
 

@@ -271,10 +271,10 @@ class MessageView(QScrollArea):
         return widget
 
     def can_regenerate(self, row: MessageRow) -> bool:
-        from cherry_desktop.ui._topics import is_agent_topic
+        from cherry_desktop.core.topics import is_agent_session_topic
 
         return (row.role == "assistant" and not row.live and self.topic_id is not None
-                and not is_agent_topic(self.topic_id) and not row.message_id.startswith(("local:", "__")))
+                and not is_agent_session_topic(self.topic_id) and not row.message_id.startswith(("local:", "__")))
 
     def _menu(self, pos: QPoint) -> None:
         row = self.row_at(pos)

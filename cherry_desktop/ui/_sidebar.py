@@ -7,8 +7,9 @@ from typing import Any
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
+from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.ui._cache_mirror import QtSharedCache
-from cherry_desktop.ui._topics import TopicStatusView, agent_session_topic_id
+from cherry_desktop.ui._topics import TopicStatusView
 
 TOPIC_ROLE = Qt.ItemDataRole.UserRole
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -129,7 +130,7 @@ class SessionList(QTreeWidget):
             a_item.setData(0, KIND_ROLE, "agent")
             a_item.setData(0, ID_ROLE, agent.id)
             for session in repos.sessions.list_sessions(agent.id):
-                self._add_topic(a_item, agent_session_topic_id(session.id),
+                self._add_topic(a_item, session_topic_id(session.id),
                                 session.name or self.tr("New session"), "session", session.id)
             a_item.setExpanded(True)
         agents_root.setExpanded(True)

@@ -1,30 +1,9 @@
-"""Topic ids: how the UI names agent sessions and chat topics for the stream manager.
-
-All stream traffic is keyed by topic id (`stream-manager.md`); agent sessions use the
-`agent-session:<sessionId>` namespace, chat topics use their own id.
-"""
+"""How a window reads a topic's status from the shared cache (topic ids: `core.topics`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-
-AGENT_SESSION_PREFIX = "agent-session:"
-
-
-def agent_session_topic_id(session_id: str) -> str:
-    return AGENT_SESSION_PREFIX + session_id
-
-
-def session_id_of(topic_id: str) -> str | None:
-    """The agent session id of an `agent-session:*` topic, else None."""
-    if topic_id.startswith(AGENT_SESSION_PREFIX):
-        return topic_id[len(AGENT_SESSION_PREFIX):]
-    return None
-
-
-def is_agent_topic(topic_id: str) -> bool:
-    return topic_id.startswith(AGENT_SESSION_PREFIX)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
@@ -28,7 +29,6 @@ from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
-from cherry_desktop.ui._topics import is_agent_topic, session_id_of
 from cherry_desktop.ui.bridge import BridgeUnavailableError
 
 if TYPE_CHECKING:
@@ -294,13 +294,13 @@ class ChatWindow(QMainWindow):
         self._update_composer()
         self._refresh_approval()
         self._mark_seen_if_active()
-        if session_id_of(topic_id):
+        if session_id_from_topic(topic_id):
             self._refresh_queue()
 
     def _on_cache_changed(self, key: str, _value: Any) -> None:
         # The host publishes each session's runtime state (busy, pending, held): the queue
         # may have changed from another window or from the host itself.
-        session_id = session_id_of(self.topic_id) if self.topic_id else None
+        session_id = session_id_from_topic(self.topic_id) if self.topic_id else None
         if session_id is not None and key == RUNTIME_STATE_PREFIX + session_id:
             self._refresh_queue()
 
@@ -410,7 +410,7 @@ class ChatWindow(QMainWindow):
             self.bottom.setCurrentWidget(self.composer)
 
     def _refresh_queue(self) -> None:
-        session_id = session_id_of(self.topic_id) if self.topic_id else None
+        session_id = session_id_from_topic(self.topic_id) if self.topic_id else None
         items = self.bridge.list_queued(session_id) if session_id else []
         hidden = {i.message_id for i in items}
         released = self.message_view.hidden_ids - hidden
@@ -422,11 +422,11 @@ class ChatWindow(QMainWindow):
         self.queue_dock.set_items(items, held=self.bridge.is_queue_held(session_id) if session_id else False)
 
     def _on_queue_changed(self, session_id: str) -> None:
-        if self.topic_id and session_id_of(self.topic_id) == session_id:
+        if self.topic_id and session_id_from_topic(self.topic_id) == session_id:
             self._refresh_queue()
 
     def _queue_action(self, name: str, *args: Any) -> None:
-        session_id = session_id_of(self.topic_id) if self.topic_id else None
+        session_id = session_id_from_topic(self.topic_id) if self.topic_id else None
         if session_id is None:
             return
         spawn(getattr(self.bridge, name)(session_id, *args), on_error=self._report_error)
@@ -448,7 +448,7 @@ class ChatWindow(QMainWindow):
     def _refresh_header(self) -> None:
         """The chat header shows for chat topics only (an agent's model is the agent's)."""
         topic_id = self.topic_id
-        is_chat = topic_id is not None and not is_agent_topic(topic_id)
+        is_chat = topic_id is not None and not is_agent_session_topic(topic_id)
         self.chat_header.setVisible(is_chat)
         if not is_chat or topic_id is None:
             return
@@ -456,7 +456,7 @@ class ChatWindow(QMainWindow):
         self.chat_header.set_issue(self.bridge.chat_issue(topic_id))
 
     def _on_model_chosen(self, unique_model_id: str) -> None:
-        if self.topic_id is None or is_agent_topic(self.topic_id):
+        if self.topic_id is None or is_agent_session_topic(self.topic_id):
             return
         self.bridge.set_topic_model(self.topic_id, unique_model_id)
         self.statusBar().clearMessage()  # a "no model / no key" message may no longer apply
@@ -500,7 +500,7 @@ class ChatWindow(QMainWindow):
             message = self.tr("This part of the app is not available yet (%1).").replace("%1", exc.what)
         else:
             message = self.words.describe_error(exc) or str(exc) or type(exc).__name__
-        if self.topic_id is not None and not is_agent_topic(self.topic_id):
+        if self.topic_id is not None and not is_agent_session_topic(self.topic_id):
             self._refresh_header()
         self._show_error(message)
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from cherry_desktop.core.data import StoredMessage
-from cherry_desktop.ui._topics import session_id_of
+from cherry_desktop.core.topics import session_id_from_topic
 
 if TYPE_CHECKING:
     # The stream package loads with the stream services, after the first window is painted.
@@ -147,7 +147,7 @@ class UiBridge(QObject):
         except ImportError as exc:
             raise BridgeUnavailableError("dispatch_stream_request") from exc
         result = await _maybe_await(dispatch_stream_request(manager, subscriber, request))
-        session_id = session_id_of(request.topic_id)
+        session_id = session_id_from_topic(request.topic_id)
         if session_id and getattr(result, "follow_up", None) == "queued":
             self.queue_changed.emit(session_id)
         return result  # type: ignore[no-any-return]
@@ -180,7 +180,7 @@ class UiBridge(QObject):
         """`Ai_ToolApproval_Respond`: the user's decision on a pending tool call."""
         await self.services()
         runtime = self.agent_runtime
-        session_id = session_id_of(topic_id)
+        session_id = session_id_from_topic(topic_id)
         if runtime is None or session_id is None:
             raise BridgeUnavailableError("agent_runtime")
         from cherry_desktop.core.ai.runtime.types import ApprovalDecision
@@ -245,7 +245,7 @@ class UiBridge(QObject):
         """Whether "Steer now" is offered. Chat topics steer by enqueue + yield + chain; agent
         sessions need a runtime (the host queues the steer when the connection cannot redirect,
         and `DispatchResult.follow_up` says which happened)."""
-        session_id = session_id_of(topic_id)
+        session_id = session_id_from_topic(topic_id)
         if session_id is None:
             return True
         session = self.repos.sessions.find_session(session_id)
@@ -259,20 +259,20 @@ class UiBridge(QObject):
     # -- sessions and topics (sidebar actions) -----------------------------------------------------
     def create_session(self, agent_id: str, name: str = "") -> str:
         """A new session of `agent_id` in the agent's first workspace; returns its topic id."""
-        from cherry_desktop.ui._topics import agent_session_topic_id
+        from cherry_desktop.core.topics import session_topic_id
 
         agent = self.repos.agents.get_agent(agent_id)
         workspaces = self.repos.agents.list_workspaces(agent_id)
         session = self.repos.sessions.create_session(
             agent_id=agent_id, workspace_id=workspaces[0].id if workspaces else None, name=name,
             model=agent.model)
-        return agent_session_topic_id(session.id)
+        return session_topic_id(session.id)
 
     def create_topic(self, name: str = "", model: str | None = None) -> str:
         return self.repos.topics.create_topic(name=name, model=model).id  # type: ignore[no-any-return]
 
     def rename_topic(self, topic_id: str, name: str) -> None:
-        session_id = session_id_of(topic_id)
+        session_id = session_id_from_topic(topic_id)
         if session_id is not None:
             self.repos.sessions.rename_session(session_id, name)
         else:
@@ -284,7 +284,7 @@ class UiBridge(QObject):
         manager = self.stream_manager
         if manager is not None and getattr(manager, "has_live_stream", lambda _t: False)(topic_id):
             await _maybe_await(manager.abort(topic_id))
-        session_id = session_id_of(topic_id)
+        session_id = session_id_from_topic(topic_id)
         if session_id is not None:
             self.repos.sessions.delete_session(session_id)
         else:
@@ -424,7 +424,7 @@ class UiBridge(QObject):
 
     def chat_issue(self, topic_id: str) -> ChatIssue | None:
         """What keeps a chat topic from sending (None: ready). Agent sessions are the host's."""
-        if session_id_of(topic_id) is not None:
+        if session_id_from_topic(topic_id) is not None:
             return None
         return self.model_issue(self.topic_model(topic_id))
 
@@ -465,7 +465,7 @@ class UiBridge(QObject):
     def load_messages(self, topic_id: str, *, limit: int | None = None,
                       before_ordering: int | None = None) -> list[StoredMessage]:
         """Rows of a topic in order; with `limit`, the newest `limit` before `before_ordering`."""
-        session_id = session_id_of(topic_id)
+        session_id = session_id_from_topic(topic_id)
         if session_id is not None:
             return self.repos.session_messages.list_messages(  # type: ignore[no-any-return]
                 session_id, limit=limit, before_ordering=before_ordering)
@@ -479,7 +479,7 @@ class UiBridge(QObject):
         return bool(self.repos.topics.list_topics() or self.repos.sessions.list_sessions())
 
     def topic_title(self, topic_id: str) -> str:
-        session_id = session_id_of(topic_id)
+        session_id = session_id_from_topic(topic_id)
         if session_id is not None:
             session = self.repos.sessions.find_session(session_id)
             return session.name if session else ""

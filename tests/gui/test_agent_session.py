@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.runtime.types import ChunkEvent, SteerBoundaryEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
-from cherry_desktop.ui._topics import agent_session_topic_id
+from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
 
@@ -28,7 +28,7 @@ def agent_topic(ui_core: Any, tmp_path: Any) -> tuple[str, ScriptedDriver]:
     agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
     ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
     session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Build")
-    return agent_session_topic_id(session.id), driver
+    return session_topic_id(session.id), driver
 
 
 def _type(window: Any, text: str) -> None:

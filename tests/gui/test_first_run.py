@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from cherry_desktop.core.topics import is_agent_session_topic
 from cherry_desktop.ui import start_ui
-from cherry_desktop.ui._topics import is_agent_topic
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 
@@ -42,7 +42,7 @@ async def test_empty_state_new_chat_opens_a_chat_on_a_default_model(controller: 
     window = controller.open_window(None)
     window.empty_state.new_chat_button.click()
     topic_id = window.topic_id
-    assert topic_id is not None and not is_agent_topic(topic_id)
+    assert topic_id is not None and not is_agent_session_topic(topic_id)
     assert window.composer.isEnabled() and not window.empty_state.isVisibleTo(window)
     assert window.chat_header.isVisibleTo(window)
     # No key stored anywhere yet: the first model, and the header says what it still needs.
@@ -137,7 +137,7 @@ async def test_claude_code_agent_takes_the_anthropic_models_and_opens_a_session(
     window.sidebar.reload()
     window.new_session(agent.id)
     topic_id = window.topic_id
-    assert topic_id is not None and is_agent_topic(topic_id)
+    assert topic_id is not None and is_agent_session_topic(topic_id)
     session = ui_core.repos.sessions.get_session(topic_id.split(":", 1)[1])
     assert session.model == "anthropic::claude-sonnet-4-5"
     assert ui_core.repos.agents.get_workspace(session.workspace_id).path == str(workspace)

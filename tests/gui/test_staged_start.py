@@ -21,9 +21,9 @@ pytestmark = pytest.mark.gui
 
 async def test_window_before_services_then_first_topic_after_recovery(tmp_path: Path, qapp: Any,
                                                                      no_leaked_windows: None) -> None:
+    from cherry_desktop.core.topics import session_topic_id
     from cherry_desktop.ui import start_ui
     from cherry_desktop.ui._listener import QtStreamListener
-    from cherry_desktop.ui._topics import agent_session_topic_id
 
     core = await start_core(build_path_registry(tmp_path / "data"), services=False)
     controller = None
@@ -34,7 +34,7 @@ async def test_window_before_services_then_first_topic_after_recovery(tmp_path: 
         # A turn the last run crashed in: its assistant row was left pending.
         stuck = core.repos.session_messages.create_message(
             session_id=session_id, role="assistant", parts=[TextPart(text="half an ans")], status="pending")
-        topic_id = agent_session_topic_id(session_id)
+        topic_id = session_topic_id(session_id)
 
         controller = start_ui(core)
         window = controller.windows[0]

@@ -9,9 +9,9 @@ import pytest
 
 from cherry_desktop.core.credentials import provider_key_name
 from cherry_desktop.core.messages import TextPart
+from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.ui import ChatWindow, start_ui
 from cherry_desktop.ui._message_view import PAGE_SIZE
-from cherry_desktop.ui._topics import agent_session_topic_id
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, seed_agent_session
 
@@ -23,9 +23,9 @@ async def test_sidebar_lists_agents_sessions_and_chats(controller: Any, ui_core:
     topic = ui_core.repos.topics.create_topic(name="Groceries")
     window = controller.open_window(None)
     assert isinstance(window, ChatWindow) and window.objectName() == "ChatWindow"
-    names = {window.sidebar.item_for(t).text(0) for t in (agent_session_topic_id(session_id), topic.id)}
+    names = {window.sidebar.item_for(t).text(0) for t in (session_topic_id(session_id), topic.id)}
     assert names == {"Demo session", "Groceries"}
-    assert set(window.sidebar.badges) == {agent_session_topic_id(session_id), topic.id}
+    assert set(window.sidebar.badges) == {session_topic_id(session_id), topic.id}
     for name in ("sessionList", "messageView", "composer", "sendButton", "steerButton", "queueButton",
                  "stopButton", "queueDock", "approvalCard", "allowButton", "denyButton", "statusBadge"):
         from PySide6.QtWidgets import QWidget
@@ -36,12 +36,12 @@ async def test_sidebar_lists_agents_sessions_and_chats(controller: Any, ui_core:
 async def test_session_actions_new_rename_delete(controller: Any, ui_core: Any,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     agent_id, session_id = seed_agent_session(ui_core.repos)
-    window = controller.open_window(agent_session_topic_id(session_id))
+    window = controller.open_window(session_topic_id(session_id))
     window.new_session(agent_id)
     sessions = ui_core.repos.sessions.list_sessions(agent_id)
     assert len(sessions) == 2
     new_topic = window.topic_id
-    assert new_topic != agent_session_topic_id(session_id)
+    assert new_topic != session_topic_id(session_id)
     from PySide6.QtWidgets import QInputDialog
 
     monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("Renamed", True)))
@@ -59,7 +59,7 @@ async def test_long_session_loads_recent_rows_first_then_more_on_scroll(controll
     for i in range(300):
         ui_core.repos.session_messages.create_message(session_id=session.id, role="user" if i % 2 == 0 else "assistant",
                                                       parts=[TextPart(text=f"message {i}")])
-    window = controller.open_window(agent_session_topic_id(session.id))
+    window = controller.open_window(session_topic_id(session.id))
     rows = window.message_view.rows()
     assert len(rows) == PAGE_SIZE
     assert rows[-1].text() == "message 299"
@@ -143,7 +143,7 @@ async def test_open_in_new_window_shortcut_shows_the_same_topic(controller: Any,
     from PySide6.QtCore import Qt
 
     _agent_id, session_id = seed_agent_session(ui_core.repos)
-    topic_id = agent_session_topic_id(session_id)
+    topic_id = session_topic_id(session_id)
     first = controller.open_window(topic_id)
     first.activateWindow()
     await until(first.isActiveWindow)

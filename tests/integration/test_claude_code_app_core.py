@@ -21,6 +21,7 @@ from cherry_desktop.core.bootstrap import CoreServices, start_core
 from cherry_desktop.core.data.records import StoredMessage
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, slow_text, text, tool_use
 from cherry_desktop.demo.bootstrap import DEMO_PROVIDER_ID, demo_provider_settings, ensure_demo_records
 from cherry_desktop.demo.cli_env import NO_RETRY_CLI_ENV
@@ -48,7 +49,7 @@ class App:
 
     @property
     def topic(self) -> str:
-        return f"agent-session:{self.session_id}"
+        return session_topic_id(self.session_id)
 
     @property
     def driver(self) -> ClaudeCodeRuntimeDriver:

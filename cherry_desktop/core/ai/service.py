@@ -19,13 +19,13 @@ from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.data import DatabaseService, Repositories, split_unique_model_id
 from cherry_desktop.core.messages import UIMessageChunk
+from cherry_desktop.core.topics import AGENT_SESSION_TOPIC_PREFIX
 
 if TYPE_CHECKING:
     import httpx
 
 log = logging.getLogger(__name__)
 
-AGENT_SESSION_PREFIX = "agent-session:"
 
 RuntimeStreamHandler = Callable[
     [AiStreamRequest], AsyncIterator[UIMessageChunk] | Awaitable[AsyncIterator[UIMessageChunk]]
@@ -105,7 +105,7 @@ class AiService(Service):
                 result = await result
             stream: AsyncIterator[UIMessageChunk] = result
             return stream
-        if (request.topic_id or "").startswith(AGENT_SESSION_PREFIX):
+        if (request.topic_id or "").startswith(AGENT_SESSION_TOPIC_PREFIX):
             raise RuntimeMetadataRequiredError(
                 f"agent-session topic {request.topic_id} reached stream_text without runtime metadata")
         return self._chat_stream(request)

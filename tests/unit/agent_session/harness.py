@@ -27,6 +27,7 @@ from cherry_desktop.core.data.records import AgentSessionRecord, StoredMessage
 from cherry_desktop.core.messages import TextPart, UIMessageChunk
 from cherry_desktop.core.paths import PathRegistry, build_path_registry
 from cherry_desktop.core.shared_cache import SharedCache
+from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 
 MODEL = "demo::sonnet"
@@ -88,7 +89,7 @@ class Harness:
 
     @property
     def topic(self) -> str:
-        return f"agent-session:{self.session.id}"
+        return session_topic_id(self.session.id)
 
     async def send(self, text: str, *, mode: str = "steer", subscriber: Subscriber | None = None) -> DispatchResult:
         req = AiStreamOpenRequest(topic_id=self.topic, user_message_parts=[TextPart(text=text, state="done")],
