@@ -4,15 +4,12 @@ One async method per channel: `open` (`Ai_Stream_Open`: submit / regenerate), `a
 `detach`, `abort`, `respond_tool_approval`; plus the agent host's queued follow-up actions
 and the database reads a window needs. Widgets never touch a core service directly.
 
-The bridge is tolerant of a partly built core: a missing service raises
-`BridgeUnavailableError` (the window words it) instead of an AttributeError deep in a slot.
 The app starts core's stream services just after the first window is painted: a request made
 before then waits for them (`core.services_ready`) instead of failing.
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -76,20 +73,6 @@ class QueuedFollowUp:
     is_steer: bool
 
 
-async def _maybe_await(value: Any) -> Any:
-    if inspect.isawaitable(value):
-        return await value
-    return value
-
-
-def _first_attr(obj: Any, *names: str) -> Any:
-    for name in names:
-        fn = getattr(obj, name, None)
-        if fn is not None:
-            return fn
-    return None
-
-
 class UiBridge(QObject):
     """Async request channels from the UI into core.
 
@@ -121,15 +104,12 @@ class UiBridge(QObject):
         return getattr(self.core, "agent_runtime", None)
 
     def services_running(self) -> bool:
-        """Whether core's stream services run (a core without the flag has them from the start)."""
-        ready = getattr(self.core, "services_ready", None)
-        return ready is None or bool(ready.is_set())
+        """Whether core's stream services run (the app starts them just after the first paint)."""
+        return bool(self.core.services_ready.is_set())
 
     async def services(self) -> None:
         """Wait until core's stream services run (at once when they already do)."""
-        ready = getattr(self.core, "services_ready", None)
-        if ready is not None and not ready.is_set():
-            await ready.wait()
+        await self.core.services_ready.wait()
 
     def _manager(self) -> Any:
         manager = self.stream_manager
@@ -142,13 +122,11 @@ class UiBridge(QObject):
         """`Ai_Stream_Open`: submit (or steer / queue) a user message, or regenerate."""
         await self.services()
         manager = self._manager()
-        try:
-            from cherry_desktop.core.ai.stream import dispatch_stream_request
-        except ImportError as exc:
-            raise BridgeUnavailableError("dispatch_stream_request") from exc
-        result = await _maybe_await(dispatch_stream_request(manager, subscriber, request))
+        from cherry_desktop.core.ai.stream import dispatch_stream_request  # loaded with the services
+
+        result = await dispatch_stream_request(manager, subscriber, request)
         session_id = session_id_from_topic(request.topic_id)
-        if session_id and getattr(result, "follow_up", None) == "queued":
+        if session_id and result.follow_up == "queued":
             self.queue_changed.emit(session_id)
         return result  # type: ignore[no-any-return]
 
@@ -160,7 +138,7 @@ class UiBridge(QObject):
             from cherry_desktop.core.ai.stream.types import AttachResponse
 
             return AttachResponse(status="not-found")
-        return await _maybe_await(manager.attach(listener, topic_id))  # type: ignore[no-any-return]
+        return manager.attach(listener, topic_id)  # type: ignore[no-any-return]
 
     async def detach(self, topic_id: str, listener: Any) -> None:
         """`Ai_Stream_Detach`: unsubscribe; the stream goes on."""
@@ -168,12 +146,12 @@ class UiBridge(QObject):
         manager = self.stream_manager
         if manager is None:
             return
-        await _maybe_await(manager.detach(listener.id, topic_id))
+        manager.detach(listener.id, topic_id)
 
     async def abort(self, topic_id: str) -> None:
         """`Ai_Stream_Abort`: stop the current generation (the partial persists as paused)."""
         await self.services()
-        await _maybe_await(self._manager().abort(topic_id))
+        self._manager().abort(topic_id)
 
     async def respond_tool_approval(self, topic_id: str, approval_id: str, approved: bool,
                                     reason: str | None = None) -> bool:
@@ -186,49 +164,47 @@ class UiBridge(QObject):
         from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 
         decision = ApprovalDecision(approved=approved, reason=reason)
-        ok = await _maybe_await(runtime.respond_tool_approval(session_id, approval_id, decision))
-        return bool(ok) if ok is not None else True
+        return bool(await runtime.respond_tool_approval(session_id, approval_id, decision))
 
     # -- queued follow-ups (agent sessions) ---------------------------------------------------
     def list_queued(self, session_id: str) -> list[QueuedFollowUp]:
         runtime = self.agent_runtime
-        fn = _first_attr(runtime, "list_queued_follow_ups", "list_pending_turns") if runtime else None
-        rows: Any = fn(session_id) if fn is not None else self.repos.pending_turns.list(session_id)
-        out: list[QueuedFollowUp] = []
-        for row in rows or ():
-            message_id = getattr(row, "user_message_id", None) or getattr(row, "message_id", None) or ""
-            out.append(QueuedFollowUp(message_id=message_id, text=getattr(row, "text", ""),
-                                      is_steer=bool(getattr(row, "is_steer", False))))
-        return out
+        # Before the stream services run, the persisted queue is the whole truth.
+        rows = (runtime.list_pending_turns(session_id) if runtime is not None
+                else self.repos.pending_turns.list(session_id))
+        return [QueuedFollowUp(message_id=row.user_message_id, text=row.text, is_steer=row.is_steer)
+                for row in rows]
 
-    async def _queue_call(self, session_id: str, names: tuple[str, ...], *args: Any) -> None:
+    async def _runtime(self) -> Any:
         await self.services()
         runtime = self.agent_runtime
-        fn = _first_attr(runtime, *names) if runtime is not None else None
-        if fn is None:
-            raise BridgeUnavailableError(names[0])
-        await _maybe_await(fn(session_id, *args))
-        self.queue_changed.emit(session_id)
+        if runtime is None:
+            raise BridgeUnavailableError("agent_runtime")
+        return runtime
 
     async def edit_queued(self, session_id: str, message_id: str, text: str) -> None:
-        await self._queue_call(session_id, ("edit_queued_follow_up", "edit_pending_turn"), message_id, text)
+        (await self._runtime()).edit_pending_turn(session_id, message_id, text)
+        self.queue_changed.emit(session_id)
 
     async def remove_queued(self, session_id: str, message_id: str) -> None:
-        await self._queue_call(session_id, ("remove_queued_follow_up", "remove_pending_turn"), message_id)
+        (await self._runtime()).remove_pending_turn(session_id, message_id)
+        self.queue_changed.emit(session_id)
 
     async def reorder_queued(self, session_id: str, message_ids: list[str]) -> None:
-        await self._queue_call(session_id, ("reorder_queued_follow_ups", "reorder_pending_turns"), message_ids)
+        (await self._runtime()).reorder_pending_turns(session_id, message_ids)
+        self.queue_changed.emit(session_id)
 
     async def resume_queue(self, session_id: str) -> None:
-        await self._queue_call(session_id, ("resume_pending_turns",))
+        await (await self._runtime()).resume_pending_turns(session_id)
+        self.queue_changed.emit(session_id)
 
     def is_queue_held(self, session_id: str) -> bool:
         runtime = self.agent_runtime
-        fn = getattr(runtime, "is_queue_held", None) if runtime is not None else None
-        return bool(fn(session_id)) if fn is not None else False
+        return bool(runtime.is_queue_held(session_id)) if runtime is not None else False
 
     async def steer_queued_now(self, session_id: str, message_id: str) -> None:
-        await self._queue_call(session_id, ("steer_queued_follow_up_now", "steer_now"), message_id)
+        await (await self._runtime()).steer_now(session_id, message_id)
+        self.queue_changed.emit(session_id)
 
     # -- runtime facts --------------------------------------------------------------------------
     @staticmethod
@@ -282,8 +258,8 @@ class UiBridge(QObject):
         """Stop a live stream first, then delete the rows."""
         await self.services()
         manager = self.stream_manager
-        if manager is not None and getattr(manager, "has_live_stream", lambda _t: False)(topic_id):
-            await _maybe_await(manager.abort(topic_id))
+        if manager is not None and manager.has_live_stream(topic_id):
+            manager.abort(topic_id)
         session_id = session_id_from_topic(topic_id)
         if session_id is not None:
             self.repos.sessions.delete_session(session_id)
@@ -308,31 +284,24 @@ class UiBridge(QObject):
         return agent_id
 
     def settings_values(self) -> dict[str, Any]:
-        store = getattr(self.core, "settings", None)
-        settings = getattr(store, "settings", None)
-        return settings.as_dict() if settings is not None else {}
+        return self.core.settings.settings.as_dict()  # type: ignore[no-any-return]
 
     def update_settings(self, **changes: Any) -> None:
-        store = getattr(self.core, "settings", None)
-        if store is not None:
-            store.update(**changes)
+        self.core.settings.update(**changes)
         manager = self.stream_manager
         mode = changes.get("background_mode")
-        setter = getattr(manager, "set_background_mode", None) if manager is not None else None
-        if mode and setter is not None:
-            setter(mode)
+        if mode and manager is not None:  # before the services run, the manager is built from settings
+            manager.set_background_mode(mode)
         self.settings_changed.emit(self.settings_values())
 
     def has_api_key(self, provider_id: str) -> bool:
         from cherry_desktop.core.credentials import provider_key_name
 
-        creds = getattr(self.core, "credentials", None)
-        return bool(creds and creds.try_get(provider_key_name(provider_id)))
+        return bool(self.core.credentials.try_get(provider_key_name(provider_id)))
 
     def keyring_available(self) -> bool:
-        creds = getattr(self.core, "credentials", None)
         try:
-            return bool(creds is not None and creds.available())
+            return bool(self.core.credentials.available())
         except Exception:  # a broken backend is as good as none
             log.exception("probing the keyring failed")
             return False
@@ -385,12 +354,10 @@ class UiBridge(QObject):
         from cherry_desktop.core.credentials import KeyringUnavailableError, provider_key_name
 
         self.repos.providers.delete_provider(provider_id)
-        creds = getattr(self.core, "credentials", None)
-        if creds is not None:
-            try:
-                creds.delete(provider_key_name(provider_id))
-            except KeyringUnavailableError:
-                log.warning("keyring unavailable: the key of deleted provider %s stays where it was", provider_id)
+        try:
+            self.core.credentials.delete(provider_key_name(provider_id))
+        except KeyringUnavailableError:
+            log.warning("keyring unavailable: the key of deleted provider %s stays where it was", provider_id)
         self.providers_changed.emit()
 
     def add_model(self, provider_id: str, model_id: str, name: str = "") -> str:
