@@ -65,6 +65,18 @@ async def test_services_start_in_dependency_order_and_stop_in_reverse() -> None:
     assert log[3:] == ["stop ui", "stop stream", "stop db"]
 
 
+async def test_services_registered_later_start_on_the_next_start_and_stop_first() -> None:
+    log: list[str] = []
+    app = Application()
+    app.register(Recorder("db", (), log))
+    await app.start()
+    app.register(Recorder("stream", ("db",), log))
+    await app.start()  # the app's second stage: only what is new starts
+    assert log == ["init db", "init stream"]
+    await app.stop()
+    assert log[2:] == ["stop stream", "stop db"]
+
+
 def test_cycle_and_unknown_dependency_are_errors() -> None:
     app = Application()
     app.register(Recorder("a", ("b",), []))
