@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Sequence
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
 import peewee as pw
@@ -16,9 +14,13 @@ from cherry_desktop.core.data.models import (
     AgentSessionMessage,
     AgentSessionPendingTurn,
     AgentWorkspace,
-    BaseModel,
+    execute,
+    fetch_by_pk,
     new_uuid,
     now_ms,
+    read_joined,
+    read_row,
+    select_columns,
 )
 from cherry_desktop.core.data.records import (
     AgentRecord,
@@ -35,86 +37,6 @@ if TYPE_CHECKING:
 
 class NotFoundError(LookupError):
     """No row with that id."""
-
-
-# -- statements prepared once -------------------------------------------------------------------
-# A turn looks up its session, agent, workspace, provider and model, saves two rows, records
-# usage and finalises its assistant row. peewee builds each statement anew every time and wraps
-# every row in a model instance, which costs far more than SQLite's execution of the statement;
-# these paths therefore run SQL built once per model and read rows as plain tuples.
-
-_Converter = Callable[[Any], Any]
-#: SQLite already returns these fields' Python values (text -> str, integer -> int, NULL -> None),
-#: so peewee's conversion of them is the identity; other fields (booleans stored as integers,
-#: ...) are converted as peewee converts them.
-_NATIVE_FIELDS = (pw.CharField, pw.TextField, pw.IntegerField)
-# A model's columns in table order, and the conversions its non-native columns need.
-_Shape = tuple[tuple[str, ...], tuple[tuple[str, _Converter], ...]]
-_SHAPES: dict[type[BaseModel], _Shape] = {}
-_SELECT_BY_PK: dict[type[BaseModel], str] = {}
-
-
-def _native(field: Any) -> bool:
-    if isinstance(field, pw.ForeignKeyField):
-        field = field.rel_field
-    return isinstance(field, _NATIVE_FIELDS)  # BooleanField is none of them
-
-
-def _shape(model: type[BaseModel]) -> _Shape:
-    shape = _SHAPES.get(model)
-    if shape is None:
-        fields = model._meta.sorted_fields
-        shape = (tuple(f.column_name for f in fields),
-                 tuple((f.column_name, f.python_value) for f in fields if not _native(f)))
-        _SHAPES[model] = shape
-    return shape
-
-
-def select_columns(model: type[BaseModel], alias: str) -> str:
-    """The model's columns, qualified by `alias`, in the order `read_row` expects."""
-    return ", ".join(f'{alias}."{name}"' for name in _shape(model)[0])
-
-
-def read_row(model: type[BaseModel], values: Sequence[Any]) -> Any:
-    """A row of `model` (its columns' values in table order) as a read-only namespace: attributes
-    named by column, values converted as peewee converts them."""
-    names, conversions = _shape(model)
-    row = dict(zip(names, values, strict=True))
-    for name, convert in conversions:
-        row[name] = convert(row[name])
-    return SimpleNamespace(**row)
-
-
-def read_joined(models: Sequence[type[BaseModel]], values: Sequence[Any] | None) -> list[Any]:
-    """Split one row selecting each model's columns in turn (`select_columns`) into one namespace
-    per model; None for a model whose primary key is NULL (nothing joined)."""
-    parts: list[Any] = []
-    offset = 0
-    for model in models:
-        names = _shape(model)[0]
-        chunk = values[offset:offset + len(names)] if values is not None else None
-        offset += len(names)
-        primary_key: Any = model._meta.primary_key
-        pk = names.index(primary_key.column_name)
-        parts.append(read_row(model, chunk) if chunk is not None and chunk[pk] is not None else None)
-    return parts
-
-
-def fetch_by_pk(model: type[BaseModel], value: object) -> Any:
-    """The row with this primary key (see `read_row`), or None. For lookups whose row is only read."""
-    sql = _SELECT_BY_PK.get(model)
-    if sql is None:
-        meta = model._meta
-        pk: Any = meta.primary_key
-        sql = _SELECT_BY_PK[model] = (f'SELECT {select_columns(model, "t")} FROM "{meta.table_name}" AS t '
-                                      f'WHERE t."{pk.column_name}" = ?')
-    found = model._meta.database.execute_sql(sql, (value,)).fetchone()
-    return read_row(model, found) if found is not None else None
-
-
-def execute(model: type[BaseModel], sql: str, params: tuple[Any, ...]) -> Any:
-    """Run a prepared statement on the model's database; returns the cursor."""
-    return model._meta.database.execute_sql(sql, params)
 
 
 def _agent(row: Agent) -> AgentRecord:
@@ -239,21 +161,18 @@ class AgentSessionRepository:
         row = fetch_by_pk(AgentSession, session_id)
         return _session(row) if row else None
 
-    _CONTEXT_SQL: str | None = None
+    _CONTEXT_SQL = (
+        f"SELECT {select_columns(AgentSession, 's')}, {select_columns(Agent, 'a')}, "
+        f"{select_columns(AgentWorkspace, 'w')} FROM \"agent_session\" AS s "
+        'LEFT JOIN "agent" AS a ON a."id" = s."agent_id" '
+        'LEFT JOIN "agent_workspace" AS w ON w."id" = s."workspace_id" WHERE s."id" = ?')
 
     def find_session_context(
         self, session_id: str,
     ) -> tuple[AgentSessionRecord, AgentRecord | None, WorkspaceRecord | None] | None:
         """A session with its agent and workspace (None where the session names none or the row
         is gone), in one statement: every turn validates all three."""
-        sql = AgentSessionRepository._CONTEXT_SQL
-        if sql is None:
-            sql = AgentSessionRepository._CONTEXT_SQL = (
-                f"SELECT {select_columns(AgentSession, 's')}, {select_columns(Agent, 'a')}, "
-                f"{select_columns(AgentWorkspace, 'w')} FROM \"agent_session\" AS s "
-                'LEFT JOIN "agent" AS a ON a."id" = s."agent_id" '
-                'LEFT JOIN "agent_workspace" AS w ON w."id" = s."workspace_id" WHERE s."id" = ?')
-        found = execute(AgentSession, sql, (session_id,)).fetchone()
+        found = execute(AgentSession, self._CONTEXT_SQL, (session_id,)).fetchone()
         if found is None:
             return None
         session, agent, workspace = read_joined((AgentSession, Agent, AgentWorkspace), found)
@@ -282,6 +201,7 @@ class AgentSessionMessageRepository:
     # A turn writes two rows before it starts; these statements are prepared once because
     # peewee's SQL generation costs more than SQLite's execution of them.
     _MAX_ORDERING_SQL = 'SELECT MAX("ordering") FROM "agent_session_message" WHERE "session_id" = ?'
+    _SET_ORDERING_SQL = 'UPDATE "agent_session_message" SET "ordering" = ? WHERE "id" = ?'
     _INSERT_SQL = (
         'INSERT INTO "agent_session_message" ("id", "session_id", "role", "data", "status", "model_id", '
         '"runtime_resume_token", "stats", "metadata", "created_at", "updated_at", "ordering") '
@@ -291,8 +211,7 @@ class AgentSessionMessageRepository:
     _UPDATE_SQL: dict[tuple[str, ...], str] = {}
 
     def _next_ordering(self, session_id: str) -> int:
-        db = AgentSessionMessage._meta.database
-        top = db.execute_sql(self._MAX_ORDERING_SQL, (session_id,)).fetchone()[0]
+        top = execute(AgentSessionMessage, self._MAX_ORDERING_SQL, (session_id,)).fetchone()[0]
         return int(top or 0) + 1
 
     def create_message(self, *, session_id: str, role: str, parts: list[MessagePart],
@@ -334,16 +253,16 @@ class AgentSessionMessageRepository:
     def move_to_end(self, message_id: str) -> StoredMessage:
         """Give a row the session's newest ordering (a queued follow-up when its turn runs, so
         it sorts with its answer instead of before turns that ran while it waited)."""
-        db = AgentSessionMessage._meta.database
-        with db.atomic():
-            row = AgentSessionMessage.by_pk(message_id)
+        with AgentSessionMessage._meta.database.atomic():
+            row = fetch_by_pk(AgentSessionMessage, message_id)
             if row is None:
                 raise NotFoundError(f"agent session message {message_id}")
-            top = self._next_ordering(row.session_id) - 1
-            if row.ordering != top:
-                row.ordering = top + 1
-                row.save(only=[AgentSessionMessage.ordering])
-        return session_message_record(row)
+            record = session_message_record(row)
+            top = self._next_ordering(record.owner_id) - 1
+            if record.ordering != top:
+                record.ordering = top + 1
+                execute(AgentSessionMessage, self._SET_ORDERING_SQL, (record.ordering, message_id))
+        return record
 
     def update_message(self, message_id: str, *, parts: list[MessagePart] | None = None,
                        status: MessageStatus | None = None, stats: dict[str, Any] | None = None,
@@ -434,19 +353,18 @@ class PendingTurnRepository:
         return PendingTurnRecord(id=row.id, session_id=row.session_id, user_message_id=row.user_message_id,
                                  text=row.text, is_steer=row.is_steer, ordering=row.ordering)
 
-    # The host reads a session's queue at every turn's start and end.
-    _LIST_SESSION_SQL = (
-        'SELECT "id", "session_id", "user_message_id", "text", "is_steer", "ordering" '
-        'FROM "agent_session_pending_turn" WHERE "session_id" = ? ORDER BY "ordering"'
-    )
+    # The host reads a session's queue at every turn's start and end: prepared once, rows read
+    # as tuples (`read_row`).
+    _SELECT = f'SELECT {select_columns(AgentSessionPendingTurn, "t")} FROM "agent_session_pending_turn" AS t '
+    _LIST_SQL = _SELECT + 'ORDER BY t."ordering"'
+    _LIST_SESSION_SQL = _SELECT + 'WHERE t."session_id" = ? ORDER BY t."ordering"'
 
     def list(self, session_id: str | None = None) -> builtins.list[PendingTurnRecord]:
         if session_id is None:
-            q = AgentSessionPendingTurn.select().order_by(AgentSessionPendingTurn.ordering)
-            return [self._rec(r) for r in q]
-        cursor = execute(AgentSessionPendingTurn, self._LIST_SESSION_SQL, (session_id,))
-        return [PendingTurnRecord(id=i, session_id=s, user_message_id=m, text=t, is_steer=bool(steer), ordering=o)
-                for i, s, m, t, steer, o in cursor.fetchall()]
+            cursor = execute(AgentSessionPendingTurn, self._LIST_SQL, ())
+        else:
+            cursor = execute(AgentSessionPendingTurn, self._LIST_SESSION_SQL, (session_id,))
+        return [self._rec(read_row(AgentSessionPendingTurn, values)) for values in cursor.fetchall()]
 
     def remove_by_message(self, user_message_id: str) -> None:
         AgentSessionPendingTurn.delete().where(

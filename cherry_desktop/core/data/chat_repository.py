@@ -8,14 +8,20 @@ from typing import TYPE_CHECKING, Any, cast
 import peewee as pw
 
 from cherry_desktop.core.data._json import dumps, loads_or_error, parts_from_json, parts_to_json
-from cherry_desktop.core.data.agent_repository import (
-    NotFoundError,
+from cherry_desktop.core.data.agent_repository import NotFoundError
+from cherry_desktop.core.data.models import (
+    AppMeta,
+    Message,
+    Model,
+    Provider,
+    Topic,
+    UsageRecord,
     execute,
     fetch_by_pk,
+    now_ms,
     read_joined,
     select_columns,
 )
-from cherry_desktop.core.data.models import AppMeta, Message, Model, Provider, Topic, UsageRecord, now_ms
 from cherry_desktop.core.data.records import (
     MessageStatus,
     ModelRecord,
@@ -123,17 +129,14 @@ class ProviderRepository:
         row = fetch_by_pk(Model, umid)
         return _model(row) if row else None
 
-    _PROVIDER_AND_MODEL_SQL: str | None = None
+    _PROVIDER_AND_MODEL_SQL = (
+        f"SELECT {select_columns(Provider, 'p')}, {select_columns(Model, 'm')} FROM (SELECT 1) AS one "
+        'LEFT JOIN "provider" AS p ON p."id" = ? LEFT JOIN "model" AS m ON m."unique_model_id" = ?')
 
     def find_provider_and_model(self, provider_id: str | None,
                                 umid: str) -> tuple[ProviderRecord | None, ModelRecord | None]:
         """`find_provider(provider_id)` (None for no id) and `find_model(umid)` in one statement."""
-        sql = ProviderRepository._PROVIDER_AND_MODEL_SQL
-        if sql is None:
-            sql = ProviderRepository._PROVIDER_AND_MODEL_SQL = (
-                f"SELECT {select_columns(Provider, 'p')}, {select_columns(Model, 'm')} FROM (SELECT 1) AS one "
-                'LEFT JOIN "provider" AS p ON p."id" = ? LEFT JOIN "model" AS m ON m."unique_model_id" = ?')
-        found = execute(Provider, sql, (provider_id, umid)).fetchone()
+        found = execute(Provider, self._PROVIDER_AND_MODEL_SQL, (provider_id, umid)).fetchone()
         provider, model = read_joined((Provider, Model), found)
         return (_provider(provider) if provider is not None else None, _model(model) if model is not None else None)
 
@@ -155,13 +158,13 @@ class TopicRepository:
         return _topic(Topic.create(**fields))
 
     def get_topic(self, topic_id: str) -> TopicRecord:
-        row = Topic.by_pk(topic_id)
+        row = fetch_by_pk(Topic, topic_id)
         if row is None:
             raise NotFoundError(f"topic {topic_id}")
         return _topic(row)
 
     def find_topic(self, topic_id: str) -> TopicRecord | None:
-        row = Topic.by_pk(topic_id)
+        row = fetch_by_pk(Topic, topic_id)
         return _topic(row) if row else None
 
     def list_topics(self) -> list[TopicRecord]:
@@ -226,13 +229,13 @@ class MessageRepository:
         return bool(q.execute())
 
     def get_message(self, message_id: str) -> StoredMessage:
-        row = Message.by_pk(message_id)
+        row = fetch_by_pk(Message, message_id)
         if row is None:
             raise NotFoundError(f"message {message_id}")
         return message_record(row)
 
     def find_message(self, message_id: str) -> StoredMessage | None:
-        row = Message.by_pk(message_id)
+        row = fetch_by_pk(Message, message_id)
         return message_record(row) if row else None
 
     def list_messages(self, topic_id: str) -> list[StoredMessage]:
@@ -250,7 +253,7 @@ class MessageRepository:
         if not nodes:
             return []
         if leaf_id is None:
-            topic = Topic.by_pk(topic_id)
+            topic = fetch_by_pk(Topic, topic_id)
             leaf_id = topic.active_node_id if topic and topic.active_node_id in nodes else None
         if leaf_id is None:
             leaf_id = max(nodes.values(), key=lambda m: m.ordering).id
@@ -310,7 +313,7 @@ class MetaRepository:
     """Key -> text facts about this database (`app_meta`)."""
 
     def get(self, key: str) -> str | None:
-        row = AppMeta.by_pk(key)
+        row = fetch_by_pk(AppMeta, key)
         return row.value if row else None
 
     def set(self, key: str, value: str) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import ipaddress
 import logging
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
 from cherry_desktop.core.container import Application, Service
@@ -160,8 +159,3 @@ class ProviderSeedService(Service):
 
 def preset_by_id(preset_id: str) -> ProviderPreset | None:
     return next((p for p in DEFAULT_PROVIDERS if p.id == preset_id), None)
-
-
-def preset_fields(preset: ProviderPreset) -> dict[str, Any]:
-    """The provider record fields of a preset (the UI's "Add provider" menu)."""
-    return {"name": preset.name, "type": preset.type, "base_url": preset.base_url, "enabled": preset.enabled}
