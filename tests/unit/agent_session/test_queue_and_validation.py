@@ -8,12 +8,15 @@ import pytest
 
 from cherry_desktop.core.ai.agent_session import AgentSessionValidationError, RuntimeMetadataMissingError
 from cherry_desktop.core.ai.agent_session.routing import make_runtime_stream_text
-from cherry_desktop.core.ai.agent_session.validation import resolve_workspace_path
+from cherry_desktop.core.ai.agent_session.validation import resolve_session_context, resolve_workspace_path
+from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.data.models import AgentSession
 from cherry_desktop.core.data.records import WorkspaceRecord
 from cherry_desktop.core.messages import TextPart, message_text
 from cherry_desktop.core.paths import build_path_registry
+from tests.fakes.scripted_driver import ScriptedDriver
 from tests.unit.agent_session.harness import attach_harness, make_harness
 
 
@@ -175,3 +178,36 @@ def test_system_workspace_outside_the_managed_root_is_refused(tmp_path: Path) ->
     assert not (tmp_path / "data" / "Agents" / "escape").exists()
     inside = resolve_workspace_path(WorkspaceRecord(id="w2", agent_id=None, name="w", path="", kind="system"), paths)
     assert inside == (root / "w2").resolve() and inside.is_dir()
+
+
+def test_session_context_reads_agent_workspace_provider_and_model(repos: Repositories, tmp_path: Path) -> None:
+    """The session, its agent and workspace come from one joined read, the provider and model from
+    another: each missing or unusable piece still fails with its own code."""
+    paths = build_path_registry(tmp_path / "data")
+    registry = RuntimeDriverRegistry()
+    registry.register(ScriptedDriver(type="claude-code"))  # type: ignore[arg-type]
+    repos.providers.upsert_provider(id="anth", name="A", type="anthropic")
+    repos.providers.upsert_model(provider_id="anth", model_id="m", name="M")
+    repos.providers.upsert_provider(id="oai", name="O", type="openai")
+    repos.providers.upsert_model(provider_id="oai", model_id="m", name="M")
+    agent = repos.agents.create_agent(type="claude-code", name="Ada", model="oai::m")
+    ws = repos.agents.create_workspace(name="ws", path=str(tmp_path), agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, model="anth::m")
+
+    def code(session_id: str) -> str:
+        with pytest.raises(AgentSessionValidationError) as info:
+            resolve_session_context(session_id, repos=repos, paths=paths, registry=registry)
+        return info.value.code
+
+    context = resolve_session_context(session.id, repos=repos, paths=paths, registry=registry)
+    assert (context.session, context.agent, context.workspace) == (session, agent, ws)
+    assert context.model_id == "anth::m" and context.provider == repos.providers.get_provider("anth")
+    assert context.workspace_path == tmp_path.resolve()
+    # The agent's own model is served by a provider Claude Code cannot drive.
+    on_agent_model = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id)
+    assert code(on_agent_model.id) == "model-incompatible"
+    db = AgentSession._meta.database
+    db.execute_sql('UPDATE "agent" SET "config" = ? WHERE "id" = ?', ("{not json", agent.id))
+    assert code(session.id) == "agent-unreadable"
+    db.execute_sql('UPDATE "agent_session" SET "agent_id" = NULL WHERE "id" = ?', (session.id,))
+    assert code(session.id) == "agent-missing"

@@ -124,3 +124,16 @@ def test_session_context_and_provider_model_in_one_statement_each(repos: Reposit
     assert repos.providers.find_provider_and_model("p", "p::none") == (both[0], None)
     assert repos.providers.find_provider_and_model(None, "p::m2") == (None, both[1])
     assert repos.providers.find_provider_and_model("q", "q::m") == (None, None)
+
+
+def test_move_to_end_gives_the_row_the_newest_ordering(repos: Repositories) -> None:
+    sid = _session(repos)
+    queued = repos.session_messages.create_message(session_id=sid, role="user", parts=[TextPart(text="q")])
+    repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="u")], model_id=None)
+    moved = repos.session_messages.move_to_end(queued.id)
+    assert moved.ordering == 4 and [p.text for p in moved.parts if isinstance(p, TextPart)] == ["q"]
+    assert repos.session_messages.get_message(queued.id) == moved
+    assert [m.id for m in repos.session_messages.list_messages(sid)][-1] == queued.id
+    assert repos.session_messages.move_to_end(queued.id).ordering == 4  # already last: unchanged
+    with pytest.raises(NotFoundError):
+        repos.session_messages.move_to_end("nope")
