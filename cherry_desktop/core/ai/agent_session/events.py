@@ -15,11 +15,19 @@ after A1a's terminal, so the steer's user row sorts between the two assistant ro
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from cherry_desktop.core.ai.agent_session.state import END, RuntimeTurn, Segment, SessionEntry, _Failure
+from cherry_desktop.core.ai.agent_session.state import (
+    END,
+    RuntimeTurn,
+    Segment,
+    SegmentItem,
+    SessionEntry,
+    _Failure,
+)
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
     AgentRuntimeEvent,
@@ -44,6 +52,8 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
 
 log = logging.getLogger(__name__)
+
+_Item = TypeVar("_Item", AgentRuntimeEvent, UIMessageChunk)
 
 
 class RuntimeEventsMixin:
@@ -83,37 +93,26 @@ class RuntimeEventsMixin:
         `events()` would, and raises what routing an event raised."""
         ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-        def sink(event: AgentRuntimeEvent | None) -> None:
-            if ended.done():
-                return
-            if event is None or entry.connection is not conn:
-                ended.set_result(None)
-                return
-            try:
-                self._on_event(entry, conn, event)
-            except Exception as exc:
-                ended.set_exception(exc)
+        def routed(route: Callable[[_Item], None]) -> Callable[[_Item | None], None]:
+            """`route` behind the loop's guards: stop at the stream's end (None) or once the
+            session moved to another connection; a routing error ends the wait with it."""
+            def call(item: _Item | None) -> None:
+                if ended.done():
+                    return
+                if item is None or entry.connection is not conn:
+                    ended.set_result(None)
+                    return
+                try:
+                    route(item)
+                except Exception as exc:
+                    ended.set_exception(exc)
+            return call
 
-        def chunks(chunk: UIMessageChunk) -> None:
-            # `sink(ChunkEvent(chunk))` for the connection's bulk chunks, without the wrapper.
-            if ended.done():
-                return
-            if entry.connection is not conn:
-                ended.set_result(None)
-                return
-            turn = entry.current
-            if turn is None or turn.settled or not turn.segments:
-                log.debug("session %s: chunk outside a turn dropped", entry.session_id)
-                return
-            try:
-                turn.segments[-1].push(chunk)
-            except Exception as exc:
-                ended.set_exception(exc)
-
-        attach(sink)
+        attach(routed(functools.partial(self._on_event, entry, conn)))
+        # The connection's bulk chunks, as `ChunkEvent`s would be routed but without the wrapper.
         attach_chunks = getattr(conn, "set_chunk_sink", None)
         if callable(attach_chunks):
-            attach_chunks(chunks)
+            attach_chunks(routed(functools.partial(self._route_chunk, entry)))
         try:
             await ended
         finally:
@@ -121,21 +120,24 @@ class RuntimeEventsMixin:
                 attach_chunks(None)
             attach(None)
 
+    def _route_chunk(self: AgentSessionRuntimeService, entry: SessionEntry, chunk: UIMessageChunk) -> None:
+        """A chunk to the live turn's active segment; dropped outside a turn."""
+        turn = entry.current
+        seg = turn.active_segment if turn is not None and not turn.settled else None
+        if seg is not None:
+            seg.push(chunk)
+        else:
+            log.debug("session %s: chunk outside a turn dropped", entry.session_id)
+
     def _on_event(self: AgentSessionRuntimeService, entry: SessionEntry, conn: AgentRuntimeConnection,
                   event: AgentRuntimeEvent) -> None:
+        if type(event) is ChunkEvent:  # nearly every event: tested first, without isinstance
+            self._route_chunk(entry, event.chunk)
+            return
         turn = entry.current
         live = turn if turn is not None and not turn.settled else None
-        segments = live.segments if live is not None else None
-        seg = segments[-1] if segments else None  # the live turn's active segment
-        if type(event) is ChunkEvent:  # nearly every event: tested first, without isinstance
-            if seg is not None:
-                seg.push(event.chunk)
-            else:
-                log.debug("session %s: chunk outside a turn dropped", entry.session_id)
-        elif isinstance(event, ChunkEvent):
-            if seg is not None:
-                seg.push(event.chunk)
-        elif isinstance(event, ResumeTokenEvent):
+        seg = live.active_segment if live is not None else None
+        if isinstance(event, ResumeTokenEvent):
             entry.last_resume_token = event.token
         elif isinstance(event, TurnCompleteEvent):
             if live is not None:
@@ -168,25 +170,21 @@ class RuntimeEventsMixin:
                 entry.pump_task = None
                 self._spawn(self._close_connection(entry, conn))
 
-    def _settle_turn(self: AgentSessionRuntimeService, entry: SessionEntry, turn: RuntimeTurn) -> None:
+    def _settle_turn(self: AgentSessionRuntimeService, entry: SessionEntry, turn: RuntimeTurn,
+                     last: SegmentItem = END) -> None:
+        """The driver settled the turn: its active segment ends with `last` (END, or a failure)."""
         # Safety net: a redirected steer neither injected nor reported undelivered is queued.
         for message in list(turn.redirected):
             self._requeue_undelivered(entry, message.id)
         turn.settle()
         seg = turn.active_segment
         if seg is not None:
-            seg.push(END)
+            seg.push(last)
         self._flush_usage_soon(entry)
 
     def _fail_turn(self: AgentSessionRuntimeService, entry: SessionEntry, turn: RuntimeTurn, message: str,
                    code: str | None = None) -> None:
-        for m in list(turn.redirected):
-            self._requeue_undelivered(entry, m.id)
-        turn.settle()
-        seg = turn.active_segment
-        if seg is not None:
-            seg.push(_Failure(message, code))
-        self._flush_usage_soon(entry)
+        self._settle_turn(entry, turn, _Failure(message, code))
 
     def _requeue_undelivered(self: AgentSessionRuntimeService, entry: SessionEntry, message_id: str) -> None:
         """A steer the turn never injected becomes the next turn (first in the queue)."""

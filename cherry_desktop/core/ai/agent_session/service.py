@@ -290,9 +290,7 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
             await conn.send(RuntimeSendInput(message=turn.user_message, system_reminder=turn.system_reminder,
                                              turn_id=turn.id))
             turn.sent = True
-        deliver = getattr(self.host, "on_chunk", None)
-        if callable(deliver):
-            seg.deliver = functools.partial(deliver, entry.topic_id, seg.model_id)
+        seg.deliver = functools.partial(self.host.on_chunk, entry.topic_id, seg.model_id)
         return self._segment_chunks(entry, seg)
 
     async def _segment_chunks(self, entry: SessionEntry, seg: Segment) -> AsyncIterator[UIMessageChunk]:
