@@ -364,10 +364,9 @@ class ClaudeStreamAdapter:
         return []
 
     def _block_delta(self, block: _Block, delta: Mapping[str, Any]) -> list[AgentRuntimeEvent]:
-        """A delta of an open block (`adapt` folded the request's first token)."""
+        """A non-text delta of an open block (`adapt` folds text deltas and the request's first
+        token itself)."""
         dtype = delta.get("type")
-        if dtype == "text_delta" and block.kind == "text":
-            return [self._chunk(_build(TextDeltaChunk, {"id": block.id, "delta": str(delta.get("text", ""))}))]
         if dtype == "thinking_delta" and block.kind == "reasoning":
             return [self._chunk(_build(ReasoningDeltaChunk,
                                        {"id": block.id, "delta": str(delta.get("thinking", ""))}))]
