@@ -182,11 +182,10 @@ class ActiveStream:
         self.last_error: SerializedError | None = None
 
     def upsert_listener(self, listener: StreamListener) -> None:
-        self.listeners[listener.id] = listener
-        self.refresh_listeners()
+        self.upsert_listeners((listener,))
 
     def upsert_listeners(self, listeners: Iterable[StreamListener]) -> None:
-        """`upsert_listener` for each, in order, deriving the listener views once."""
+        """Add or replace each listener (by id), in order, deriving the listener views once."""
         for listener in listeners:
             self.listeners[listener.id] = listener
         self.refresh_listeners()
