@@ -4,15 +4,24 @@ handed over directly (`AiStreamManager.on_chunk`) while it waits on an empty que
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cherry_desktop.core.ai.agent_session.state import END, RuntimeTurn, Segment
-from cherry_desktop.core.ai.runtime.types import ChunkEvent
+from cherry_desktop.core.ai.runtime.types import ChunkEvent, RuntimeConnectInput
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.messages import TextDeltaChunk, TextEndChunk, TextStartChunk, UIMessage, message_text
+from cherry_desktop.core.messages import (
+    TextDeltaChunk,
+    TextEndChunk,
+    TextStartChunk,
+    UIMessage,
+    UIMessageChunk,
+    message_text,
+)
+from tests.fakes.scripted_driver import ScriptedConnection, ScriptedDriver
 from tests.unit.agent_session.harness import make_harness, until
 
 
@@ -91,3 +100,41 @@ async def test_a_failing_direct_delivery_ends_the_segment_as_an_error(repos: Rep
     conn.complete("fine")
     await h.idle()
     assert h.rows()[-1].status == "success"
+
+
+async def test_a_connection_chunk_sink_routes_to_the_live_segment_like_chunk_events(repos: Repositories,
+                                                                                   tmp_path: Path) -> None:
+    """`set_chunk_sink` (Claude Code's bare text deltas): in order with the chunk events, dropped
+    outside a turn, detached when the connection's stream ends."""
+    driver = ScriptedDriver(event_sink=True)
+    sinks: list[Callable[[UIMessageChunk | None], None] | None] = []
+    connect = driver.connect
+
+    async def connect_with_chunk_sink(input: RuntimeConnectInput) -> ScriptedConnection:
+        conn = await connect(input)
+        conn.set_chunk_sink = sinks.append  # type: ignore[attr-defined]
+        return conn
+
+    driver.connect = connect_with_chunk_sink  # type: ignore[method-assign]
+    h = make_harness(repos, tmp_path, driver=driver)
+    await h.send("hello")
+    conn = await h.driver.wait_connection()
+    await conn.wait_sent(1)
+    await until(lambda: sinks and sinks[-1] is not None)
+    chunk_sink = sinks[-1]
+    assert chunk_sink is not None
+    conn.emit(ChunkEvent(TextStartChunk(id="t")))
+    await until(lambda: h.subscriber.chunks)
+    for i in range(3):
+        chunk_sink(TextDeltaChunk(id="t", delta=f"{i} "))
+    conn.emit(ChunkEvent(TextEndChunk(id="t")))
+    conn.complete()
+    await h.idle()
+    assistant = h.rows()[1]
+    assert h.subscriber.text_for(assistant.id) == "0 1 2 "
+    row = h.row(assistant.id)
+    assert row.status == "success" and message_text(row.to_ui_message()) == "0 1 2 "
+    chunk_sink(TextDeltaChunk(id="t", delta="late"))  # no live turn: dropped
+    assert h.subscriber.text_for(assistant.id) == "0 1 2 "
+    conn.die()
+    await until(lambda: sinks[-1] is None)

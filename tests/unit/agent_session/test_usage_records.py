@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cherry_desktop.core.ai.runtime.types import ErrorEvent, UsageEvent
+from cherry_desktop.core.ai.runtime.types import ErrorEvent, SteerBoundaryEvent, UsageEvent
 from cherry_desktop.core.data import Repositories
 from tests.fakes.scripted_driver import ScriptedConnection
 from tests.unit.agent_session.harness import Harness, make_harness, until
@@ -64,3 +64,24 @@ async def test_usage_outside_a_live_turn_is_written_at_once(repos: Repositories,
     conn.emit(_usage(7))  # e.g. a late request report after the result
     await until(lambda: len(_usage_rows(h)) == 1)
     assert _usage_rows(h)[0]["message_id"] is None
+
+
+async def test_usage_before_a_steer_boundary_binds_to_the_pre_steer_row(repos: Repositories, tmp_path: Path) -> None:
+    """Spec: the pre-steer request's usage binds to A1a, the next request's to the continuation
+    A2 (bound when each request ends, though both are written after the turn settled)."""
+    h, conn = await _running_turn(repos, tmp_path)
+    conn.emit_text("working. ")
+    conn.emit(_usage(3))
+    await until(lambda: h.subscriber.chunks)
+    assert (await h.send("also this")).follow_up == "injected"
+    steer = h.rows()[-1]
+    conn.emit(SteerBoundaryEvent(message_ids=(steer.id,)))
+    conn.emit_text("done.")
+    conn.emit(_usage(4))
+    conn.complete()
+    await h.idle()
+    await until(lambda: len(_usage_rows(h)) == 2)
+    rows = h.rows()
+    assert [r.role for r in rows] == ["user", "assistant", "user", "assistant"]
+    a1, a2 = rows[1], rows[3]
+    assert [(r["message_id"], r["output_tokens"]) for r in _usage_rows(h)] == [(a1.id, 3), (a2.id, 4)]
