@@ -128,7 +128,7 @@ class UiBridge(QObject):
         session_id = session_id_from_topic(request.topic_id)
         if session_id and result.follow_up == "queued":
             self.queue_changed.emit(session_id)
-        return result  # type: ignore[no-any-return]
+        return result
 
     async def attach(self, topic_id: str, listener: Any) -> AttachResponse:
         """`Ai_Stream_Attach`: register the window's listener; compact replay when live."""

@@ -15,15 +15,9 @@ from cherry_desktop.core.ai.agent_session.service import (
     HostSettings,
     agent_session_runtime_key,
 )
-from cherry_desktop.core.ai.agent_session.validation import (
-    AGENT_SESSION_TOPIC_PREFIX,
-    resolve_session_context,
-    session_id_from_topic,
-    session_topic_id,
-)
+from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 
 __all__ = [
-    "AGENT_SESSION_TOPIC_PREFIX",
     "AgentChatContextProvider",
     "AgentSessionError",
     "AgentSessionRuntimeService",
@@ -36,6 +30,4 @@ __all__ = [
     "UnknownRuntimeTurnError",
     "agent_session_runtime_key",
     "resolve_session_context",
-    "session_id_from_topic",
-    "session_topic_id",
 ]

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 from cherry_desktop.core.ai.agent_session.errors import AgentSessionError, AgentSessionValidationError
 from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
-from cherry_desktop.core.ai.agent_session.validation import (
-    AGENT_SESSION_TOPIC_PREFIX,
-    resolve_session_context,
-    session_id_from_topic,
-)
+from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 from cherry_desktop.core.ai.stream.types import (
     AiStreamOpenRequest,
     DispatchContext,
@@ -26,6 +22,7 @@ from cherry_desktop.core.ai.stream.types import (
     StreamListener,
 )
 from cherry_desktop.core.messages import UIMessage
+from cherry_desktop.core.topics import AGENT_SESSION_TOPIC_PREFIX, session_id_from_topic
 
 
 class AgentChatContextProvider:

@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 
 from cherry_desktop.core.ai.agent_session.errors import RuntimeMetadataMissingError
 from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
-from cherry_desktop.core.ai.agent_session.validation import AGENT_SESSION_TOPIC_PREFIX
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, StreamTextFn
 from cherry_desktop.core.messages import UIMessageChunk
+from cherry_desktop.core.topics import AGENT_SESSION_TOPIC_PREFIX
 
 
 def make_runtime_stream_text(runtime: AgentSessionRuntimeService, fallback: StreamTextFn | None = None) -> StreamTextFn:

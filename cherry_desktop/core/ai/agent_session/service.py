@@ -44,7 +44,7 @@ from cherry_desktop.core.ai.agent_session.state import (
     TurnKind,
     _Failure,
 )
-from cherry_desktop.core.ai.agent_session.validation import resolve_session_context, session_topic_id
+from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 from cherry_desktop.core.ai.runtime.register_drivers import (
     RuntimeDriverDeps,
     RuntimeDriverRegistry,
@@ -76,6 +76,7 @@ from cherry_desktop.core.data.records import ProviderRecord
 from cherry_desktop.core.messages import ErrorChunk, UIMessage, UIMessageChunk, new_id
 from cherry_desktop.core.paths import PathRegistry
 from cherry_desktop.core.shared_cache import SharedCache
+from cherry_desktop.core.topics import session_topic_id
 
 log = logging.getLogger(__name__)
 

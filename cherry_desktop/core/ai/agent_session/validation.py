@@ -18,20 +18,6 @@ from cherry_desktop.core.data import Repositories, split_unique_model_id
 from cherry_desktop.core.data.records import WorkspaceRecord
 from cherry_desktop.core.paths import PathRegistry
 
-AGENT_SESSION_TOPIC_PREFIX = "agent-session:"
-
-
-def session_topic_id(session_id: str) -> str:
-    return f"{AGENT_SESSION_TOPIC_PREFIX}{session_id}"
-
-
-def session_id_from_topic(topic_id: str) -> str | None:
-    if topic_id.startswith(AGENT_SESSION_TOPIC_PREFIX):
-        rest = topic_id[len(AGENT_SESSION_TOPIC_PREFIX):]
-        return rest or None
-    return None
-
-
 #: The managed workspace root -> its resolved form. The root is the app's own folder (from the
 #: path registry, fixed for the process), so it is resolved once rather than at every turn.
 _RESOLVED_ROOTS: dict[Path, Path] = {}
