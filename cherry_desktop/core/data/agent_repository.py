@@ -179,6 +179,13 @@ class AgentSessionRepository:
         return (_session(session), _agent(agent) if agent is not None else None,
                 _workspace(workspace) if workspace is not None else None)
 
+    _CONFIG_VERSION_SQL = 'SELECT "value" FROM "config_version" WHERE "id" = 1'
+
+    def config_version(self) -> int:
+        """A counter that triggers bump at every insert, update or delete of a session, agent,
+        workspace, provider or model row (migration 3): equal values -> none of them changed."""
+        return int(execute(AgentSession, self._CONFIG_VERSION_SQL, ()).fetchone()[0])
+
     def list_sessions(self, agent_id: str | None = None) -> list[AgentSessionRecord]:
         q = AgentSession.select().order_by(AgentSession.updated_at.desc(), AgentSession.id)
         if agent_id is not None:

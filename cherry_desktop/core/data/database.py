@@ -31,8 +31,27 @@ def _m2_app_meta(db: pw.SqliteDatabase) -> None:
     db.create_tables([AppMeta], safe=True)
 
 
+#: The tables whose rows validating an agent session reads (session, agent, workspace, provider,
+#: model). Spelled out rather than taken from the models: a released migration never changes.
+_SESSION_CONFIG_TABLES = ("agent_session", "agent", "agent_workspace", "provider", "model")
+
+
+def _m3_config_version(db: pw.SqliteDatabase) -> None:
+    """A counter every write to a session-config table bumps, through triggers: a cache of a
+    validated session compares it instead of re-reading the rows. Triggers live in the file, so
+    every writer (peewee, raw SQL, another connection or process) bumps it."""
+    db.execute_sql('CREATE TABLE IF NOT EXISTS "config_version" '
+                   '("id" INTEGER PRIMARY KEY CHECK ("id" = 1), "value" INTEGER NOT NULL)')
+    db.execute_sql('INSERT OR IGNORE INTO "config_version" ("id", "value") VALUES (1, 0)')
+    for table in _SESSION_CONFIG_TABLES:
+        for event in ("insert", "update", "delete"):
+            db.execute_sql(
+                f'CREATE TRIGGER IF NOT EXISTS "{table}_{event}_config_version" AFTER {event.upper()} '
+                f'ON "{table}" BEGIN UPDATE "config_version" SET "value" = "value" + 1 WHERE "id" = 1; END')
+
+
 # Append only; never edit a released migration.
-MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [_m1_initial, _m2_app_meta]
+MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [_m1_initial, _m2_app_meta, _m3_config_version]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
