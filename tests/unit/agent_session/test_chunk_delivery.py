@@ -1,5 +1,5 @@
 """How a segment's chunks reach its execution: queued while the execution is busy or not open yet,
-handed over directly (`AiStreamManager.on_chunk`) while it waits on an empty queue."""
+handed over directly (`AiStreamManager.chunk_sink`) while it waits on an empty queue."""
 
 from __future__ import annotations
 
@@ -23,6 +23,19 @@ from cherry_desktop.core.messages import (
 )
 from tests.fakes.scripted_driver import ScriptedConnection, ScriptedDriver
 from tests.unit.agent_session.harness import make_harness, until
+
+
+def wrap_chunk_sink(monkeypatch: pytest.MonkeyPatch, manager: Any,
+                    through: Callable[[Callable[[UIMessageChunk], None], Any], None]) -> None:
+    """Every sink the manager hands out calls `through(sink, chunk)` instead of `sink(chunk)`."""
+    chunk_sink = manager.chunk_sink
+
+    def wrapped(topic_id: str, model_id: str) -> Callable[[UIMessageChunk], None]:
+        sink = chunk_sink(topic_id, model_id)
+        assert sink is not None  # the segment opens inside its live execution
+        return lambda chunk: through(sink, chunk)
+
+    monkeypatch.setattr(manager, "chunk_sink", wrapped)
 
 
 async def test_segment_queues_until_its_reader_waits_then_hands_chunks_over() -> None:
@@ -51,13 +64,12 @@ async def test_chunks_go_straight_to_a_waiting_execution_in_order(repos: Reposit
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     h = make_harness(repos, tmp_path)
     direct: list[str] = []
-    on_chunk = h.manager.on_chunk
 
-    def counting(topic_id: str, model_id: str, chunk: Any) -> None:
+    def counting(sink: Callable[[UIMessageChunk], None], chunk: Any) -> None:
         direct.append(getattr(chunk, "delta", chunk.type))
-        on_chunk(topic_id, model_id, chunk)
+        sink(chunk)
 
-    monkeypatch.setattr(h.manager, "on_chunk", counting)
+    wrap_chunk_sink(monkeypatch, h.manager, counting)
     await h.send("hello")
     conn = await h.driver.wait_connection()
     await conn.wait_sent(1)
@@ -75,14 +87,13 @@ async def test_chunks_go_straight_to_a_waiting_execution_in_order(repos: Reposit
 async def test_a_failing_direct_delivery_ends_the_segment_as_an_error(repos: Repositories, tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     h = make_harness(repos, tmp_path)
-    on_chunk = h.manager.on_chunk
 
-    def failing(topic_id: str, model_id: str, chunk: Any) -> None:
+    def failing(sink: Callable[[UIMessageChunk], None], chunk: Any) -> None:
         if getattr(chunk, "delta", None) == "boom":
             raise ValueError("cannot fold this chunk")
-        on_chunk(topic_id, model_id, chunk)
+        sink(chunk)
 
-    monkeypatch.setattr(h.manager, "on_chunk", failing)
+    wrap_chunk_sink(monkeypatch, h.manager, failing)
     await h.send("hello")
     conn = await h.driver.wait_connection()
     await conn.wait_sent(1)

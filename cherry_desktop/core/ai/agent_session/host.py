@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, SerializedError, StreamListener, UniqueModelId
@@ -29,6 +29,7 @@ class RuntimeStreamHost(Protocol):
 
     def abort(self, topic_id: str, reason: str = "user") -> None: ...
 
-    def on_chunk(self, topic_id: str, model_id: UniqueModelId, chunk: UIMessageChunk) -> None:
-        """Deliver one chunk to the topic's execution of `model_id`, as its loop would."""
+    def chunk_sink(self, topic_id: str, model_id: UniqueModelId) -> Callable[[UIMessageChunk], None] | None:
+        """Delivers chunks to the topic's current execution of `model_id` as its loop would
+        (`on_chunk` bound to it); None when the topic has no such execution."""
         ...

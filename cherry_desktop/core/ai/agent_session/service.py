@@ -16,7 +16,6 @@ persistence listener) returns the runtime to idle and kicks the next queued turn
 from __future__ import annotations
 
 import asyncio
-import functools
 import locale
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -293,7 +292,7 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
             await conn.send(RuntimeSendInput(message=turn.user_message, system_reminder=turn.system_reminder,
                                              turn_id=turn.id))
             turn.sent = True
-        seg.deliver = functools.partial(self.host.on_chunk, entry.topic_id, seg.model_id)
+        seg.deliver = self.host.chunk_sink(entry.topic_id, seg.model_id)
         return self._segment_chunks(entry, seg)
 
     async def _segment_chunks(self, entry: SessionEntry, seg: Segment) -> AsyncIterator[UIMessageChunk]:

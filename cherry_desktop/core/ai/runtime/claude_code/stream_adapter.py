@@ -110,6 +110,22 @@ def _build(cls: type[_M], fields: dict[str, Any]) -> _M:
     return validator.validate_python(fields)  # type: ignore[no-any-return]
 
 
+_text_delta_validate: Callable[[dict[str, Any]], TextDeltaChunk] | None = None
+
+
+def _text_delta(block_id: str, text: str) -> TextDeltaChunk:
+    """`TextDeltaChunk(id=..., delta=...)`, validated alike: `_build` with its validator looked
+    up once, since a turn builds one per streamed text delta."""
+    global _text_delta_validate
+    validate = _text_delta_validate
+    if validate is None:
+        chunk = _build(TextDeltaChunk, {"id": block_id, "delta": text})
+        if type(TextDeltaChunk.__pydantic_validator__) is SchemaValidator:
+            _text_delta_validate = TextDeltaChunk.__pydantic_validator__.validate_python
+        return chunk
+    return validate({"id": block_id, "delta": text})
+
+
 def _int(value: Any) -> int:
     return value if isinstance(value, int) else 0
 
@@ -224,15 +240,18 @@ class ClaudeStreamAdapter:
         """Events for one SDK message (results go through `finish_result`)."""
         kind = type(message).__name__
         if kind == "StreamEvent":
-            if _get(message, "parent_tool_use_id"):
+            # The SDK's `StreamEvent` dataclass, read by attribute: this branch runs for nearly
+            # every message of a turn.
+            if message.parent_tool_use_id:
                 return []  # sub-agent internals stay inside the Task tool call
-            event = _get(message, "event") or {}
+            event = message.event or {}
             if event.get("type") == "content_block_delta":
                 # Nearly every partial message: folded here, without further calls for text.
                 request = self._request
                 if request is None:
                     return []
-                block = self._blocks.get(int(event.get("index", 0)))
+                index = event.get("index", 0)
+                block = self._blocks.get(index if type(index) is int else int(index))
                 if block is None:
                     return []
                 if request.first_token_at is None:
@@ -240,7 +259,8 @@ class ClaudeStreamAdapter:
                 delta = event.get("delta") or {}
                 if block.kind == "text" and delta.get("type") == "text_delta":
                     self.turn_has_output = True
-                    chunk = _build(TextDeltaChunk, {"id": block.id, "delta": str(delta.get("text", ""))})
+                    text = delta.get("text", "")
+                    chunk = _text_delta(block.id, text if type(text) is str else str(text))
                     out = self.chunk_out
                     if out is not None:
                         out(chunk)
