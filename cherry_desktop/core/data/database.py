@@ -50,8 +50,19 @@ def _m3_config_version(db: pw.SqliteDatabase) -> None:
                 f'ON "{table}" BEGIN UPDATE "config_version" SET "value" = "value" + 1 WHERE "id" = 1; END')
 
 
+def _m4_session_message_indexes(db: pw.SqliteDatabase) -> None:
+    """Drop the two single-column indexes of `agent_session_message`: every query filters by
+    session and orders by `ordering`, which the (session_id, ordering) index serves (including
+    the cascade from a deleted session), and each index costs every message insert a B-tree
+    update and WAL pages (two rows per turn)."""
+    db.execute_sql('DROP INDEX IF EXISTS "agent_session_message_session_id"')
+    db.execute_sql('DROP INDEX IF EXISTS "agent_session_message_ordering"')
+
+
 # Append only; never edit a released migration.
-MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [_m1_initial, _m2_app_meta, _m3_config_version]
+MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [
+    _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -183,8 +183,9 @@ class AgentSession(BaseModel):
 class AgentSessionMessage(BaseModel):
     id = pw.CharField(primary_key=True, default=new_uuid)
     session_id: str
+    # Indexed with `ordering` (Meta.indexes), which also serves lookups by session alone.
     session = pw.ForeignKeyField(AgentSession, backref="messages", on_delete="CASCADE",
-                                 column_name="session_id")
+                                 column_name="session_id", index=False)
     role = pw.CharField()
     # JSON list of UIMessage parts.
     data = pw.TextField(default="[]")
@@ -196,7 +197,7 @@ class AgentSessionMessage(BaseModel):
     metadata = pw.TextField(null=True)
     created_at = pw.BigIntegerField(default=now_ms)
     updated_at = pw.BigIntegerField(default=now_ms)
-    ordering = pw.BigIntegerField(index=True)
+    ordering = pw.BigIntegerField()
 
     class Meta:
         indexes = ((("session", "ordering"), False),)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import peewee as pw
 import pytest
 
 from cherry_desktop.core.data import (
@@ -66,6 +67,40 @@ def test_a_version_one_file_gains_app_meta_and_keeps_its_rows(db_path: Path) -> 
     repos.meta.set("k", "v")
     assert repos.meta.get("k") == "v"
     db.close()
+
+
+def _indexes(db: pw.SqliteDatabase, table: str) -> set[str]:
+    rows = db.execute_sql(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", (table,))
+    return {row[0] for row in rows}
+
+
+def test_session_messages_keep_one_index_on_session_and_ordering(db_path: Path) -> None:
+    """A version-3 file (with the two single-column indexes of old) loses them; a new file never
+    has them; reading a session's messages in order and by session alone still uses the index."""
+    db = open_database(db_path)
+    assert _indexes(db, "agent_session_message") == {"agent_session_message_session_id_ordering"}
+    db.execute_sql('CREATE INDEX "agent_session_message_session_id" ON "agent_session_message" ("session_id")')
+    db.execute_sql('CREATE INDEX "agent_session_message_ordering" ON "agent_session_message" ("ordering")')
+    db.execute_sql("PRAGMA user_version = 3")
+    repos = Repositories()
+    agent = repos.agents.create_agent(type="claude-code", name="a")
+    workspace = repos.agents.create_workspace(name="w", path="w", kind="system")
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=workspace.id)
+    user, _ = repos.session_messages.create_turn(session_id=session.id, user_parts=[TextPart(text="kept")],
+                                                 model_id=None)
+    db.close()
+    db = open_database(db_path)
+    try:
+        assert schema_version(db) == SCHEMA_VERSION
+        assert _indexes(db, "agent_session_message") == {"agent_session_message_session_id_ordering"}
+        for sql in ('SELECT * FROM "agent_session_message" WHERE "session_id" = ? ORDER BY "ordering"',
+                    'SELECT MAX("ordering") FROM "agent_session_message" WHERE "session_id" = ?'):
+            plan = " ".join(str(row[-1]) for row in db.execute_sql(f"EXPLAIN QUERY PLAN {sql}", (session.id,)))
+            assert "agent_session_message_session_id_ordering" in plan, plan
+        assert Repositories().session_messages.list_messages(session.id)[0].id == user.id
+    finally:
+        db.close()
 
 
 def test_database_from_a_newer_build_is_refused(db_path: Path) -> None:
