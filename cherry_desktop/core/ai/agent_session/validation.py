@@ -112,20 +112,21 @@ class SessionContextCache:
     def clear(self) -> None:
         self._rows.clear()
 
-    def _get(self, session_id: str, version: int, paths: PathRegistry) -> _SessionRows | None:
+    def lookup(self, session_id: str, version: int, paths: PathRegistry) -> _SessionRows | None:
+        """The rows read at `version` with `paths`, None when absent or stale."""
         rows = self._rows.get(session_id)
         if rows is None or rows.version != version or rows.paths is not paths:
             return None
         self._rows.move_to_end(session_id)
         return rows
 
-    def _put(self, session_id: str, rows: _SessionRows) -> None:
+    def store(self, session_id: str, rows: _SessionRows) -> None:
         self._rows[session_id] = rows
         self._rows.move_to_end(session_id)
         while len(self._rows) > self.max_sessions:
             self._rows.popitem(last=False)
 
-    def _discard(self, session_id: str) -> None:
+    def discard(self, session_id: str) -> None:
         self._rows.pop(session_id, None)
 
 
@@ -208,17 +209,17 @@ def resolve_session_context(session_id: str, *, repos: Repositories, paths: Path
         return _check(_read_rows(session_id, 0, repos, paths), registry)
     # Read before the rows: a write in between makes the cached version stale, never the rows.
     version = repos.sessions.config_version()
-    rows = cache._get(session_id, version, paths)
+    rows = cache.lookup(session_id, version, paths)
     if rows is None or _directory_id(rows.stored_path) != rows.directory:
         try:
             rows = _read_rows(session_id, version, repos, paths)
         except AgentSessionValidationError:
-            cache._discard(session_id)
+            cache.discard(session_id)
             raise
     try:
         context = _check(rows, registry)
     except AgentSessionValidationError:
-        cache._discard(session_id)
+        cache.discard(session_id)
         raise
-    cache._put(session_id, rows)
+    cache.store(session_id, rows)
     return context
