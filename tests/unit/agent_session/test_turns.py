@@ -80,6 +80,37 @@ async def test_follow_up_is_redirected_and_rolled_at_the_steer_boundary(repos: R
     assert h.topic_status() == "done"
 
 
+async def test_a_roll_in_one_burst_keeps_each_rows_text_while_the_pre_steer_execution_still_waits(
+        repos: Repositories, tmp_path: Path) -> None:
+    """Pre-steer text, the boundary, post-steer text and the result arrive in one reader burst:
+    the continuation's chunks buffer in its own queue while the pre-steer execution has not yet
+    taken its end, and each row, the window and the order stay right."""
+    h = make_harness(repos, tmp_path, supports_redirect=True)
+    await h.send("build it")
+    conn = await h.driver.wait_connection()
+    await conn.wait_sent(1)
+    await h.send("also add tests")
+    _, a1, steer = h.rows()
+    # One tick, no await in between: nothing the executions do runs until the burst is over.
+    conn.emit_text("working on it. ")
+    conn.emit(SteerBoundaryEvent(message_ids=(steer.id,)))
+    conn.emit_text("tests ")
+    conn.emit_text("added.")
+    conn.emit(ResumeTokenEvent("tok-2"))
+    conn.complete()
+    await h.idle()
+    rows = h.rows()
+    assert [r.id for r in rows[:3]] == [rows[0].id, a1.id, steer.id] and len(rows) == 4
+    a2 = rows[3]
+    assert [message_text(r.to_ui_message()) for r in (rows[1], a2)] == ["working on it. ", "tests added."]
+    assert rows[1].status == a2.status == "success" and a2.runtime_resume_token == "tok-2"
+    assert h.subscriber.text_for(a1.id) == "working on it. "
+    assert h.subscriber.text_for(a2.id) == "tests added."
+    assert [t.anchor_message_id for t in h.subscriber.terminals] == [a1.id, a2.id]
+    assert [t.is_topic_done for t in h.subscriber.terminals] == [False, True]
+    assert h.topic_status() == "done" and h.runtime.is_session_settled(h.session.id)
+
+
 async def test_follow_up_without_redirect_support_queues_and_runs_next(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
     await h.send("first")
