@@ -110,22 +110,6 @@ def _build(cls: type[_M], fields: dict[str, Any]) -> _M:
     return validator.validate_python(fields)  # type: ignore[no-any-return]
 
 
-_text_delta_validate: Callable[[dict[str, Any]], TextDeltaChunk] | None = None
-
-
-def _text_delta(block_id: str, text: str) -> TextDeltaChunk:
-    """`TextDeltaChunk(id=..., delta=...)`, validated alike: `_build` with its validator looked
-    up once, since a turn builds one per streamed text delta."""
-    global _text_delta_validate
-    validate = _text_delta_validate
-    if validate is None:
-        chunk = _build(TextDeltaChunk, {"id": block_id, "delta": text})
-        if type(TextDeltaChunk.__pydantic_validator__) is SchemaValidator:
-            _text_delta_validate = TextDeltaChunk.__pydantic_validator__.validate_python
-        return chunk
-    return validate({"id": block_id, "delta": text})
-
-
 def _int(value: Any) -> int:
     return value if isinstance(value, int) else 0
 
@@ -260,7 +244,7 @@ class ClaudeStreamAdapter:
                 if block.kind == "text" and delta.get("type") == "text_delta":
                     self.turn_has_output = True
                     text = delta.get("text", "")
-                    chunk = _text_delta(block.id, text if type(text) is str else str(text))
+                    chunk = _build(TextDeltaChunk, {"id": block.id, "delta": text if type(text) is str else str(text)})
                     out = self.chunk_out
                     if out is not None:
                         out(chunk)
