@@ -107,7 +107,7 @@ class Segment:
     rolled: bool = False
     continuation_deferred: bool = False
     terminal_status: TerminalStatus | None = None
-    # Hands a chunk to this segment's execution as its loop would (`AiStreamManager.on_chunk`);
+    # Hands a chunk to this segment's execution as its loop would (`AiStreamManager.chunk_sink`);
     # set once the execution reads the segment.
     deliver: Callable[[UIMessageChunk], None] | None = None
 

@@ -253,12 +253,11 @@ class AiStreamManager:
 
     def on_chunk(self, topic_id: str, model_id: UniqueModelId, chunk: UIMessageChunk) -> None:
         """Deliver one chunk as the execution loop does (public for tests and hosts)."""
-        stream = self._streams.get(topic_id)
-        ex = stream.executions.get(model_id) if stream is not None else None
-        if stream is None or ex is None:
+        sink = self.chunk_sink(topic_id, model_id)
+        if sink is None:
             log.debug("on_chunk for unknown %s/%s dropped", topic_id, model_id)
             return
-        self._deliver(stream, ex, chunk)
+        sink(chunk)
 
     def chunk_sink(self, topic_id: str, model_id: UniqueModelId) -> Callable[[UIMessageChunk], None] | None:
         """`on_chunk` bound to the topic's current execution of `model_id` (None without one),
