@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import sqlite3
 from typing import TYPE_CHECKING, Any, cast
 
 import peewee as pw
@@ -214,6 +215,20 @@ class AgentSessionMessageRepository:
         '"runtime_resume_token", "stats", "metadata", "created_at", "updated_at", "ordering") '
         "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)"
     )
+    # A turn's two rows in one statement: its next ordering read and both inserts, atomic on its
+    # own (no BEGIN/COMMIT around it), the orderings given back. Each statement costs SQLite
+    # locking and WAL calls, and this one sits between a user's send and the model getting it.
+    # RETURNING came with SQLite 3.35; an older library takes the transaction below instead.
+    _CREATE_TURN_SQL = (
+        'WITH "next"("ordering") AS MATERIALIZED ('
+        'SELECT COALESCE(MAX("ordering"), 0) + 1 FROM "agent_session_message" WHERE "session_id" = ?) '
+        'INSERT INTO "agent_session_message" ("id", "session_id", "role", "data", "status", "model_id", '
+        '"runtime_resume_token", "stats", "metadata", "created_at", "updated_at", "ordering") '
+        "SELECT ?, ?, 'user', ?, 'success', NULL, NULL, NULL, NULL, ?, ?, \"ordering\" FROM \"next\" "
+        "UNION ALL SELECT ?, ?, 'assistant', ?, 'pending', ?, NULL, NULL, NULL, ?, ?, \"ordering\" + 1 "
+        'FROM "next" RETURNING "ordering"'
+    )
+    _create_turn_returning = sqlite3.sqlite_version_info >= (3, 35, 0)
     # UPDATE statements by the tuple of columns they set.
     _UPDATE_SQL: dict[tuple[str, ...], str] = {}
 
@@ -249,7 +264,21 @@ class AgentSessionMessageRepository:
     def create_turn(self, *, session_id: str, user_parts: list[MessagePart], model_id: str | None,
                     user_message_id: str | None = None,
                     assistant_message_id: str | None = None) -> tuple[StoredMessage, StoredMessage]:
-        """Save a user message and its pending assistant placeholder in one transaction."""
+        """Save a user message and its pending assistant placeholder, both or neither."""
+        if self._create_turn_returning:
+            user_id = user_message_id if user_message_id is not None else new_uuid()
+            assistant_id = assistant_message_id if assistant_message_id is not None else new_uuid()
+            created = now_ms()
+            rows = execute(AgentSessionMessage, self._CREATE_TURN_SQL, (
+                session_id, user_id, session_id, parts_to_json(user_parts), created, created,
+                assistant_id, session_id, parts_to_json([]), model_id, created, created)).fetchall()
+            ordering = min(row[0] for row in rows)  # RETURNING's row order is unspecified
+            return (
+                StoredMessage(id=user_id, owner_id=session_id, role="user", parts=list(user_parts), status="success",
+                              model_id=None, created_at=created, updated_at=created, ordering=ordering),
+                StoredMessage(id=assistant_id, owner_id=session_id, role="assistant", parts=[], status="pending",
+                              model_id=model_id, created_at=created, updated_at=created, ordering=ordering + 1),
+            )
         with AgentSessionMessage._meta.database.atomic():
             user = self._insert(session_id=session_id, role="user", parts=user_parts, status="success",
                                 model_id=None, id=user_message_id)

@@ -3,6 +3,8 @@ write exactly what peewee's own queries read and write."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from cherry_desktop.core.data import NotFoundError, Repositories
@@ -66,12 +68,7 @@ def test_turn_rows_and_terminal_update(repos: Repositories) -> None:
     assert AgentSessionMessage.get_by_id(assistant.id).status == "error"
     with pytest.raises(NotFoundError):
         repos.session_messages.update_message("nope", status="success")
-    # Both rows of a turn or neither: a clashing id rolls the user row back.
-    with pytest.raises(Exception):  # noqa: B017 (sqlite's IntegrityError through peewee)
-        repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="x")], model_id=None,
-                                           user_message_id="fresh", assistant_message_id=assistant.id)
-    assert repos.session_messages.find_message("fresh") is None
-    assert repos.session_messages.count_messages(sid) == 2
+    # Both rows of a turn or neither: test_create_turn_rows_match_what_is_stored.
 
 
 def test_usage_insert_fills_defaults_and_rejects_unknown_fields(repos: Repositories) -> None:
@@ -137,3 +134,48 @@ def test_move_to_end_gives_the_row_the_newest_ordering(repos: Repositories) -> N
     assert repos.session_messages.move_to_end(queued.id).ordering == 4  # already last: unchanged
     with pytest.raises(NotFoundError):
         repos.session_messages.move_to_end("nope")
+
+
+@pytest.mark.parametrize("returning", [True, False], ids=["one-statement", "transaction"])
+def test_create_turn_rows_match_what_is_stored(repos: Repositories, monkeypatch: pytest.MonkeyPatch,
+                                               returning: bool) -> None:
+    """Both ways of saving a turn (one INSERT .. RETURNING on SQLite >= 3.35, a transaction of
+    a read and two inserts before) return the rows as stored, continue the session's ordering
+    and save both rows or neither."""
+    monkeypatch.setattr(type(repos.session_messages), "_create_turn_returning", returning)
+    sid = _session(repos)
+    other = _session(repos)
+    repos.session_messages.create_message(session_id=sid, role="user", parts=[TextPart(text="before")])
+    repos.session_messages.create_turn(session_id=other, user_parts=[TextPart(text="elsewhere")], model_id=None)
+    user, assistant = repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="hi")],
+                                                         model_id="p::m2", user_message_id="u-1")
+    assert (user.id, user.role, user.status, user.model_id) == ("u-1", "user", "success", None)
+    assert (assistant.role, assistant.status, assistant.model_id, assistant.parts) == (
+        "assistant", "pending", "p::m2", [])
+    assert (user.ordering, assistant.ordering) == (2, 3)
+    assert repos.session_messages.get_message(user.id) == user
+    assert repos.session_messages.get_message(assistant.id) == assistant
+    assert [m.id for m in repos.session_messages.list_messages(sid)][1:] == [user.id, assistant.id]
+    assert [(m.ordering, m.role) for m in repos.session_messages.list_messages(other)] == [
+        (1, "user"), (2, "assistant")]
+    # A clashing id fails the whole turn: the user row is not left behind.
+    with pytest.raises(Exception):  # noqa: B017 (sqlite's IntegrityError through peewee)
+        repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="x")], model_id=None,
+                                           user_message_id="fresh", assistant_message_id=assistant.id)
+    assert repos.session_messages.find_message("fresh") is None
+    assert repos.session_messages.count_messages(sid) == 3
+
+
+def test_create_turn_is_one_statement_on_a_current_sqlite(repos: Repositories) -> None:
+    """A turn's rows are saved by a single statement: no BEGIN, read or COMMIT around it."""
+    if not type(repos.session_messages)._create_turn_returning:
+        pytest.fail(f"SQLite {sqlite3.sqlite_version} lacks RETURNING (3.35+): turns take the slower path")
+    sid = _session(repos)
+    statements: list[str] = []
+    connection = AgentSessionMessage._meta.database.connection()
+    connection.set_trace_callback(statements.append)
+    try:
+        repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="u")], model_id=None)
+    finally:
+        connection.set_trace_callback(None)
+    assert len(statements) == 1 and statements[0].lstrip().startswith("WITH"), statements
