@@ -216,6 +216,23 @@ async def test_anthropic_error_event_and_http_error(server: ScriptedServer, serv
     assert errors(chunks) == ["Scripted: HTTP 529 Overloaded: Overloaded"]
 
 
+async def test_anthropic_reply_ending_without_block_stops_closes_its_blocks(server: ScriptedServer,
+                                                                             service: AiService,
+                                                                             repos: Repositories) -> None:
+    """A server that ends the message (message_stop) without closing its content blocks still
+    gives a finished message: every block is ended, none is left streaming."""
+    model = register(repos, server.base, type="anthropic")
+    events = [e for e in anthropic_events(thinking="hmm", text="Hi there") if "content_block_stop" not in e]
+    server.replies.append(Reply(pieces=[(0, e) for e in events]))
+    chunks = await collect(await service.stream_text(request(model)))
+    types = [c.type for c in chunks]
+    assert types[-4:] == ["text-end", "reasoning-end", "finish-step", "finish"] and not errors(chunks)
+    msg = fold(chunks).snapshot()
+    assert [(p.type, getattr(p, "state", None)) for p in msg.parts] == [
+        ("step-start", None), ("reasoning", "done"), ("text", "done")]
+    assert msg.text() == "Hi there "
+
+
 async def test_anthropic_abort_while_waiting_for_the_next_event(server: ScriptedServer, service: AiService,
                                                                 repos: Repositories) -> None:
     url = server.base

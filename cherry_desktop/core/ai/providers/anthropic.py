@@ -115,5 +115,7 @@ class AnthropicProvider(HttpStreamingProvider):
                 break
         if "prompt_tokens" in meta or "completion_tokens" in meta:
             meta["total_tokens"] = int(meta.get("prompt_tokens", 0)) + int(meta.get("completion_tokens", 0))
-        for chunk in reply.ending(request.signal, complete=stopped, finish_reason=stop_reason or "end_turn"):
+        # A block the server never stopped is over once the message is: ended, not left streaming.
+        for chunk in reply.ending(request.signal, complete=stopped, finish_reason=stop_reason or "end_turn",
+                                  close_blocks=True):
             yield chunk
