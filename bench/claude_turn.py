@@ -33,7 +33,13 @@ the medians (turn times here are sometimes bimodal, where a median is fragile).
 `turn_time_ratio_ci95` is a bootstrap 95 % interval of the median ratio: turn times here spread
 widely (a busy 2-core machine runs both CLIs, the server and the app), so one run's median
 ratio moves by a few per cent; 200 burst turns per side keep that interval near +-2 %.
-Run: .venv/bin/python bench/claude_turn.py [--reps 200] [--paced-reps 8] [--warm-reps 20]
+The burst turns are spread over `--spawns` CLI processes per side (fresh ones for both sides at
+the same turns, each warmed by an untimed turn; the app's through its idle close and prewarm;
+which side starts its CLI first alternates, the app's being first in the first block):
+how fast one CLI process runs is luck of the draw, by several per cent (see `steady_state`).
+`--control` puts a second bare SDK side where the app was: the ratio chance alone gives.
+Run: .venv/bin/python bench/claude_turn.py [--reps 200] [--spawns 6] [--paced-reps 8] [--warm-reps 20]
+     [--control]
 """
 
 from __future__ import annotations
@@ -163,6 +169,17 @@ class AppSide:
     def busy(self) -> bool:
         return not self.core.agent_runtime.is_session_settled(self.session_id)
 
+    async def respawn(self) -> None:
+        """A fresh CLI for the session, the way the app gets one after an idle spell: the host's
+        idle close (the connection closes, the warm query manager prewarms a CLI resuming the
+        session); the next turn takes it."""
+        runtime = self.core.agent_runtime
+        entry = runtime.get_entry(self.session_id)
+        if entry is not None:
+            await runtime._close_idle(entry)
+        if not self.driver.warm_queries.has(self.session_id):
+            raise RuntimeError("the idle session was not prewarmed")
+
     async def turn(self, prompt: str) -> TurnTiming:
         sub = self.subscriber
         request = AiStreamOpenRequest(topic_id=self.topic, user_message_parts=[TextPart(text=prompt, state="done")])
@@ -185,7 +202,14 @@ class SdkSide:
     """One `ClaudeSDKClient` with the options the driver built for the app's session."""
 
     def __init__(self, request: QueryRequest) -> None:
+        self.request = request
+        self.session_id: str | None = None  # the CLI's session, from the last result
+        self.client = self._new_client(resume=None)
+
+    def _new_client(self, resume: str | None) -> Any:
         from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, PermissionResultAllow
+
+        request = self.request
 
         async def can_use_tool(_name: str, _input: dict[str, Any], _context: Any) -> Any:
             return PermissionResultAllow()  # never asked: the timed replies call no tool
@@ -195,9 +219,15 @@ class SdkSide:
             disallowed_tools=list(request.disabled_tools), system_prompt=request.system_prompt,
             env=dict(request.env), include_partial_messages=True, setting_sources=["project"],
             stderr=lambda line: None,  # as the driver: CLI stderr is not printed
-            can_use_tool=can_use_tool,
+            can_use_tool=can_use_tool, resume=resume,
         )
-        self.client = ClaudeSDKClient(options=options)
+        return ClaudeSDKClient(options=options)
+
+    async def respawn(self) -> None:
+        """A fresh CLI resuming this side's session (its history goes on growing as the app's)."""
+        await self.client.disconnect()
+        self.client = self._new_client(resume=self.session_id)
+        await self.client.connect()
 
     async def turn(self, prompt: str) -> TurnTiming:
         t0 = time.perf_counter()
@@ -211,9 +241,10 @@ class SdkSide:
                 if event.get("type") == "content_block_delta" and delta.get("type") == "text_delta":
                     first = time.perf_counter()
             if kind == "ResultMessage":
+                end = time.perf_counter()
                 if getattr(message, "is_error", False):
                     raise RuntimeError(f"the sdk turn failed: {getattr(message, 'result', '')}")
-                end = time.perf_counter()
+                self.session_id = getattr(message, "session_id", None) or self.session_id
                 assert first is not None
                 return TurnTiming((first - t0) * 1000, (end - t0) * 1000)
         raise RuntimeError("the sdk turn ended without a result")
@@ -309,13 +340,36 @@ def _fmt(values: list[float]) -> str:
             f"(n={len(values)})")
 
 
-async def steady_state(server: ScriptedModelServer, app: AppSide, sdk: SdkSide, reply: Reply, reps: int,
-                       label: str) -> dict[str, list[float]]:
-    """`reps` turns per side with `reply`, alternating which side goes first."""
+async def _respawn(app: AppSide | SdkSide, sdk: SdkSide, label: str, app_first: bool) -> None:
+    """Fresh CLIs for both sides, each warmed by one untimed turn; `app_first` says which side
+    starts its CLI (and warms it) first: blocks alternate, as the first block has the app's."""
+    order: list[tuple[str, AppSide | SdkSide]] = [("app", app), ("sdk", sdk)]
+    if not app_first:
+        order.reverse()
+    for _, side in order:
+        await side.respawn()
+    for name, side in order:
+        await side.turn(f"{name} {label} (fresh CLI)")
+
+
+async def steady_state(server: ScriptedModelServer, app: AppSide | SdkSide, sdk: SdkSide, reply: Reply,
+                       reps: int, label: str, spawns: int = 1) -> dict[str, list[float]]:
+    """`reps` turns per side with `reply`, alternating which side goes first, spread over
+    `spawns` CLI processes per side (both sides get fresh ones at the same turns).
+
+    Why several: one CLI process runs its whole life a few per cent faster or slower than the
+    next one started the same way (node's JIT and memory layout differ per process). Two bare
+    SDK sides measured against each other gave median-turn ratios from 0.98 to 1.11 between
+    process pairs, more than the app's whole overhead; one process pair per side would let that
+    luck decide the ratio. `--control` runs this comparison.
+    """
     server.default = reply
     app_t: list[TurnTiming] = []
     sdk_t: list[TurnTiming] = []
+    block = -(-reps // max(1, spawns))
     for i in range(reps):
+        if i and i % block == 0:
+            await _respawn(app, sdk, f"{label} turn {i}", app_first=(i // block) % 2 == 0)
         # Alternate the order so drift (GC, history growth, the other CLI's idle work) hits both.
         if i % 2 == 0:
             app_t.append(await app.turn(f"app {label} turn {i}"))
@@ -332,26 +386,34 @@ async def steady_state(server: ScriptedModelServer, app: AppSide, sdk: SdkSide, 
     }
 
 
-async def bench(reps: int, paced_reps: int, warm_reps: int) -> dict[str, Any]:
+async def bench(reps: int, paced_reps: int, warm_reps: int, spawns: int = 1, control: bool = False) -> dict[str, Any]:
     server = ScriptedModelServer(default=BURST_REPLY)
     base_url = await server.start()
     core = await start_core(build_path_registry(_SCRATCH / "data"))
     try:
         _, session_id, _ = ensure_demo_records(core.repos, core.paths.get("feature.agents.workspaces"), base_url)
-        app = AppSide(core, session_id)
-        await app.turn("warm-up (app)")  # spawns the app's CLI; not timed
+        core_side = AppSide(core, session_id)
+        await core_side.turn("warm-up (app)")  # spawns the app's CLI; not timed
         # The exact spawn facts of the app's live connection (prompt, env, cwd, model).
-        sdk = SdkSide(app.driver.connections[0]._request)
-        await sdk.client.connect()
+        request = core_side.driver.connections[0]._request
+        sdk = SdkSide(request)
+        # --control: a second bare SDK side stands where the app was (an A/A comparison).
+        app: AppSide | SdkSide = SdkSide(request) if control else core_side
         try:
+            if isinstance(app, SdkSide):  # started first, as the app's CLI is
+                await app.client.connect()
+                await app.turn("warm-up (app)")
+            await sdk.client.connect()
             await sdk.turn("warm-up (sdk)")
             app_tools, sdk_tools = (_tools_offered(server, side) for side in ("warm-up (app)", "warm-up (sdk)"))
             if app_tools != sdk_tools:
                 raise RuntimeError(f"the two sides offer different tools: app {app_tools}, sdk {sdk_tools}")
-            burst = await steady_state(server, app, sdk, BURST_REPLY, reps, "burst")
+            burst = await steady_state(server, app, sdk, BURST_REPLY, reps, "burst", spawns)
             paced = await steady_state(server, app, sdk, PACED_REPLY, paced_reps, "paced")
         finally:
             await sdk.client.disconnect()
+            if isinstance(app, SdkSide):
+                await app.client.disconnect()
         server.default = BURST_REPLY
         token = core.repos.session_messages.get_last_runtime_resume_token(session_id)
         assert token
@@ -375,13 +437,22 @@ def main() -> None:
                              "+-4 %% between runs here; see turn_time_ratio_ci95)")
     parser.add_argument("--paced-reps", type=int, default=8, help="steady-state turns per side, paced reply")
     parser.add_argument("--warm-reps", type=int, default=20, help="cold and prewarmed first turns each")
+    parser.add_argument("--spawns", type=int, default=6,
+                        help="CLI processes per side over the burst turns (fresh ones for both sides every "
+                             "reps/spawns turns): one process's speed is luck, see steady_state")
+    parser.add_argument("--control", action="store_true",
+                        help="A/A control: a second bare SDK side instead of the app, to see the ratio that "
+                             "chance alone gives with these settings")
     args = parser.parse_args()
     try:
-        raw = asyncio.run(bench(args.reps, args.paced_reps, args.warm_reps))
+        raw = asyncio.run(bench(args.reps, args.paced_reps, args.warm_reps, args.spawns, args.control))
     finally:
         shutil.rmtree(_SCRATCH, ignore_errors=True)
     burst, paced = raw["burst"], raw["paced"]
-    _report("steady-state turn, burst reply (CLI kept between turns), milliseconds:", burst)
+    if args.control:
+        print("CONTROL RUN: the 'app' side is a second bare SDK client; ratios show chance alone.")
+    _report(f"steady-state turn, burst reply ({args.spawns} CLI process(es) per side, each kept between turns), "
+            "milliseconds:", burst)
     _report(f"steady-state turn, paced reply ({PACED_DELAY_S * 1000:.0f} ms per delta), milliseconds:", paced)
     _report("first turn through the driver (connect -> turn-complete), milliseconds:",
             {k: raw[k] for k in ("cold_first_turn_ms", "warm_first_turn_ms")})
@@ -403,6 +474,8 @@ def main() -> None:
         "reps": args.reps,
         "paced_reps": args.paced_reps,
         "warm_reps": args.warm_reps,
+        "spawns": args.spawns,
+        "control": args.control,
     }
     print(json.dumps(result))
 
