@@ -30,16 +30,16 @@ Prints figures and one JSON line:
 Targets: turn_time_ratio <= 1.05, warm_first_turn_saving_ms >= 250.
 `turn_time_ratio_trimmed_mean` compares the means of the middle 80 % of turns instead of
 the medians (turn times here are sometimes bimodal, where a median is fragile).
-`turn_time_ratio_ci95` is a bootstrap 95 % interval of the median ratio: turn times here spread
-widely (a busy 2-core machine runs both CLIs, the server and the app), so one run's median
-ratio moves by a few per cent; 200 burst turns per side keep that interval near +-2 %.
-The burst turns are spread over `--spawns` CLI processes per side (fresh ones for both sides at
-the same turns, each warmed by an untimed turn; the app's through its idle close and prewarm;
-which side starts its CLI first alternates, the app's being first in the first block):
-how fast one CLI process runs is luck of the draw, by several per cent (see `steady_state`).
+`turn_time_ratio_ci95` is a bootstrap 95 % interval of the median ratio that resamples whole
+blocks (a block's turns share their CLI processes' luck, so single turns are not independent):
+turn times here spread widely (a busy 2-core machine runs both CLIs, the server and the app).
+The burst turns run in `--spawns` blocks: in each, both sides are in new sessions with fresh CLI
+processes, warmed by `--block-warm-up` untimed turns each (which side starts its CLI first
+alternates, the app's being first in the first block). How fast one CLI process runs is luck of
+the draw, by several per cent (see `steady_state`).
 `--control` puts a second bare SDK side where the app was: the ratio chance alone gives.
-Run: .venv/bin/python bench/claude_turn.py [--reps 200] [--spawns 6] [--paced-reps 8] [--warm-reps 20]
-     [--control]
+Run: .venv/bin/python bench/claude_turn.py [--reps 800] [--spawns 8] [--block-warm-up 20] [--paced-reps 8]
+     [--warm-reps 20] [--control]
 """
 
 from __future__ import annotations
@@ -170,15 +170,18 @@ class AppSide:
         return not self.core.agent_runtime.is_session_settled(self.session_id)
 
     async def respawn(self) -> None:
-        """A fresh CLI for the session, the way the app gets one after an idle spell: the host's
-        idle close (the connection closes, the warm query manager prewarms a CLI resuming the
-        session); the next turn takes it."""
+        """Go on in a new session of the same agent, workspace and model (a fresh CLI, history
+        from nothing, as the SDK side's): the old session's connection closes through the host's
+        idle close, and the CLI its warm query manager then prewarms is closed too."""
         runtime = self.core.agent_runtime
         entry = runtime.get_entry(self.session_id)
         if entry is not None:
             await runtime._close_idle(entry)
-        if not self.driver.warm_queries.has(self.session_id):
-            raise RuntimeError("the idle session was not prewarmed")
+        await self.driver.warm_queries.close(self.session_id)
+        old = self.core.repos.sessions.get_session(self.session_id)
+        self.session_id = self.core.repos.sessions.create_session(
+            agent_id=old.agent_id or "", workspace_id=old.workspace_id, name=f"{old.name} (bench block)",
+            model=old.model).id
 
     async def turn(self, prompt: str) -> TurnTiming:
         sub = self.subscriber
@@ -203,7 +206,6 @@ class SdkSide:
 
     def __init__(self, request: QueryRequest) -> None:
         self.request = request
-        self.session_id: str | None = None  # the CLI's session, from the last result
         self.client = self._new_client(resume=None)
 
     def _new_client(self, resume: str | None) -> Any:
@@ -224,9 +226,9 @@ class SdkSide:
         return ClaudeSDKClient(options=options)
 
     async def respawn(self) -> None:
-        """A fresh CLI resuming this side's session (its history goes on growing as the app's)."""
+        """A fresh CLI in a new session (history from nothing, as the app side's)."""
         await self.client.disconnect()
-        self.client = self._new_client(resume=self.session_id)
+        self.client = self._new_client(resume=None)
         await self.client.connect()
 
     async def turn(self, prompt: str) -> TurnTiming:
@@ -244,7 +246,6 @@ class SdkSide:
                 end = time.perf_counter()
                 if getattr(message, "is_error", False):
                     raise RuntimeError(f"the sdk turn failed: {getattr(message, 'result', '')}")
-                self.session_id = getattr(message, "session_id", None) or self.session_id
                 assert first is not None
                 return TurnTiming((first - t0) * 1000, (end - t0) * 1000)
         raise RuntimeError("the sdk turn ended without a result")
@@ -326,12 +327,20 @@ def _trimmed_mean(values: list[float], cut: float = 0.1) -> float:
     return statistics.fmean(ordered[k:len(ordered) - k] or ordered)
 
 
-def _ratio_ci95(app: list[float], sdk: list[float], resamples: int = 2000) -> list[float]:
+def _ratio_ci95(app: list[float], sdk: list[float], blocks: list[float], resamples: int = 2000) -> list[float]:
     """A bootstrap 95 % interval of median(app) / median(sdk): how far the ratio of this run
-    could move by chance alone (turn times spread widely on a busy 2-core machine)."""
+    could move by chance alone. Whole blocks are drawn (turn i of each side is in block
+    `blocks[i]`); with a single block, single turns are."""
     rng = random.Random(7)
-    ratios = sorted(_med(rng.choices(app, k=len(app))) / _med(rng.choices(sdk, k=len(sdk)))
-                    for _ in range(resamples))
+    groups: dict[float, list[int]] = {}
+    for i, block in enumerate(blocks):
+        groups.setdefault(block, []).append(i)
+    units = list(groups.values()) if len(groups) > 1 else [[i] for i in range(len(app))]
+    ratios = []
+    for _ in range(resamples):
+        picked = [i for unit in rng.choices(units, k=len(units)) for i in unit]
+        ratios.append(_med([app[i] for i in picked]) / _med([sdk[i] for i in picked]))
+    ratios.sort()
     return [round(ratios[int(0.025 * resamples)], 3), round(ratios[int(0.975 * resamples) - 1], 3)]
 
 
@@ -340,36 +349,49 @@ def _fmt(values: list[float]) -> str:
             f"(n={len(values)})")
 
 
-async def _respawn(app: AppSide | SdkSide, sdk: SdkSide, label: str, app_first: bool) -> None:
-    """Fresh CLIs for both sides, each warmed by one untimed turn; `app_first` says which side
-    starts its CLI (and warms it) first: blocks alternate, as the first block has the app's."""
-    order: list[tuple[str, AppSide | SdkSide]] = [("app", app), ("sdk", sdk)]
+async def _warm_up(app: AppSide | SdkSide, sdk: SdkSide, label: str, turns: int, app_first: bool) -> None:
+    """`turns` untimed turns per side, alternating: a fresh CLI runs its first dozens of turns
+    slower (node compiles its hot code as it goes: ~80-110 ms a turn at first, ~55 ms after 20
+    or 30 here), and the steady state is what is measured."""
+    sides: list[tuple[str, AppSide | SdkSide]] = [("app", app), ("sdk", sdk)]
     if not app_first:
-        order.reverse()
-    for _, side in order:
+        sides.reverse()
+    for i in range(turns):
+        for name, side in sides if i % 2 == 0 else sides[::-1]:
+            await side.turn(f"{name} {label} warm-up {i}")
+
+
+async def _respawn(app: AppSide | SdkSide, sdk: SdkSide, label: str, app_first: bool, warm_up: int) -> None:
+    """Fresh sessions and CLIs for both sides, then `warm_up` untimed turns each; `app_first`
+    says which side starts its CLI first: blocks alternate, as the first block has the app's."""
+    for side in (app, sdk) if app_first else (sdk, app):
         await side.respawn()
-    for name, side in order:
-        await side.turn(f"{name} {label} (fresh CLI)")
+    await _warm_up(app, sdk, label, max(1, warm_up), app_first)
 
 
 async def steady_state(server: ScriptedModelServer, app: AppSide | SdkSide, sdk: SdkSide, reply: Reply,
-                       reps: int, label: str, spawns: int = 1) -> dict[str, list[float]]:
-    """`reps` turns per side with `reply`, alternating which side goes first, spread over
-    `spawns` CLI processes per side (both sides get fresh ones at the same turns).
+                       reps: int, label: str, spawns: int = 1, warm_up: int = 0) -> dict[str, list[float]]:
+    """`reps` turns per side with `reply`, alternating which side goes first, in `spawns` blocks:
+    each block has both sides in new sessions with fresh CLI processes, warmed by `warm_up`
+    untimed turns each, so the blocks are alike and independent.
 
-    Why several: one CLI process runs its whole life a few per cent faster or slower than the
-    next one started the same way (node's JIT and memory layout differ per process). Two bare
-    SDK sides measured against each other gave median-turn ratios from 0.98 to 1.11 between
-    process pairs, more than the app's whole overhead; one process pair per side would let that
-    luck decide the ratio. `--control` runs this comparison.
+    Why several processes: one CLI process runs its whole life a few per cent faster or slower
+    than the next one started the same way (node's JIT and memory layout differ per process).
+    Two bare SDK sides measured against each other gave median-turn ratios from 0.94 to 1.11
+    between process pairs, more than the app's whole overhead; one process pair per side let
+    that luck decide the ratio. `--control` runs this comparison. Why new sessions: a session's
+    history is re-sent every turn, so turns slow as it grows; restarting it per block keeps the
+    turns of every block alike (and short, which is the hard case for the ratio).
     """
     server.default = reply
     app_t: list[TurnTiming] = []
     sdk_t: list[TurnTiming] = []
     block = -(-reps // max(1, spawns))
+    if warm_up:
+        await _warm_up(app, sdk, label, warm_up, app_first=True)
     for i in range(reps):
         if i and i % block == 0:
-            await _respawn(app, sdk, f"{label} turn {i}", app_first=(i // block) % 2 == 0)
+            await _respawn(app, sdk, f"{label} turn {i}", (i // block) % 2 == 0, warm_up)
         # Alternate the order so drift (GC, history growth, the other CLI's idle work) hits both.
         if i % 2 == 0:
             app_t.append(await app.turn(f"app {label} turn {i}"))
@@ -378,6 +400,7 @@ async def steady_state(server: ScriptedModelServer, app: AppSide | SdkSide, sdk:
             sdk_t.append(await sdk.turn(f"sdk {label} turn {i}"))
             app_t.append(await app.turn(f"app {label} turn {i}"))
     return {
+        "block": [float(i // block) for i in range(reps)],
         "app_dispatch_ms": [t.dispatch_ms or 0.0 for t in app_t],
         "app_first_chunk_ms": [t.first_chunk_ms for t in app_t],
         "sdk_first_chunk_ms": [t.first_chunk_ms for t in sdk_t],
@@ -386,7 +409,8 @@ async def steady_state(server: ScriptedModelServer, app: AppSide | SdkSide, sdk:
     }
 
 
-async def bench(reps: int, paced_reps: int, warm_reps: int, spawns: int = 1, control: bool = False) -> dict[str, Any]:
+async def bench(reps: int, paced_reps: int, warm_reps: int, spawns: int = 1, control: bool = False,
+                block_warm_up: int = 0) -> dict[str, Any]:
     server = ScriptedModelServer(default=BURST_REPLY)
     base_url = await server.start()
     core = await start_core(build_path_registry(_SCRATCH / "data"))
@@ -408,7 +432,7 @@ async def bench(reps: int, paced_reps: int, warm_reps: int, spawns: int = 1, con
             app_tools, sdk_tools = (_tools_offered(server, side) for side in ("warm-up (app)", "warm-up (sdk)"))
             if app_tools != sdk_tools:
                 raise RuntimeError(f"the two sides offer different tools: app {app_tools}, sdk {sdk_tools}")
-            burst = await steady_state(server, app, sdk, BURST_REPLY, reps, "burst", spawns)
+            burst = await steady_state(server, app, sdk, BURST_REPLY, reps, "burst", spawns, block_warm_up)
             paced = await steady_state(server, app, sdk, PACED_REPLY, paced_reps, "paced")
         finally:
             await sdk.client.disconnect()
@@ -427,39 +451,50 @@ async def bench(reps: int, paced_reps: int, warm_reps: int, spawns: int = 1, con
 def _report(title: str, figures: dict[str, list[float]]) -> None:
     print(title)
     for key, values in figures.items():
-        print(f"  {key:<22} {_fmt(values)}")
+        if key != "block":
+            print(f"  {key:<22} {_fmt(values)}")
+    blocks = sorted(set(figures.get("block", [])))
+    if len(blocks) > 1:
+        per_block = [_med([a for a, b in zip(figures["app_turn_ms"], figures["block"], strict=True) if b == k])
+                     / _med([s for s, b in zip(figures["sdk_turn_ms"], figures["block"], strict=True) if b == k])
+                     for k in blocks]
+        print("  median ratio per block  " + " ".join(f"{r:.3f}" for r in per_block))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--reps", type=int, default=200,
-                        help="steady-state turns per side, burst reply (the median of 60 still moves "
-                             "+-4 %% between runs here; see turn_time_ratio_ci95)")
+    parser.add_argument("--reps", type=int, default=800,
+                        help="steady-state turns per side, burst reply (with 200, an A/A --control run "
+                             "still lands anywhere in 0.94-1.04)")
     parser.add_argument("--paced-reps", type=int, default=8, help="steady-state turns per side, paced reply")
     parser.add_argument("--warm-reps", type=int, default=20, help="cold and prewarmed first turns each")
-    parser.add_argument("--spawns", type=int, default=6,
+    parser.add_argument("--spawns", type=int, default=8,
                         help="CLI processes per side over the burst turns (fresh ones for both sides every "
                              "reps/spawns turns): one process's speed is luck, see steady_state")
+    parser.add_argument("--block-warm-up", type=int, default=20,
+                        help="untimed turns per side before each block's timed ones (fresh CLIs run their "
+                             "first dozens of turns slower)")
     parser.add_argument("--control", action="store_true",
                         help="A/A control: a second bare SDK side instead of the app, to see the ratio that "
                              "chance alone gives with these settings")
     args = parser.parse_args()
     try:
-        raw = asyncio.run(bench(args.reps, args.paced_reps, args.warm_reps, args.spawns, args.control))
+        raw = asyncio.run(bench(args.reps, args.paced_reps, args.warm_reps, args.spawns, args.control,
+                                args.block_warm_up))
     finally:
         shutil.rmtree(_SCRATCH, ignore_errors=True)
     burst, paced = raw["burst"], raw["paced"]
     if args.control:
         print("CONTROL RUN: the 'app' side is a second bare SDK client; ratios show chance alone.")
-    _report(f"steady-state turn, burst reply ({args.spawns} CLI process(es) per side, each kept between turns), "
-            "milliseconds:", burst)
+    _report(f"steady-state turn, burst reply ({args.spawns} blocks: new sessions, fresh CLIs), milliseconds:",
+            burst)
     _report(f"steady-state turn, paced reply ({PACED_DELAY_S * 1000:.0f} ms per delta), milliseconds:", paced)
     _report("first turn through the driver (connect -> turn-complete), milliseconds:",
             {k: raw[k] for k in ("cold_first_turn_ms", "warm_first_turn_ms")})
     result = {
         "first_chunk_overhead_ms": round(_med(burst["app_first_chunk_ms"]) - _med(burst["sdk_first_chunk_ms"]), 1),
         "turn_time_ratio": round(_med(burst["app_turn_ms"]) / _med(burst["sdk_turn_ms"]), 3),
-        "turn_time_ratio_ci95": _ratio_ci95(burst["app_turn_ms"], burst["sdk_turn_ms"]),
+        "turn_time_ratio_ci95": _ratio_ci95(burst["app_turn_ms"], burst["sdk_turn_ms"], burst["block"]),
         "turn_time_ratio_trimmed_mean": round(
             _trimmed_mean(burst["app_turn_ms"]) / _trimmed_mean(burst["sdk_turn_ms"]), 3),
         "warm_first_turn_saving_ms": round(_med(raw["cold_first_turn_ms"]) - _med(raw["warm_first_turn_ms"]), 1),
@@ -475,6 +510,7 @@ def main() -> None:
         "paced_reps": args.paced_reps,
         "warm_reps": args.warm_reps,
         "spawns": args.spawns,
+        "block_warm_up": args.block_warm_up,
         "control": args.control,
     }
     print(json.dumps(result))
