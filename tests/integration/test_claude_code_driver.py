@@ -4,6 +4,7 @@ scripted model server."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from cherry_desktop.core.ai.runtime.types import (
     STEER_REMINDER_OPEN,
     ApprovalDecision,
     ReconcileInput,
+    RuntimeConnectInput,
     RuntimeRedirectInput,
 )
 from cherry_desktop.core.messages import UIMessage
@@ -281,6 +283,41 @@ async def test_duplicate_tool_use_ids_rebuild_and_replay(driver: ClaudeCodeRunti
     replay = harness.server.last_model_request()
     assert "the pending input" in replay.last_user_text()
     assert [m["role"] for m in replay.messages] == ["user"]  # history was not resumed
+
+
+async def test_cli_stderr_goes_to_the_debug_log_prewarmed_or_not(harness: Harness,
+                                                                 capfd: pytest.CaptureFixture[str],
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """What a CLI writes to its stderr (here its note on a model it does not know) reaches the
+    debug log, never the app's own stderr: for a connected CLI and for a prewarmed one."""
+    caplog.set_level(logging.DEBUG, logger="cherry_desktop.core.ai.runtime.claude_code")
+
+    def unknown_model_input(resume_token: str | None = None) -> RuntimeConnectInput:
+        connect_input = harness.connect_input(resume_token=resume_token)
+        connect_input.context.model_id = "anthropic:claude-unknown-to-the-cli"
+        return connect_input
+
+    driver = ClaudeCodeRuntimeDriver()
+    try:
+        harness.server.enqueue(text("connected"), text("prewarmed"))
+        connection = await driver.connect(unknown_model_input())
+        await send_text(connection, "hi")
+        token = [e.token for e in await EventReader(connection).turn() if e.type == "resume-token"][-1]
+        await connection.close()
+        logged_connected = [r.getMessage() for r in caplog.records if r.getMessage().startswith("claude cli:")]
+
+        await driver.on_session_idle(unknown_model_input(token))
+        assert driver.warm_queries.has("session-1")
+        resumed = await driver.connect(unknown_model_input(token))
+        assert not driver.warm_queries.has("session-1")
+        await send_text(resumed, "again")
+        assert text_of(await EventReader(resumed).turn()) == "prewarmed"
+        await resumed.close()
+    finally:
+        await driver.shutdown()
+    logged = [r.getMessage() for r in caplog.records if r.getMessage().startswith("claude cli:")]
+    assert logged_connected and len(logged) > len(logged_connected), logged
+    assert "claude-unknown-to-the-cli" not in capfd.readouterr().err
 
 
 async def test_prewarmed_query_is_consumed_once(harness: Harness) -> None:

@@ -139,7 +139,6 @@ class ClaudeCodeConnection:
             resume=resume,
             hooks=self._router.hooks(),
             can_use_tool=self._router.can_use_tool,
-            stderr=_log_stderr,
         )
         if self._permission_mode != self._request.permission_mode or self._disabled_tools != set(
             self._request.disabled_tools
@@ -467,6 +466,3 @@ def _is_top_level_message_start(message: Any) -> bool:
         return False
     return bool((getattr(message, "event", None) or {}).get("type") == "message_start")
 
-
-def _log_stderr(line: str) -> None:
-    log.debug("claude cli: %s", line.rstrip())

@@ -143,15 +143,23 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
     return QueryRequest(resume, cwd, model, input.permission_mode, disabled, system_prompt, env, signature)
 
 
+def log_cli_stderr(line: str) -> None:
+    """Where a CLI's stderr goes: the debug log, never the app's own stderr."""
+    log.debug("claude cli: %s", line.rstrip())
+
+
 def build_sdk_options(
     request: QueryRequest,
     *,
     resume: str | None,
     hooks: dict[str, list[Any]],
     can_use_tool: Any,
-    stderr: Callable[[str], None] | None = None,
+    stderr: Callable[[str], None] = log_cli_stderr,
 ) -> Any:
-    """`ClaudeAgentOptions` for a request (imports the SDK: call on connect/prewarm only)."""
+    """`ClaudeAgentOptions` for a request (imports the SDK: call on connect/prewarm only).
+
+    Every client built here hands its CLI's stderr to `stderr` (without one, the SDK lets the
+    CLI write to the app's stderr: a prewarmed CLI printed its diagnostics there)."""
     from cherry_desktop.core.ai.runtime.claude_code.sdk import load_sdk
 
     sdk = load_sdk()
