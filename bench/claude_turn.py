@@ -206,9 +206,9 @@ class SdkSide:
 
     def __init__(self, request: QueryRequest) -> None:
         self.request = request
-        self.client = self._new_client(resume=None)
+        self.client = self._new_client()
 
-    def _new_client(self, resume: str | None) -> Any:
+    def _new_client(self) -> Any:
         from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, PermissionResultAllow
 
         request = self.request
@@ -221,14 +221,14 @@ class SdkSide:
             disallowed_tools=list(request.disabled_tools), system_prompt=request.system_prompt,
             env=dict(request.env), include_partial_messages=True, setting_sources=["project"],
             stderr=lambda line: None,  # as the driver: CLI stderr is not printed
-            can_use_tool=can_use_tool, resume=resume,
+            can_use_tool=can_use_tool,
         )
         return ClaudeSDKClient(options=options)
 
     async def respawn(self) -> None:
         """A fresh CLI in a new session (history from nothing, as the app side's)."""
         await self.client.disconnect()
-        self.client = self._new_client(resume=None)
+        self.client = self._new_client()
         await self.client.connect()
 
     async def turn(self, prompt: str) -> TurnTiming:
@@ -464,13 +464,13 @@ def _report(title: str, figures: dict[str, list[float]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=800,
-                        help="steady-state turns per side, burst reply (with 200, an A/A --control run "
-                             "still lands anywhere in 0.94-1.04)")
+                        help="steady-state turns per side, burst reply (two bare SDK sides, 60 turns on one "
+                             "CLI each, came out anywhere from 0.94 to 1.11 of each other)")
     parser.add_argument("--paced-reps", type=int, default=8, help="steady-state turns per side, paced reply")
     parser.add_argument("--warm-reps", type=int, default=20, help="cold and prewarmed first turns each")
     parser.add_argument("--spawns", type=int, default=8,
-                        help="CLI processes per side over the burst turns (fresh ones for both sides every "
-                             "reps/spawns turns): one process's speed is luck, see steady_state")
+                        help="blocks of the burst turns, each with new sessions and fresh CLIs for both sides: "
+                             "one CLI process's speed is luck, see steady_state")
     parser.add_argument("--block-warm-up", type=int, default=20,
                         help="untimed turns per side before each block's timed ones (fresh CLIs run their "
                              "first dozens of turns slower)")

@@ -465,4 +465,3 @@ def _is_top_level_message_start(message: Any) -> bool:
     if type(message).__name__ != "StreamEvent" or getattr(message, "parent_tool_use_id", None):
         return False
     return bool((getattr(message, "event", None) or {}).get("type") == "message_start")
-
