@@ -106,7 +106,7 @@ class Recorder:
     """A window-like listener recording everything it gets."""
 
     def __init__(self, id: str = "wc:1:t", *, raise_on_chunk: bool = False, raise_on_terminal: bool = False,
-                 terminal_only: bool = False) -> None:
+                 terminal_only: bool = False, persists: bool = False) -> None:
         self._id = id
         self.alive = True
         self.chunks: list[tuple[UIMessageChunk, str | None, str | None]] = []
@@ -117,6 +117,8 @@ class Recorder:
         self.raise_on_terminal = raise_on_terminal
         if terminal_only:
             self.terminal_only = True
+        if persists:
+            self.persists = True  # counts as a persistence-bearing listener (drain waits for it)
         self.on_terminal: Callable[[Any], None] | None = None
 
     @property
