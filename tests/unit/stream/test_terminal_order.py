@@ -65,35 +65,36 @@ async def test_window_hears_done_only_after_the_row_is_written(repos: Repositori
     assert seen_at_terminal == ["success"]
 
 
-async def test_a_write_failing_once_is_retried_and_the_window_hears_done(repos: Repositories,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+async def turn_on_flaky_disk(repos: Repositories, monkeypatch: pytest.MonkeyPatch,
+                             failures: int) -> tuple[AiStreamManager, str, Recorder, str]:
+    """One turn whose final write fails `failures` times; returns when the window heard it."""
     monkeypatch.setattr(persistent_module, "MessageServiceBackend", FlakyBackend)
-    FlakyBackend.failures = 1
+    FlakyBackend.failures = failures
     mgr, fake = chat(repos)
     topic = repos.topics.create_topic(name="t", model=M1)
     win = Recorder("wc:1")
     res = await dispatch_stream_request(mgr, win, submit(topic.id, "hi"))
     (await fake.feed(topic.id, M1)).push(*text_chunks("hello"), END)
     await until(lambda: bool(win.terminals))
+    return mgr, topic.id, win, res.placeholder_ids[0]
+
+
+async def test_a_write_failing_once_is_retried_and_the_window_hears_done(repos: Repositories,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    _, _, win, placeholder = await turn_on_flaky_disk(repos, monkeypatch, 1)
     assert len(win.done) == 1 and win.errors == []
-    assert repos.messages.get_message(res.placeholder_ids[0]).status == "success"
+    assert repos.messages.get_message(placeholder).status == "success"
 
 
 async def test_a_write_failing_twice_shows_an_error_never_success(repos: Repositories,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(persistent_module, "MessageServiceBackend", FlakyBackend)
-    FlakyBackend.failures = 2
-    mgr, fake = chat(repos)
-    topic = repos.topics.create_topic(name="t", model=M1)
-    win = Recorder("wc:1")
-    await dispatch_stream_request(mgr, win, submit(topic.id, "hi"))
-    (await fake.feed(topic.id, M1)).push(*text_chunks("hello"), END)
-    await until(lambda: bool(win.terminals))
+    mgr, topic_id, win, placeholder = await turn_on_flaky_disk(repos, monkeypatch, 2)
     assert win.done == [] and len(win.errors) == 1
     assert win.errors[0].error.code == "persist-failed"
     assert win.errors[0].final_message is not None and win.errors[0].final_message.text() == "hello"
-    snap = mgr.inspect(topic.id)
+    snap = mgr.inspect(topic_id)
     assert snap is not None and snap.status == "error"
+    assert repos.messages.get_message(placeholder).status == "pending"  # boot recovery flips it
 
 
 async def test_topic_stays_live_while_its_terminal_listeners_run() -> None:
