@@ -8,10 +8,12 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from cherry_desktop.core.ai.stream import (
+    AiStreamOpenRequest,
     AiStreamRequest,
     StreamDoneResult,
     StreamErrorResult,
     StreamPausedResult,
+    user_parts,
 )
 from cherry_desktop.core.messages import (
     ErrorChunk,
@@ -196,3 +198,8 @@ def error_chunk(text: str) -> ErrorChunk:
 def step_boundary() -> Callable[[AiStreamRequest], bool]:
     """A scripted step boundary: the turn ends here when a steer is pending."""
     return lambda req: bool(req.steer_yield is not None and req.steer_yield())
+
+
+def submit(topic: str, text: str, *models: str) -> AiStreamOpenRequest:
+    """A renderer's `Ai_Stream_Open` submit of plain text."""
+    return AiStreamOpenRequest(topic_id=topic, user_message_parts=user_parts(text), mentioned_model_ids=list(models))

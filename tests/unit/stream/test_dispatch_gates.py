@@ -9,25 +9,20 @@ from typing import Any
 
 from cherry_desktop.core.ai.stream import (
     AiStreamManager,
-    AiStreamOpenRequest,
     AiStreamRequest,
     ModelDispatch,
     PersistentChatContextProvider,
     SendInput,
     dispatch_stream_request,
     recover_interrupted_messages,
-    user_parts,
 )
 from cherry_desktop.core.bootstrap import build_core
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.paths import build_path_registry
-from tests.unit.stream.helpers import END, FakeAi, Recorder, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, submit, text_chunks, until
 
 M1 = "p::m1"
 
-
-def submit(topic: str, text: str) -> AiStreamOpenRequest:
-    return AiStreamOpenRequest(topic_id=topic, user_message_parts=user_parts(text))
 
 
 class SlowProvider:
@@ -54,15 +49,20 @@ class SlowProvider:
         return await self.inner.prepare_dispatch(subscriber, req, ctx)
 
 
+def slow_chat(repos: Repositories) -> tuple[AiStreamManager, FakeAi, SlowProvider]:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text, checkpoint_interval_ms=0)
+    provider = SlowProvider(repos)
+    mgr.set_context_providers([provider])
+    return mgr, fake, provider
+
+
 def pending_ids(repos: Repositories, topic_id: str) -> list[str]:
     return [m.id for m in repos.messages.list_messages(topic_id) if m.status == "pending"]
 
 
 async def test_two_concurrent_dispatches_on_one_topic_serialize(repos: Repositories) -> None:
-    fake = FakeAi()
-    mgr = AiStreamManager(stream_text=fake.stream_text, checkpoint_interval_ms=0)
-    provider = SlowProvider(repos)
-    mgr.set_context_providers([provider])
+    mgr, fake, provider = slow_chat(repos)
     topic = repos.topics.create_topic(name="t", model=M1)
     win = Recorder("wc:1")
     first, second = await asyncio.gather(dispatch_stream_request(mgr, win, submit(topic.id, "one")),
@@ -80,10 +80,7 @@ async def test_two_concurrent_dispatches_on_one_topic_serialize(repos: Repositor
 
 
 async def test_dispatches_on_different_topics_do_not_wait_on_each_other(repos: Repositories) -> None:
-    fake = FakeAi()
-    mgr = AiStreamManager(stream_text=fake.stream_text, checkpoint_interval_ms=0)
-    provider = SlowProvider(repos)
-    mgr.set_context_providers([provider])
+    mgr, _fake, provider = slow_chat(repos)
     slow = repos.topics.create_topic(name="slow", model=M1)
     quick = repos.topics.create_topic(name="quick", model=M1)
     provider.gates[slow.id] = asyncio.Event()

@@ -9,7 +9,6 @@ import pytest
 
 from cherry_desktop.core.ai.stream import (
     AiStreamManager,
-    AiStreamOpenRequest,
     AiStreamRequest,
     MessageServiceBackend,
     ModelDispatch,
@@ -17,17 +16,13 @@ from cherry_desktop.core.ai.stream import (
     PersistInput,
     SendInput,
     dispatch_stream_request,
-    user_parts,
 )
 from cherry_desktop.core.ai.stream.context import persistent as persistent_module
 from cherry_desktop.core.data import Repositories
-from tests.unit.stream.helpers import END, FakeAi, Recorder, step_boundary, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, step_boundary, submit, text_chunks, until
 
 M1 = "p::m1"
 
-
-def submit(topic: str, text: str) -> AiStreamOpenRequest:
-    return AiStreamOpenRequest(topic_id=topic, user_message_parts=user_parts(text))
 
 
 def chat(repos: Repositories) -> tuple[AiStreamManager, FakeAi]:
