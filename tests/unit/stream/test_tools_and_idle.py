@@ -32,7 +32,7 @@ from cherry_desktop.core.shared_cache import topic_stream_status_key
 from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, text_chunks, until
 
 M1 = "p::m1"
-IDLE_MS = 40
+IDLE_MS = 100
 
 
 def start(mgr: AiStreamManager, rec: Recorder) -> None:
@@ -105,9 +105,9 @@ async def test_idle_timeout_persists_the_partial_paused_with_a_visible_reason(re
     mgr.set_context_providers([PersistentChatContextProvider(repos)])
     topic = repos.topics.create_topic(name="t", model=M1)
     win = Recorder("wc:1")
+    fake.preload(topic.id, M1, text_chunks("part")[:-1])
     res = await dispatch_stream_request(mgr, win, AiStreamOpenRequest(topic_id=topic.id,
                                                                       user_message_parts=user_parts("hi")))
-    (await fake.feed(topic.id, M1)).push(*text_chunks("part")[:-1])
     await until(lambda: bool(win.terminals))
     assert win.errors == [] and win.paused[0].stop_reason == "idle-timeout"
     row = repos.messages.get_message(res.placeholder_ids[0])
@@ -123,9 +123,10 @@ async def test_idle_timeout_waits_while_a_tool_runs_then_stays_bounded() -> None
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text, idle_timeout_ms=IDLE_MS)
     rec = Recorder()
+    # Scripted before the launch: the tool starts at once, whatever the machine's load.
+    fake.preload("t", M1, [ToolInputAvailableChunk(tool_call_id="build", tool_name="bash", input={"cmd": "make"})])
     start(mgr, rec)
     feed = await fake.feed("t", M1)
-    feed.push(ToolInputAvailableChunk(tool_call_id="build", tool_name="bash", input={"cmd": "make"}))
     await quiet_for(6)  # a long build: no chunk for several idle periods
     assert rec.terminals == [] and mgr.has_live_stream("t")
     feed.push(output("build"))
@@ -137,9 +138,9 @@ async def test_idle_timeout_waits_while_an_approval_is_awaited() -> None:
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text, idle_timeout_ms=IDLE_MS)
     rec = Recorder()
+    fake.preload("t", M1, approval_chunks("call-1"))
     start(mgr, rec)
     feed = await fake.feed("t", M1)
-    feed.push(*approval_chunks("call-1"))
     await quiet_for(6)
     assert rec.terminals == [] and entry(mgr).status == "awaiting-approval"
     mgr.clear_awaiting_approval("t")
