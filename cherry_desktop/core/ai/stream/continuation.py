@@ -68,7 +68,8 @@ class ContinuationHost(Protocol):
 
     def finalize_topic(self, stream: ActiveStream, status: TopicStreamStatus | None = None) -> None: ...
 
-    async def dispatch_terminal(self, stream: ActiveStream, result: StreamTerminalResult) -> StreamTerminalResult: ...
+    async def dispatch_to_listeners(self, stream: ActiveStream,
+                                    result: StreamTerminalResult) -> StreamTerminalResult: ...
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run `coro` in the background (kept referenced until done)."""
@@ -153,7 +154,7 @@ async def fail_held(mgr: ContinuationHost, stream: ActiveStream, error: Serializ
                                final_message=None,
                                timings=TransportTimings(started_at=now, completed_at=now),
                                anchor_message_id=None, is_topic_done=True, error=error)
-    await mgr.dispatch_terminal(stream, result)
+    await mgr.dispatch_to_listeners(stream, result)
     mgr.finalize_topic(stream, "error")
 
 

@@ -196,7 +196,7 @@ class AiStreamManager:
     def finalize_topic(self, stream: ActiveStream, status: TopicStreamStatus | None = None) -> None:
         self.runner.finalize_topic(stream, status)
 
-    async def dispatch_terminal(self, stream: ActiveStream, result: StreamTerminalResult) -> StreamTerminalResult:
+    async def dispatch_to_listeners(self, stream: ActiveStream, result: StreamTerminalResult) -> StreamTerminalResult:
         """The single funnel of terminal events (persistence first, then subscribers)."""
         return await self.runner.dispatch(stream, result)
 
