@@ -3,6 +3,8 @@ terminate_held_topic_stream and roll_execution."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from cherry_desktop.core.ai.stream import (
@@ -161,3 +163,20 @@ async def test_topic_is_never_neither_live_nor_idle_across_a_hold_and_its_contin
     assert seen == [("host", True), ("window", True), ("window", True)]
     assert not mgr.has_live_stream(T) and status(mgr) == "done"
     assert [r.anchor_message_id for r in win.done] == ["a1", "a2"]
+
+
+async def test_wait_until_idle_returns_only_once_the_held_topic_is_finalised() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    win = Recorder("wc:1")
+    start(mgr, win)
+    assert mgr.will_continue_topic(T)
+    idle = asyncio.ensure_future(mgr.wait_until_idle(T))
+    (await fake.feed(T, M)).push(*text_chunks("x"), END)
+    await until(lambda: bool(win.done))
+    await asyncio.sleep(0.01)
+    assert not idle.done() and mgr.has_live_stream(T)  # held: the host continues next
+    assert await mgr.terminate_held_topic_stream(T, "gone")
+    await idle
+    assert not mgr.has_live_stream(T) and win.errors[-1].error.message == "gone"
+    await mgr.wait_until_idle(T)  # already idle: returns at once

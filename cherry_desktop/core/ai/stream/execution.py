@@ -291,6 +291,7 @@ class ExecutionRunner:
     def finalize_topic(self, stream: ActiveStream, status: TopicStreamStatus | None = None) -> None:
         stream.hold = stream.hold.release()
         stream.status = status or derive_terminal_status(stream)
+        stream.notify_idle()
         if not self.registry.is_current(stream):
             return
         stream.lifecycle.on_terminal(stream)

@@ -295,6 +295,19 @@ class AiStreamManager:
         stream = self.registry.get(topic_id)
         return stream is not None and stream.is_live()
 
+    async def wait_until_idle(self, topic_id: str) -> None:
+        """Return once `has_live_stream(topic_id)` is False (at once when it already is): the
+        last terminal reached every listener and no hold or chained continuation keeps the
+        topic open. For a host that must start queued work only on an idle topic."""
+        loop = asyncio.get_running_loop()
+        while True:
+            stream = self.registry.get(topic_id)
+            if stream is None or not stream.is_live():
+                return
+            waiter: asyncio.Future[None] = loop.create_future()
+            stream.idle_waiters.append(waiter)
+            await waiter
+
     def clear_awaiting_approval(self, topic_id: str, model_id: UniqueModelId | None = None) -> None:
         """The approval was answered: the topic no longer surfaces `awaiting-approval`."""
         stream = self.registry.get(topic_id)

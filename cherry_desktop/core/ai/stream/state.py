@@ -189,6 +189,7 @@ class ActiveStream:
         "executions",
         "expires_at",
         "hold",
+        "idle_waiters",
         "is_multi_model",
         "last_error",
         "lifecycle",
@@ -226,6 +227,8 @@ class ActiveStream:
         self.settling = 0
         # Orders the subscribers' terminal events (see terminal.py).
         self.outbox = TerminalOutbox()
+        # `AiStreamManager.wait_until_idle` callers, woken when the topic is finalised.
+        self.idle_waiters: list[asyncio.Future[None]] = []
         self.last_error: SerializedError | None = None
 
     def upsert_listener(self, listener: StreamListener) -> None:
@@ -280,6 +283,12 @@ class ActiveStream:
         if self.status not in ("pending", "streaming"):
             return False
         return self.settling > 0 or self.hold.keeps_open or self.any_streaming()
+
+    def notify_idle(self) -> None:
+        waiters, self.idle_waiters = self.idle_waiters, []
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
 
     def bears_persistence(self) -> bool:
         return any(bears_persistence(lst) for lst in self.listener_seq)
