@@ -113,7 +113,7 @@ async def replay_10k() -> list[float]:
         resp = mgr.attach(CountingListener(100 + i), "r")
         times.append((time.perf_counter() - t0) * 1000.0)
         assert resp.status == "streaming" and len(resp.replays[0].chunks) == 5
-    buf = list(mgr._streams["r"].executions["p::m"].buffer)
+    buf = list(mgr.registry.get("r").executions["p::m"].buffer)
     join_times: list[float] = []
     for _ in range(30):
         gc.collect()

@@ -96,6 +96,9 @@ class StreamManagerService(Service):
         recovered = recover_interrupted_messages(self.repos)
         if recovered:
             log.info("boot recovery: %d interrupted chat message(s)", len(recovered))
+        # The agent runtime (a dependency, initialised before this) has flipped its rows too:
+        # dispatches may now write placeholders.
+        self.manager.open_boot_gate()
 
     async def on_stop(self) -> None:
         await self.manager.shutdown()
@@ -139,7 +142,9 @@ def add_stream_services(core: CoreServices) -> None:
     ai_service = AiService(repos, core.credentials)
     app.register(ai_service)
     manager = AiStreamManager(
-        AiStreamManagerConfig(background_mode=settings.settings.background_mode),
+        AiStreamManagerConfig(background_mode=settings.settings.background_mode,
+                              idle_timeout_ms=settings.settings.stream_idle_timeout_s * 1000.0,
+                              require_boot_reconcile=True),
         stream_text=ai_service.stream_text, shared_cache=core.shared_cache,
     )
     app.register(StreamManagerService(manager, repos))

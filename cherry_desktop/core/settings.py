@@ -45,6 +45,9 @@ class AppSettings:
     username: str = ""
     notify_on_completion: bool = True
     agent_idle_window_s: int = 300
+    # A reply whose model sends nothing for this long (no tool running, no approval awaited)
+    # is stopped and kept as `paused`; 0 never stops it.
+    stream_idle_timeout_s: int = 300
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -55,8 +58,9 @@ class AppSettings:
             choices = _CHOICES.get(spec.name)
             if choices is not None and value not in choices:
                 raise SettingsError(f"settings.{spec.name}: {value!r} is not one of {', '.join(choices)}")
-        if self.agent_idle_window_s < 0:
-            raise SettingsError(f"settings.agent_idle_window_s: {self.agent_idle_window_s} is negative")
+        for name in ("agent_idle_window_s", "stream_idle_timeout_s"):
+            if getattr(self, name) < 0:
+                raise SettingsError(f"settings.{name}: {getattr(self, name)} is negative")
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> AppSettings:

@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 # The agent host's SharedCache key prefix for a session's runtime state (busy, pending, held).
 RUNTIME_STATE_PREFIX = "agent.session.runtime."
 _WINDOW_IDS = itertools.count(1)
-PERSIST_WAIT_S = 3.0
 
 
 class ChatWindow(QMainWindow):
@@ -262,20 +261,12 @@ class ChatWindow(QMainWindow):
             self.attached_live = False
         self.turn_finished.emit(self.topic_id or "", status)
         self._update_composer()
-        spawn(self._reload_when_persisted())
+        self._reload_after_terminal()
 
-    async def _reload_when_persisted(self) -> None:
-        """Re-read the database once the terminal write landed (listeners run in any order)."""
-        topic_id = self.topic_id
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + PERSIST_WAIT_S
-        while topic_id == self.topic_id and topic_id is not None:
-            rows = self.bridge.load_messages(topic_id, limit=4)
-            live_ids = {r.message_id for r in self.message_view.rows() if r.live}
-            if not any(r.status == "pending" and r.id not in live_ids for r in rows) or loop.time() > deadline:
-                break
-            await asyncio.sleep(0.05)
-        if topic_id == self.topic_id:
+    def _reload_after_terminal(self) -> None:
+        """Re-read the database once: the broker tells a window about a terminal only after
+        the terminal write finished, so the rows are final by now (no polling)."""
+        if self.topic_id is not None:
             self.message_view.reload()
             self._refresh_queue()
             self._refresh_approval()

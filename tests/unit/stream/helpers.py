@@ -8,10 +8,12 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from cherry_desktop.core.ai.stream import (
+    AiStreamOpenRequest,
     AiStreamRequest,
     StreamDoneResult,
     StreamErrorResult,
     StreamPausedResult,
+    user_parts,
 )
 from cherry_desktop.core.messages import (
     ErrorChunk,
@@ -106,7 +108,7 @@ class Recorder:
     """A window-like listener recording everything it gets."""
 
     def __init__(self, id: str = "wc:1:t", *, raise_on_chunk: bool = False, raise_on_terminal: bool = False,
-                 terminal_only: bool = False) -> None:
+                 terminal_only: bool = False, persists: bool = False) -> None:
         self._id = id
         self.alive = True
         self.chunks: list[tuple[UIMessageChunk, str | None, str | None]] = []
@@ -117,6 +119,8 @@ class Recorder:
         self.raise_on_terminal = raise_on_terminal
         if terminal_only:
             self.terminal_only = True
+        if persists:
+            self.persists = True  # counts as a persistence-bearing listener (drain waits for it)
         self.on_terminal: Callable[[Any], None] | None = None
 
     @property
@@ -194,3 +198,8 @@ def error_chunk(text: str) -> ErrorChunk:
 def step_boundary() -> Callable[[AiStreamRequest], bool]:
     """A scripted step boundary: the turn ends here when a steer is pending."""
     return lambda req: bool(req.steer_yield is not None and req.steer_yield())
+
+
+def submit(topic: str, text: str, *models: str) -> AiStreamOpenRequest:
+    """A renderer's `Ai_Stream_Open` submit of plain text."""
+    return AiStreamOpenRequest(topic_id=topic, user_message_parts=user_parts(text), mentioned_model_ids=list(models))

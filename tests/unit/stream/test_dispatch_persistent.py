@@ -205,7 +205,7 @@ async def test_checkpoints_write_the_partial_onto_the_pending_row(repos: Reposit
 
     await until(lambda: partial_text() == "first half ")
     assert repos.messages.get_message(pid).status == "pending"
-    listener = next(lst for lst in mgr._streams[topic.id].listener_seq if isinstance(lst, PersistenceListener))
+    listener = next(lst for lst in mgr.registry.get(topic.id).listener_seq if isinstance(lst, PersistenceListener))
     writes_before = listener.backend.checkpoints  # type: ignore[attr-defined]
     feed.push(*text_chunks("second"))
     await until(lambda: partial_text().endswith("second"))

@@ -131,7 +131,7 @@ async def test_main_process_restart_clears_streams_and_pending_rows_recover(repo
 async def test_write_quiesce_blocks_new_turns_and_drains_running_ones() -> None:
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
-    rec = Recorder()
+    rec = Recorder(terminal_only=True, persists=True)
     mgr.send(SendInput(topic_id="t", models=models("t"), listeners=[rec]))
     feed = await fake.feed("t", M1)
     hold = mgr.pause("backup")

@@ -367,16 +367,17 @@ async def test_same_window_reattach_upserts_by_id() -> None:
     assert mgr.add_listener("missing", again) is False
 
 
-async def test_idle_timeout_aborts_a_silent_upstream_as_error() -> None:
+async def test_idle_timeout_stops_a_silent_upstream_as_paused_with_its_reason() -> None:
     mgr, fake = make(idle_timeout_ms=40)
     rec = Recorder()
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("a"))
-    await until(lambda: bool(rec.errors))
-    assert rec.errors[0].error.code == "idle-timeout" and feed.closed
-    assert rec.errors[0].final_message is not None and rec.errors[0].final_message.text() == "a"
-    assert status(mgr, "t").status == "error"
+    await until(lambda: bool(rec.terminals))
+    assert rec.errors == [] and len(rec.paused) == 1 and feed.closed
+    assert rec.paused[0].stop_reason == "idle-timeout"
+    assert rec.paused[0].final_message is not None and rec.paused[0].final_message.text() == "a"
+    assert status(mgr, "t").status == "aborted"
 
 
 async def test_stream_prompt_is_silent_unattachable_and_evicted_at_once() -> None:

@@ -6,12 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cherry_desktop.core.ai.stream import (
     AiStreamManager,
     AiStreamRequest,
     LocalTraceStorage,
     ModelDispatch,
     PersistenceListener,
+    PersistenceWriteError,
     PersistInput,
     SendInput,
     SerializedError,
@@ -115,10 +118,12 @@ async def test_paused_persists_and_missing_final_message_is_skipped() -> None:
     assert [i.status for i in backend.inputs] == ["paused"] and backend.after == []
 
 
-async def test_backend_exceptions_are_swallowed() -> None:
+async def test_a_failed_write_is_retried_once_then_reported_as_a_typed_error() -> None:
     _, backend, listener = setup(fail=True)
-    await listener.on_done(StreamDoneResult(topic_id="t", model_id=M1, timings=timings(), final_message=message("x")))
-    assert len(backend.inputs) == 1 and backend.after == []
+    with pytest.raises(PersistenceWriteError):
+        await listener.on_done(StreamDoneResult(topic_id="t", model_id=M1, timings=timings(),
+                                                final_message=message("x")))
+    assert [i.status for i in backend.inputs] == ["success", "success"] and backend.after == []
 
 
 async def test_semantic_timings_follow_reasoning_and_first_text() -> None:

@@ -3,6 +3,8 @@ terminate_held_topic_stream and roll_execution."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from cherry_desktop.core.ai.stream import (
@@ -131,3 +133,50 @@ async def test_roll_execution_returns_the_pre_steer_message_and_accumulates_the_
     assert win.done[0].anchor_message_id == "a2" and win.done[0].final_message is not None
     assert win.done[0].final_message.text() == "after" and win.chunks[-1][2] == "a2"
     assert mgr.roll_execution(T, M, "a3") is None
+
+
+async def test_topic_is_never_neither_live_nor_idle_across_a_hold_and_its_continuation() -> None:
+    """has_live_stream stays True while the turn's terminal listeners run, across the hold,
+    and through a runtime turn started from a terminal listener; it flips once, after the
+    last turn's listeners all returned."""
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    seen: list[tuple[str, bool]] = []
+    persist_2 = Recorder("persistence:agents-db:s1:2", terminal_only=True)
+
+    def host_terminal(result: object) -> None:
+        seen.append(("host", mgr.has_live_stream(T)))
+        if len(seen) == 1:  # the first turn ends: the host starts the queued one from here
+            mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-2", "a2"),
+                                   listeners=[persist_2])
+
+    host = Recorder("runtime:terminal", terminal_only=True)
+    host.on_terminal = host_terminal
+    win = Recorder("wc:1")
+    win.on_terminal = lambda result: seen.append(("window", mgr.has_live_stream(T)))
+    start(mgr, win, host)
+    (await fake.feed(T, M)).push(*text_chunks("one"), END)
+    feed2 = await fake.feed(T, M, 1)
+    assert mgr.has_live_stream(T)
+    feed2.push(*text_chunks("two"), END)
+    await until(lambda: len(win.done) == 2)
+    assert seen == [("host", True), ("window", True), ("window", True)]
+    assert not mgr.has_live_stream(T) and status(mgr) == "done"
+    assert [r.anchor_message_id for r in win.done] == ["a1", "a2"]
+
+
+async def test_wait_until_idle_returns_only_once_the_held_topic_is_finalised() -> None:
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text)
+    win = Recorder("wc:1")
+    start(mgr, win)
+    assert mgr.will_continue_topic(T)
+    idle = asyncio.ensure_future(mgr.wait_until_idle(T))
+    (await fake.feed(T, M)).push(*text_chunks("x"), END)
+    await until(lambda: bool(win.done))
+    await asyncio.sleep(0.01)
+    assert not idle.done() and mgr.has_live_stream(T)  # held: the host continues next
+    assert await mgr.terminate_held_topic_stream(T, "gone")
+    await idle
+    assert not mgr.has_live_stream(T) and win.errors[-1].error.message == "gone"
+    await mgr.wait_until_idle(T)  # already idle: returns at once

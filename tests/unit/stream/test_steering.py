@@ -173,7 +173,7 @@ async def test_chaining_waits_for_the_last_quiesce_hold(chat: tuple) -> None:
     a, b = mgr.pause("backup"), mgr.pause("restore")
     feed.push(*text_chunks("ok"), END)
     await until(lambda: feed.closed)
-    await until(lambda: mgr._streams[topic.id].held)
+    await until(lambda: mgr.inspect(topic.id).held)
     assert mgr.has_live_stream(topic.id) and len(fake.requests) == 1
     a.dispose()
     assert len(fake.requests) == 1

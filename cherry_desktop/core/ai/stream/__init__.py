@@ -15,6 +15,7 @@ from cherry_desktop.core.ai.stream.context import (
     resolve_models,
     user_parts,
 )
+from cherry_desktop.core.ai.stream.hold import TopicHold
 from cherry_desktop.core.ai.stream.lifecycle import ChatStreamLifecycle, PromptStreamLifecycle, StreamLifecycle
 from cherry_desktop.core.ai.stream.manager import AiStreamManager
 from cherry_desktop.core.ai.stream.persistence import (
@@ -43,12 +44,14 @@ from cherry_desktop.core.ai.stream.types import (
     DispatchContext,
     DispatchError,
     DispatchResult,
+    DuplicateModelError,
     ExecutionReplay,
     ExecutionSnapshot,
     MainContinueConversationRequest,
     MainDispatchRequest,
     MainSteerContinuationRequest,
     ModelDispatch,
+    PersistenceWriteError,
     PreparedDispatch,
     RuntimeMetadata,
     SendInput,
@@ -87,6 +90,7 @@ __all__ = [
     "DispatchContext",
     "DispatchError",
     "DispatchResult",
+    "DuplicateModelError",
     "ExecutionReplay",
     "ExecutionSnapshot",
     "LocalTraceStorage",
@@ -98,6 +102,7 @@ __all__ = [
     "PersistInput",
     "PersistenceBackend",
     "PersistenceListener",
+    "PersistenceWriteError",
     "PersistentChatContextProvider",
     "PreparedDispatch",
     "PromptStreamLifecycle",
@@ -120,6 +125,7 @@ __all__ = [
     "TemporaryChatContextProvider",
     "TemporaryChatService",
     "TemporaryTopic",
+    "TopicHold",
     "TopicSnapshot",
     "TopicStatusSnapshotEntry",
     "TopicStreamStatus",

@@ -1,8 +1,9 @@
 """`PersistenceListener` and the `PersistenceBackend` strategy.
 
 One listener, many backends: the listener owns the observer protocol (model-id filter, the
-error folded into one trailing `data-error` part, exceptions swallowed, `after_persist` only
-on success, stats projection); a backend only writes. A backend that also implements
+error folded into one trailing `data-error` part, a failed write retried once and then
+reported as `PersistenceWriteError` so the manager tells the windows the turn failed,
+`after_persist` only on success, stats projection); a backend only writes. A backend that also implements
 `checkpoint(partial)` gets the running message about once a second (crash-safe streaming).
 """
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from cherry_desktop.core.ai.stream.types import (
+    PersistenceWriteError,
     SerializedError,
     StreamDoneResult,
     StreamErrorResult,
@@ -77,6 +79,10 @@ def stats_from_terminal(final_message: UIMessage | None, timings: dict[str, floa
     return stats
 
 
+IDLE_TIMEOUT = SerializedError(message="The reply stopped: the model sent nothing for too long.",
+                               name="IdleTimeout", code="idle-timeout")
+
+
 def error_part(error: SerializedError) -> DataPart:
     return DataPart(type="data-error", data=error.to_dict())
 
@@ -95,6 +101,7 @@ class PersistenceListener:
     """Terminal-only listener that hands the final message to its backend."""
 
     terminal_only = True
+    persists = True  # `drain_in_flight` waits for the streams that carry one
 
     def __init__(self, *, backend: PersistenceBackend, topic_id: str, model_id: UniqueModelId | None = None) -> None:
         self.backend = backend
@@ -179,6 +186,9 @@ class PersistenceListener:
         message = result.final_message
         if isinstance(result, StreamErrorResult):
             message = fold_error(message, result.error)
+        elif isinstance(result, StreamPausedResult) and result.stop_reason == "idle-timeout":
+            # The row says why it stopped by itself (a user's Stop needs no explanation).
+            message = fold_error(message, IDLE_TIMEOUT)
         timings: dict[str, float | None] = {
             "started_at": result.timings.started_at, "completed_at": result.timings.completed_at,
             "first_text_at": self.semantic.first_text_at,
@@ -186,12 +196,16 @@ class PersistenceListener:
             "reasoning_ended_at": self.semantic.reasoning_ended_at,
         }
         stats = stats_from_terminal(message, timings)
+        write = PersistInput(final_message=message, status=status, model_id=result.model_id, stats=stats)
         try:
-            await self.backend.persist_assistant(PersistInput(final_message=message, status=status,
-                                                              model_id=result.model_id, stats=stats))
+            await self.backend.persist_assistant(write)
         except Exception:
-            log.exception("persist_assistant (%s) failed for %s", status, self._id)
-            return
+            log.warning("persist_assistant (%s) failed for %s; retrying once", status, self._id, exc_info=True)
+            try:
+                await self.backend.persist_assistant(write)
+            except Exception as exc:
+                log.exception("persist_assistant (%s) failed twice for %s", status, self._id)
+                raise PersistenceWriteError(f"the {status} write of {self._id} failed: {exc}") from exc
         after = getattr(self.backend, "after_persist", None)
         if status == "success" and after is not None:
             try:

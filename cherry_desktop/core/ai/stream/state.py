@@ -13,6 +13,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from cherry_desktop.core.ai.stream.hold import TopicHold
+from cherry_desktop.core.ai.stream.outbox import TerminalOutbox
 from cherry_desktop.core.ai.stream.types import (
     AbortController,
     ActiveWork,
@@ -50,6 +52,19 @@ def takes_chunks(listener: StreamListener) -> bool:
     return not getattr(listener, "ignores_chunks", False)
 
 
+def bears_persistence(listener: StreamListener) -> bool:
+    """A listener that writes the turn somewhere (`PersistenceListener` sets `persists`)."""
+    return bool(getattr(listener, "persists", False))
+
+
+# A tool call opens with its input and closes with an output (or a refusal); between the two
+# the tool runs (or waits on the user's approval) and the upstream may stay silent for long.
+TOOL_OPEN_TYPES = frozenset({"tool-input-start", "tool-input-available", "tool-approval-request"})
+TOOL_CLOSE_TYPES = frozenset({"tool-output-available", "tool-output-error", "tool-output-denied",
+                              "tool-input-error"})
+TOOL_CHUNK_TYPES = TOOL_OPEN_TYPES | TOOL_CLOSE_TYPES
+
+
 class StreamExecution:
     """One model's run inside a topic stream."""
 
@@ -68,6 +83,8 @@ class StreamExecution:
         "idle_last_count",
         "idle_last_progress",
         "model_id",
+        "open_tools",
+        "pending_approvals",
         "reading",
         "request",
         "siblings_group_id",
@@ -106,6 +123,34 @@ class StreamExecution:
         self.idle_handle: asyncio.TimerHandle | None = None
         self.idle_last_count = 0
         self.idle_last_progress = 0.0
+        # Tool calls started without their output yet, and those awaiting the user's approval.
+        self.open_tools: set[str] = set()
+        self.pending_approvals: set[str] = set()
+
+    def track_tool(self, chunk: UIMessageChunk) -> bool:
+        """Follow a tool chunk; True when `awaiting_approval` changed."""
+        call_id: str = getattr(chunk, "tool_call_id", "")
+        was = self.awaiting_approval
+        if chunk.type in TOOL_CLOSE_TYPES:
+            self.open_tools.discard(call_id)
+            self.pending_approvals.discard(call_id)
+            # An output for the pending request answers it (whoever answered it).
+            self.awaiting_approval = bool(self.pending_approvals)
+        else:
+            self.open_tools.add(call_id)
+            if chunk.type == "tool-approval-request":
+                self.pending_approvals.add(call_id)
+                self.awaiting_approval = True
+        return was != self.awaiting_approval
+
+    def clear_approvals(self) -> None:
+        self.pending_approvals.clear()
+        self.awaiting_approval = False
+
+    @property
+    def in_tool(self) -> bool:
+        """A tool runs or waits on an approval: silence is expected, not an idle upstream."""
+        return self.awaiting_approval or bool(self.open_tools)
 
     def reset_for_roll(self, anchor_message_id: str | None) -> UIMessage:
         """Close the current row's message and start a fresh one on `anchor_message_id`."""
@@ -117,9 +162,10 @@ class StreamExecution:
         return partial
 
     def idle_expired(self, now: float, timeout_ms: float) -> bool:
-        """Record progress since the last check; True once no chunk came for `timeout_ms`."""
+        """Record progress since the last check; True once no chunk came for `timeout_ms`
+        while no tool was running and no approval was awaited."""
         count = self.accumulator.chunk_count
-        if count != self.idle_last_count:
+        if count != self.idle_last_count or self.in_tool:
             self.idle_last_count = count
             self.idle_last_progress = now
             return False
@@ -140,17 +186,18 @@ class ActiveStream:
         "checkpoint_listeners",
         "chunk_listeners",
         "cleanup_timer",
-        "deferred_chain",
         "executions",
         "expires_at",
-        "held",
-        "hold_requested",
+        "hold",
+        "idle_waiters",
         "is_multi_model",
         "last_error",
         "lifecycle",
         "listener_seq",
         "listeners",
+        "outbox",
         "pending_steers",
+        "settling",
         "siblings_group_id",
         "status",
         "subscriber_count",
@@ -174,11 +221,14 @@ class ActiveStream:
         self.expires_at: float | None = None
         self.cleanup_timer: asyncio.TimerHandle | None = None
         self.pending_steers: deque[str] = deque()
-        # will_continue_topic(): the next topic terminal keeps the stream open (held) for a
-        # continuation on the same stream instead of finalising it.
-        self.hold_requested = False
-        self.held = False
-        self.deferred_chain = False
+        # Whether the stream stays open past its next terminal (see hold.py).
+        self.hold = TopicHold.NONE
+        # Terminal dispatches in progress: the topic stays live while its listeners run.
+        self.settling = 0
+        # Orders the subscribers' terminal events (see terminal.py).
+        self.outbox = TerminalOutbox()
+        # `AiStreamManager.wait_until_idle` callers, woken when the topic is finalised.
+        self.idle_waiters: list[asyncio.Future[None]] = []
         self.last_error: SerializedError | None = None
 
     def upsert_listener(self, listener: StreamListener) -> None:
@@ -228,10 +278,20 @@ class ActiveStream:
         return any(e.status == "streaming" for e in self.executions.values())
 
     def is_live(self) -> bool:
-        """Pending or streaming with work still running (or held for a continuation)."""
+        """Pending or streaming with work still running, a terminal still being dispatched,
+        or held for a continuation."""
         if self.status not in ("pending", "streaming"):
             return False
-        return self.held or self.deferred_chain or self.any_streaming()
+        return self.settling > 0 or self.hold.keeps_open or self.any_streaming()
+
+    def notify_idle(self) -> None:
+        waiters, self.idle_waiters = self.idle_waiters, []
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
+
+    def bears_persistence(self) -> bool:
+        return any(bears_persistence(lst) for lst in self.listener_seq)
 
 
 # -- read-only views and draining, shared by the manager's public API -------------------------
@@ -246,8 +306,10 @@ def topic_snapshot(stream: ActiveStream) -> TopicSnapshot:
             model_id=e.model_id, anchor_message_id=e.anchor_message_id, status=e.status,
             buffer_size=len(e.buffer), dropped_chunks=e.dropped_chunks, awaiting_approval=e.awaiting_approval,
             final_message=e.final_message, error=e.error, timings=e.timings,
-            siblings_group_id=e.siblings_group_id) for e in stream.executions.values()),
-        pending_steers=tuple(stream.pending_steers), held=stream.held, expires_at=stream.expires_at,
+            siblings_group_id=e.siblings_group_id, stop_reason=e.stop_reason)
+            for e in stream.executions.values()),
+        pending_steers=tuple(stream.pending_steers), held=stream.hold.keeps_open, expires_at=stream.expires_at,
+        hold=stream.hold.value,
     )
 
 
@@ -259,9 +321,12 @@ def list_active_work(streams: Iterable[ActiveStream]) -> list[ActiveWork]:
 
 
 async def drain_in_flight(streams: Iterable[ActiveStream], timeout_ms: float) -> list[str]:
-    """Await running executions; return the ids of those still running after the timeout."""
+    """Await the running executions of persistence-bearing streams (prompt streams and other
+    write-free ones are not waited for); return the ids still running after the timeout."""
     pending: dict[asyncio.Task[None], str] = {}
     for s in list(streams):
+        if not s.bears_persistence():
+            continue
         for e in s.executions.values():
             if e.task is not None and not e.task.done():
                 pending[e.task] = f"{s.topic_id}:{e.model_id}"

@@ -11,6 +11,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+# The typed errors live in errors.py and stay importable from here.
+from cherry_desktop.core.ai.stream.errors import DispatchError as DispatchError
+from cherry_desktop.core.ai.stream.errors import DuplicateModelError as DuplicateModelError
+from cherry_desktop.core.ai.stream.errors import PersistenceWriteError as PersistenceWriteError
+from cherry_desktop.core.ai.stream.errors import StreamManagerError as StreamManagerError
+from cherry_desktop.core.ai.stream.errors import WritesPausedError as WritesPausedError
 from cherry_desktop.core.messages import MessagePart, UIMessage, UIMessageChunk
 
 UniqueModelId = str
@@ -122,6 +128,9 @@ class StreamDoneResult(StreamResultBase):
 @dataclass
 class StreamPausedResult(StreamResultBase):
     status: Literal["paused"] = "paused"
+    # Why the execution stopped: "user", "no-subscribers", "shutdown", "replaced" or
+    # "idle-timeout" (the UI says why a reply stopped by itself).
+    stop_reason: str | None = None
 
 
 @dataclass
@@ -298,27 +307,6 @@ class ChatContextProvider(Protocol):
 StreamTextFn = Callable[[AiStreamRequest], Awaitable[AsyncIterator[UIMessageChunk]]]
 
 
-class StreamManagerError(Exception):
-    """Base of the typed errors the stream manager and its context providers raise."""
-
-    code: str = "stream-error"
-
-
-class WritesPausedError(StreamManagerError):
-    """A write quiesce hold is active (`AiStreamManager.pause`): no new turn is admitted."""
-
-    code = "writes-paused"
-
-
-class DispatchError(StreamManagerError):
-    """`dispatch_stream_request` could not prepare the request (no model, unknown message...)."""
-
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
-        self.detail = detail
-
-
 @dataclass
 class SendInput:
     """`AiStreamManager.send` input (a `PreparedDispatch` is accepted as well)."""
@@ -335,11 +323,16 @@ class AiStreamManagerConfig:
     grace_period_ms: float = 30_000
     background_mode: BackgroundMode = "continue"
     max_buffer_chunks: int = 10_000
-    # A silent upstream is aborted (as an error) after this long without a chunk; 0 disables.
+    # A silent upstream is stopped (its partial persisted `paused`, stop reason
+    # "idle-timeout") after this long without a chunk, not counting the time a tool runs or
+    # an approval is awaited; 0 disables.
     idle_timeout_ms: float = 300_000
     # Crash-safe streaming: a running execution's partial message is offered to
     # checkpoint-capable listeners at most this often; 0 disables.
     checkpoint_interval_ms: float = 1_000
+    # The app's manager: `dispatch_stream_request` waits until `open_boot_gate()` (called once
+    # boot recovery flipped the rows a crash left pending), so no placeholder precedes it.
+    require_boot_reconcile: bool = False
 
 
 @dataclass(frozen=True)
@@ -354,6 +347,7 @@ class ExecutionSnapshot:
     error: SerializedError | None
     timings: TransportTimings
     siblings_group_id: int | None = None
+    stop_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -369,6 +363,7 @@ class TopicSnapshot:
     pending_steers: tuple[str, ...]
     held: bool
     expires_at: float | None
+    hold: str = "none"  # TopicHold value
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cherry_desktop.core.ai.stream.types import DispatchError, UniqueModelId
+from cherry_desktop.core.ai.stream.types import DispatchError, DuplicateModelError, UniqueModelId
 from cherry_desktop.core.data import Repositories
 
 
 def resolve_models(mentioned: Iterable[UniqueModelId], fallback: UniqueModelId | None) -> list[UniqueModelId]:
-    """Mentioned models (deduplicated, in order), else the topic's model; never empty."""
+    """Mentioned models (in order), else the topic's model; never empty. A model mentioned
+    twice is refused (`DuplicateModelError`): call this before writing any row."""
     out: list[UniqueModelId] = []
     for m in mentioned:
-        if m and m not in out:
+        if m in out:
+            raise DuplicateModelError(m)
+        if m:
             out.append(m)
     if not out and fallback:
         out.append(fallback)
