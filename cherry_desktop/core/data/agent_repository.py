@@ -15,8 +15,13 @@ from cherry_desktop.core.data.models import (
     AgentSessionPendingTurn,
     AgentWorkspace,
     database_proxy,
+    execute,
+    fetch_by_pk,
     new_uuid,
     now_ms,
+    read_joined,
+    read_row,
+    select_columns,
 )
 from cherry_desktop.core.data.records import (
     AgentRecord,
@@ -96,13 +101,13 @@ class AgentRepository:
         return _agent(row)
 
     def get_agent(self, agent_id: str) -> AgentRecord:
-        row = Agent.get_or_none(Agent.id == agent_id)
+        row = fetch_by_pk(Agent, agent_id)
         if row is None:
             raise NotFoundError(f"agent {agent_id}")
         return _agent(row)
 
     def find_agent(self, agent_id: str) -> AgentRecord | None:
-        row = Agent.get_or_none(Agent.id == agent_id)
+        row = fetch_by_pk(Agent, agent_id)
         return _agent(row) if row else None
 
     def list_agents(self) -> list[AgentRecord]:
@@ -125,7 +130,7 @@ class AgentRepository:
         return _workspace(AgentWorkspace.create(name=name, path=path, kind=kind, agent=agent_id))
 
     def get_workspace(self, workspace_id: str) -> WorkspaceRecord:
-        row = AgentWorkspace.get_or_none(AgentWorkspace.id == workspace_id)
+        row = fetch_by_pk(AgentWorkspace, workspace_id)
         if row is None:
             raise NotFoundError(f"workspace {workspace_id}")
         return _workspace(row)
@@ -133,7 +138,7 @@ class AgentRepository:
     def find_workspace(self, workspace_id: str | None) -> WorkspaceRecord | None:
         if workspace_id is None:
             return None
-        row = AgentWorkspace.get_or_none(AgentWorkspace.id == workspace_id)
+        row = fetch_by_pk(AgentWorkspace, workspace_id)
         return _workspace(row) if row else None
 
     def list_workspaces(self, agent_id: str | None = None) -> list[WorkspaceRecord]:
@@ -154,28 +159,31 @@ class AgentSessionRepository:
         return _session(AgentSession.create(**fields))
 
     def get_session(self, session_id: str) -> AgentSessionRecord:
-        row = AgentSession.get_or_none(AgentSession.id == session_id)
+        row = fetch_by_pk(AgentSession, session_id)
         if row is None:
             raise NotFoundError(f"agent session {session_id}")
         return _session(row)
 
     def find_session(self, session_id: str) -> AgentSessionRecord | None:
-        row = AgentSession.get_or_none(AgentSession.id == session_id)
+        row = fetch_by_pk(AgentSession, session_id)
         return _session(row) if row else None
+
+    _CONTEXT_SQL = (
+        f"SELECT {select_columns(AgentSession, 's')}, {select_columns(Agent, 'a')}, "
+        f"{select_columns(AgentWorkspace, 'w')} FROM \"agent_session\" AS s "
+        'LEFT JOIN "agent" AS a ON a."id" = s."agent_id" '
+        'LEFT JOIN "agent_workspace" AS w ON w."id" = s."workspace_id" WHERE s."id" = ?')
 
     def find_session_context(
         self, session_id: str,
     ) -> tuple[AgentSessionRecord, AgentRecord | None, WorkspaceRecord | None] | None:
         """A session with its agent and workspace (None where the session names none or the row
-        is gone), in one joined query: every turn validates all three."""
-        row = (AgentSession.select(AgentSession, Agent, AgentWorkspace)
-               .join(Agent, pw.JOIN.LEFT_OUTER).switch(AgentSession)
-               .join(AgentWorkspace, pw.JOIN.LEFT_OUTER)
-               .where(AgentSession.id == session_id).get_or_none())
-        if row is None:
+        is gone), in one statement: every turn validates all three."""
+        found = execute(AgentSession, self._CONTEXT_SQL, (session_id,)).fetchone()
+        if found is None:
             return None
-        agent, workspace = row.agent, row.workspace
-        return (_session(row), _agent(agent) if agent is not None else None,
+        session, agent, workspace = read_joined((AgentSession, Agent, AgentWorkspace), found)
+        return (_session(session), _agent(agent) if agent is not None else None,
                 _workspace(workspace) if workspace is not None else None)
 
     def list_sessions(self, agent_id: str | None = None) -> list[AgentSessionRecord]:
@@ -197,88 +205,100 @@ class AgentSessionRepository:
 class AgentSessionMessageRepository:
     """Messages of agent sessions (`agent_session_message`)."""
 
+    # A turn writes two rows before it starts and updates one as it ends: these statements are
+    # prepared once (see "statements prepared once" in models.py).
+    _MAX_ORDERING_SQL = 'SELECT MAX("ordering") FROM "agent_session_message" WHERE "session_id" = ?'
+    _SET_ORDERING_SQL = 'UPDATE "agent_session_message" SET "ordering" = ? WHERE "id" = ?'
+    _INSERT_SQL = (
+        'INSERT INTO "agent_session_message" ("id", "session_id", "role", "data", "status", "model_id", '
+        '"runtime_resume_token", "stats", "metadata", "created_at", "updated_at", "ordering") '
+        "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)"
+    )
+    # UPDATE statements by the tuple of columns they set.
+    _UPDATE_SQL: dict[tuple[str, ...], str] = {}
+
     def _next_ordering(self, session_id: str) -> int:
-        """The ordering after the session's newest row; the caller holds the transaction."""
-        top = (AgentSessionMessage.select(pw.fn.MAX(AgentSessionMessage.ordering))
-               .where(AgentSessionMessage.session == session_id).scalar())
+        top = execute(AgentSessionMessage, self._MAX_ORDERING_SQL, (session_id,)).fetchone()[0]
         return int(top or 0) + 1
-
-    @staticmethod
-    def _new(*, session_id: str, role: str, parts: list[MessagePart], status: MessageStatus,
-             model_id: str | None, id: str | None, metadata: dict[str, Any] | None = None,
-             runtime_resume_token: str | None = None) -> StoredMessage:
-        """A message as it will be stored; `_insert` gives it its ordering."""
-        created = now_ms()
-        return StoredMessage(
-            id=id if id is not None else new_uuid(), owner_id=session_id, role=role, parts=list(parts),
-            status=status, model_id=model_id, created_at=created, updated_at=created, ordering=0,
-            metadata=dict(metadata or {}), runtime_resume_token=runtime_resume_token,
-        )
-
-    def _insert(self, *messages: StoredMessage) -> None:
-        """Give the messages (of one session) the next orderings and insert them: one transaction."""
-        with database_proxy.atomic(WRITE_AFTER_READ):
-            first = self._next_ordering(messages[0].owner_id)
-            for offset, message in enumerate(messages):
-                message.ordering = first + offset
-            AgentSessionMessage.insert_many([{
-                "id": m.id, "session": m.owner_id, "role": m.role, "data": parts_to_json(m.parts),
-                "status": m.status, "model_id": m.model_id, "metadata": dumps(m.metadata) if m.metadata else None,
-                "runtime_resume_token": m.runtime_resume_token, "created_at": m.created_at,
-                "updated_at": m.updated_at, "ordering": m.ordering,
-            } for m in messages]).execute()
 
     def create_message(self, *, session_id: str, role: str, parts: list[MessagePart],
                        status: MessageStatus = "success", model_id: str | None = None,
                        id: str | None = None, metadata: dict[str, Any] | None = None,
                        runtime_resume_token: str | None = None) -> StoredMessage:
-        message = self._new(session_id=session_id, role=role, parts=parts, status=status, model_id=model_id,
-                            id=id, metadata=metadata, runtime_resume_token=runtime_resume_token)
-        self._insert(message)
-        return message
+        with database_proxy.atomic(WRITE_AFTER_READ):
+            return self._insert(session_id=session_id, role=role, parts=parts, status=status, model_id=model_id,
+                                id=id, metadata=metadata, runtime_resume_token=runtime_resume_token)
+
+    def _insert(self, *, session_id: str, role: str, parts: list[MessagePart], status: MessageStatus,
+                model_id: str | None, id: str | None, metadata: dict[str, Any] | None = None,
+                runtime_resume_token: str | None = None, ordering: int | None = None) -> StoredMessage:
+        """One insert; the caller holds the transaction (ordering is read, then used)."""
+        message_id = id if id is not None else new_uuid()
+        created = now_ms()
+        if ordering is None:
+            ordering = self._next_ordering(session_id)
+        execute(AgentSessionMessage, self._INSERT_SQL, (
+            message_id, session_id, role, parts_to_json(parts), status, model_id, runtime_resume_token,
+            dumps(metadata) if metadata else None, created, created, ordering))
+        return StoredMessage(
+            id=message_id, owner_id=session_id, role=role, parts=list(parts), status=status, model_id=model_id,
+            created_at=created, updated_at=created, ordering=ordering, metadata=dict(metadata or {}),
+            runtime_resume_token=runtime_resume_token,
+        )
 
     def create_turn(self, *, session_id: str, user_parts: list[MessagePart], model_id: str | None,
                     user_message_id: str | None = None,
                     assistant_message_id: str | None = None) -> tuple[StoredMessage, StoredMessage]:
         """Save a user message and its pending assistant placeholder, both or neither."""
-        user = self._new(session_id=session_id, role="user", parts=user_parts, status="success", model_id=None,
-                         id=user_message_id)
-        assistant = self._new(session_id=session_id, role="assistant", parts=[], status="pending",
-                              model_id=model_id, id=assistant_message_id)
-        self._insert(user, assistant)
+        with database_proxy.atomic(WRITE_AFTER_READ):
+            user = self._insert(session_id=session_id, role="user", parts=user_parts, status="success",
+                                model_id=None, id=user_message_id)
+            assistant = self._insert(session_id=session_id, role="assistant", parts=[], status="pending",
+                                     model_id=model_id, id=assistant_message_id, ordering=user.ordering + 1)
         return user, assistant
 
     def move_to_end(self, message_id: str) -> StoredMessage:
         """Give a row the session's newest ordering (a queued follow-up when its turn runs, so
         it sorts with its answer instead of before turns that ran while it waited)."""
         with database_proxy.atomic(WRITE_AFTER_READ):
-            row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+            row = fetch_by_pk(AgentSessionMessage, message_id)
             if row is None:
                 raise NotFoundError(f"agent session message {message_id}")
             record = session_message_record(row)
             top = self._next_ordering(record.owner_id) - 1
             if record.ordering != top:
                 record.ordering = top + 1
-                AgentSessionMessage.update(ordering=record.ordering).where(
-                    AgentSessionMessage.id == message_id).execute()
+                execute(AgentSessionMessage, self._SET_ORDERING_SQL, (record.ordering, message_id))
         return record
 
     def update_message(self, message_id: str, *, parts: list[MessagePart] | None = None,
                        status: MessageStatus | None = None, stats: dict[str, Any] | None = None,
                        metadata: dict[str, Any] | None = None,
                        runtime_resume_token: str | None = None) -> None:
-        changes: dict[Any, Any] = {AgentSessionMessage.updated_at: now_ms()}
+        columns: list[str] = ["updated_at"]
+        values: list[Any] = [now_ms()]
         if parts is not None:
-            changes[AgentSessionMessage.data] = parts_to_json(parts)
+            columns.append("data")
+            values.append(parts_to_json(parts))
         if status is not None:
-            changes[AgentSessionMessage.status] = status
+            columns.append("status")
+            values.append(status)
         if stats is not None:
-            changes[AgentSessionMessage.stats] = dumps(stats)
+            columns.append("stats")
+            values.append(dumps(stats))
         if metadata is not None:
-            changes[AgentSessionMessage.metadata] = dumps(metadata)
+            columns.append("metadata")
+            values.append(dumps(metadata))
         if runtime_resume_token is not None:
-            changes[AgentSessionMessage.runtime_resume_token] = runtime_resume_token
-        if AgentSessionMessage.update(changes).where(AgentSessionMessage.id == message_id).execute() == 0:
+            columns.append("runtime_resume_token")
+            values.append(runtime_resume_token)
+        key = tuple(columns)
+        sql = self._UPDATE_SQL.get(key)
+        if sql is None:
+            assignments = ", ".join(f'"{c}" = ?' for c in columns)
+            sql = self._UPDATE_SQL[key] = f'UPDATE "agent_session_message" SET {assignments} WHERE "id" = ?'
+        values.append(message_id)
+        if execute(AgentSessionMessage, sql, tuple(values)).rowcount == 0:
             raise NotFoundError(f"agent session message {message_id}")
 
     def delete_message(self, message_id: str) -> None:
@@ -286,13 +306,13 @@ class AgentSessionMessageRepository:
         AgentSessionMessage.delete().where(AgentSessionMessage.id == message_id).execute()
 
     def get_message(self, message_id: str) -> StoredMessage:
-        row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+        row = fetch_by_pk(AgentSessionMessage, message_id)
         if row is None:
             raise NotFoundError(f"agent session message {message_id}")
         return session_message_record(row)
 
     def find_message(self, message_id: str) -> StoredMessage | None:
-        row = AgentSessionMessage.get_or_none(AgentSessionMessage.id == message_id)
+        row = fetch_by_pk(AgentSessionMessage, message_id)
         return session_message_record(row) if row else None
 
     def list_messages(self, session_id: str, *, limit: int | None = None,
@@ -341,11 +361,18 @@ class PendingTurnRepository:
         return PendingTurnRecord(id=row.id, session_id=row.session_id, user_message_id=row.user_message_id,
                                  text=row.text, is_steer=row.is_steer, ordering=row.ordering)
 
+    # The host reads a session's queue at every turn's start and end: prepared once, rows read
+    # as tuples (`read_row`).
+    _SELECT = f'SELECT {select_columns(AgentSessionPendingTurn, "t")} FROM "agent_session_pending_turn" AS t '
+    _LIST_SQL = _SELECT + 'ORDER BY t."ordering"'
+    _LIST_SESSION_SQL = _SELECT + 'WHERE t."session_id" = ? ORDER BY t."ordering"'
+
     def list(self, session_id: str | None = None) -> builtins.list[PendingTurnRecord]:
-        q = AgentSessionPendingTurn.select().order_by(AgentSessionPendingTurn.ordering)
-        if session_id is not None:
-            q = q.where(AgentSessionPendingTurn.session == session_id)
-        return [self._rec(row) for row in q]
+        if session_id is None:
+            cursor = execute(AgentSessionPendingTurn, self._LIST_SQL, ())
+        else:
+            cursor = execute(AgentSessionPendingTurn, self._LIST_SESSION_SQL, (session_id,))
+        return [self._rec(read_row(AgentSessionPendingTurn, values)) for values in cursor.fetchall()]
 
     def remove_by_message(self, user_message_id: str) -> None:
         AgentSessionPendingTurn.delete().where(

@@ -17,7 +17,11 @@ from cherry_desktop.core.data.models import (
     Topic,
     UsageRecord,
     database_proxy,
+    execute,
+    fetch_by_pk,
     now_ms,
+    read_joined,
+    select_columns,
 )
 from cherry_desktop.core.data.records import (
     MessageStatus,
@@ -94,13 +98,13 @@ class ProviderRepository:
         return self.get_provider(provider_id)
 
     def get_provider(self, provider_id: str) -> ProviderRecord:
-        row = Provider.get_or_none(Provider.id == provider_id)
+        row = fetch_by_pk(Provider, provider_id)
         if row is None:
             raise NotFoundError(f"provider {provider_id}")
         return _provider(row)
 
     def find_provider(self, provider_id: str) -> ProviderRecord | None:
-        row = Provider.get_or_none(Provider.id == provider_id)
+        row = fetch_by_pk(Provider, provider_id)
         return _provider(row) if row else None
 
     def list_providers(self) -> list[ProviderRecord]:
@@ -117,19 +121,25 @@ class ProviderRepository:
         return self.get_model(umid)
 
     def get_model(self, umid: str) -> ModelRecord:
-        row = Model.get_or_none(Model.unique_model_id == umid)
+        row = fetch_by_pk(Model, umid)
         if row is None:
             raise NotFoundError(f"model {umid}")
         return _model(row)
 
     def find_model(self, umid: str) -> ModelRecord | None:
-        row = Model.get_or_none(Model.unique_model_id == umid)
+        row = fetch_by_pk(Model, umid)
         return _model(row) if row else None
+
+    _PROVIDER_AND_MODEL_SQL = (
+        f"SELECT {select_columns(Provider, 'p')}, {select_columns(Model, 'm')} FROM (SELECT 1) AS one "
+        'LEFT JOIN "provider" AS p ON p."id" = ? LEFT JOIN "model" AS m ON m."unique_model_id" = ?')
 
     def find_provider_and_model(self, provider_id: str | None,
                                 umid: str) -> tuple[ProviderRecord | None, ModelRecord | None]:
-        """`find_provider(provider_id)` (None for no id) and `find_model(umid)`."""
-        return (self.find_provider(provider_id) if provider_id is not None else None, self.find_model(umid))
+        """`find_provider(provider_id)` (None for no id) and `find_model(umid)` in one statement."""
+        found = execute(Provider, self._PROVIDER_AND_MODEL_SQL, (provider_id, umid)).fetchone()
+        provider, model = read_joined((Provider, Model), found)
+        return (_provider(provider) if provider is not None else None, _model(model) if model is not None else None)
 
     def delete_model(self, umid: str) -> None:
         Model.delete().where(Model.unique_model_id == umid).execute()
@@ -149,13 +159,13 @@ class TopicRepository:
         return _topic(Topic.create(**fields))
 
     def get_topic(self, topic_id: str) -> TopicRecord:
-        row = Topic.get_or_none(Topic.id == topic_id)
+        row = fetch_by_pk(Topic, topic_id)
         if row is None:
             raise NotFoundError(f"topic {topic_id}")
         return _topic(row)
 
     def find_topic(self, topic_id: str) -> TopicRecord | None:
-        row = Topic.get_or_none(Topic.id == topic_id)
+        row = fetch_by_pk(Topic, topic_id)
         return _topic(row) if row else None
 
     def list_topics(self) -> list[TopicRecord]:
@@ -219,13 +229,13 @@ class MessageRepository:
         return bool(q.execute())
 
     def get_message(self, message_id: str) -> StoredMessage:
-        row = Message.get_or_none(Message.id == message_id)
+        row = fetch_by_pk(Message, message_id)
         if row is None:
             raise NotFoundError(f"message {message_id}")
         return message_record(row)
 
     def find_message(self, message_id: str) -> StoredMessage | None:
-        row = Message.get_or_none(Message.id == message_id)
+        row = fetch_by_pk(Message, message_id)
         return message_record(row) if row else None
 
     def list_messages(self, topic_id: str) -> list[StoredMessage]:
@@ -243,7 +253,7 @@ class MessageRepository:
         if not nodes:
             return []
         if leaf_id is None:
-            topic = Topic.get_or_none(Topic.id == topic_id)
+            topic = fetch_by_pk(Topic, topic_id)
             leaf_id = topic.active_node_id if topic and topic.active_node_id in nodes else None
         if leaf_id is None:
             leaf_id = max(nodes.values(), key=lambda m: m.ordering).id
@@ -267,14 +277,26 @@ class MessageRepository:
 
 
 class UsageRepository:
-    _FIELD_NAMES = frozenset(f.name for f in UsageRecord._meta.sorted_fields if f is not UsageRecord.id)
+    # Every model request of a turn adds a row: the statement (all columns but the auto id) is
+    # prepared once; unspecified columns take the model's defaults, as peewee's insert would.
+    _INSERT_FIELDS: tuple[Any, ...] = tuple(f for f in UsageRecord._meta.sorted_fields if f is not UsageRecord.id)
+    _INSERT_SQL = 'INSERT INTO "usage_record" ({}) VALUES ({})'.format(
+        ", ".join(f'"{f.column_name}"' for f in _INSERT_FIELDS), ", ".join("?" for _ in _INSERT_FIELDS))
+    _FIELD_NAMES = frozenset(f.name for f in _INSERT_FIELDS)
 
     def add(self, **fields: Any) -> int:
-        """Insert a usage row; unspecified columns take their defaults. Returns its id."""
         unknown = fields.keys() - self._FIELD_NAMES
         if unknown:
             raise TypeError(f"unknown usage_record fields: {sorted(unknown)}")
-        return int(UsageRecord.insert(**fields).execute())
+        values: list[Any] = []
+        for field in self._INSERT_FIELDS:
+            if field.name in fields:
+                value = fields[field.name]
+            else:
+                default = field.default
+                value = default() if callable(default) else default
+            values.append(field.db_value(value))
+        return int(execute(UsageRecord, self._INSERT_SQL, tuple(values)).lastrowid)
 
     def list(self, *, message_id: str | None = None,
              session_id: str | None = None) -> builtins.list[dict[str, Any]]:
@@ -291,7 +313,7 @@ class MetaRepository:
     """Key -> text facts about this database (`app_meta`)."""
 
     def get(self, key: str) -> str | None:
-        row = AppMeta.get_or_none(AppMeta.key == key)
+        row = fetch_by_pk(AppMeta, key)
         return row.value if row else None
 
     def set(self, key: str, value: str) -> None:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import Any
 
 import peewee as pw
 
@@ -27,6 +30,89 @@ class BaseModel(pw.Model):
         database = database_proxy
         # snake_case table names: agent_session_message, usage_record, ...
         legacy_table_names = False
+
+
+# -- statements prepared once -------------------------------------------------------------------
+# A turn looks up its session, agent, workspace, provider and model, saves two rows, reads its
+# session's queue, records usage and finalises its assistant row: about a dozen statements. peewee
+# builds a statement's SQL anew at every execution (~0.1 ms each on the 2-core test machine, where
+# SQLite runs these in ~5 us). With every statement in plain peewee (issue 12 tried it),
+# bench/claude_turn.py's app_dispatch_ms went from 0.6-0.7 ms to 2.7-3.6 ms, 4-5 % of a burst
+# turn, over the issue's 2 % limit; so the per-turn paths (and the lookups by primary key) run SQL
+# built once per model and read rows as plain tuples. Everything else is plain peewee.
+
+_Converter = Callable[[Any], Any]
+#: SQLite already returns these fields' Python values (text -> str, integer -> int, NULL -> None),
+#: so peewee's conversion of them is the identity; other fields (booleans stored as integers,
+#: ...) are converted as peewee converts them.
+_NATIVE_FIELDS = (pw.CharField, pw.TextField, pw.IntegerField)
+# A model's columns in table order, and the conversions its non-native columns need.
+_Shape = tuple[tuple[str, ...], tuple[tuple[str, _Converter], ...]]
+_SHAPES: dict[type[BaseModel], _Shape] = {}
+_SELECT_BY_PK: dict[type[BaseModel], str] = {}
+
+
+def _native(field: Any) -> bool:
+    if isinstance(field, pw.ForeignKeyField):
+        field = field.rel_field
+    return isinstance(field, _NATIVE_FIELDS)  # BooleanField is none of them
+
+
+def _shape(model: type[BaseModel]) -> _Shape:
+    shape = _SHAPES.get(model)
+    if shape is None:
+        fields = model._meta.sorted_fields
+        shape = (tuple(f.column_name for f in fields),
+                 tuple((f.column_name, f.python_value) for f in fields if not _native(f)))
+        _SHAPES[model] = shape
+    return shape
+
+
+def select_columns(model: type[BaseModel], alias: str) -> str:
+    """The model's columns, qualified by `alias`, in the order `read_row` expects."""
+    return ", ".join(f'{alias}."{name}"' for name in _shape(model)[0])
+
+
+def read_row(model: type[BaseModel], values: Sequence[Any]) -> Any:
+    """A row of `model` (its columns' values in table order) as a read-only namespace: attributes
+    named by column, values converted as peewee converts them."""
+    names, conversions = _shape(model)
+    row = dict(zip(names, values, strict=True))
+    for name, convert in conversions:
+        row[name] = convert(row[name])
+    return SimpleNamespace(**row)
+
+
+def read_joined(models: Sequence[type[BaseModel]], values: Sequence[Any]) -> list[Any]:
+    """Split one row selecting each model's columns in turn (`select_columns`) into one namespace
+    per model; None for a model whose primary key is NULL (nothing joined)."""
+    parts: list[Any] = []
+    offset = 0
+    for model in models:
+        names = _shape(model)[0]
+        chunk = values[offset:offset + len(names)]
+        offset += len(names)
+        primary_key: Any = model._meta.primary_key
+        pk = names.index(primary_key.column_name)
+        parts.append(read_row(model, chunk) if chunk[pk] is not None else None)
+    return parts
+
+
+def execute(model: type[BaseModel], sql: str, params: tuple[Any, ...]) -> Any:
+    """Run a prepared statement on the model's database; returns the cursor."""
+    return model._meta.database.execute_sql(sql, params)
+
+
+def fetch_by_pk(model: type[BaseModel], value: object) -> Any:
+    """The row with this primary key (see `read_row`), or None. For lookups whose row is only read."""
+    sql = _SELECT_BY_PK.get(model)
+    if sql is None:
+        meta = model._meta
+        pk: Any = meta.primary_key
+        sql = _SELECT_BY_PK[model] = (f'SELECT {select_columns(model, "t")} FROM "{meta.table_name}" AS t '
+                                      f'WHERE t."{pk.column_name}" = ?')
+    found = execute(model, sql, (value,)).fetchone()
+    return read_row(model, found) if found is not None else None
 
 
 class Provider(BaseModel):

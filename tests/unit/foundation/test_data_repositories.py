@@ -56,6 +56,31 @@ def test_lookups_read_back_what_was_written(repos: Repositories) -> None:
     assert (repos.meta.get("k"), repos.meta.get("none")) == ("v", None)
 
 
+def test_reads_by_primary_key_agree_with_peewee_selects(repos: Repositories) -> None:
+    """The lookups by primary key run SQL prepared once and read tuples (models.py); the lists
+    are plain peewee selects: both give the same records, converted values included."""
+    sid = _session(repos)
+    session = repos.sessions.get_session(sid)
+    repos.providers.upsert_provider(id="p", name="P", type="anthropic", enabled=False, settings={"k": [1]})
+    repos.providers.upsert_model(provider_id="p", model_id="m2", name="M2")
+    user, assistant = repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="hi")],
+                                                         model_id="p::m2")
+    repos.session_messages.update_message(assistant.id, stats={"n": 1}, metadata={"a": "b"},
+                                          runtime_resume_token="tok")
+    topic = repos.topics.create_topic(name="t", model="p::m2")
+    node = repos.messages.create_message(topic_id=topic.id, role="user", parts=[TextPart(text="q")])
+    assert repos.agents.list_agents() == [repos.agents.get_agent(session.agent_id or "")]
+    assert repos.agents.list_workspaces() == [repos.agents.get_workspace(session.workspace_id or "")]
+    assert repos.sessions.list_sessions() == [session]
+    assert repos.providers.list_providers() == [repos.providers.get_provider("p")]
+    assert repos.providers.list_providers()[0].enabled is False
+    assert repos.providers.list_models() == [repos.providers.get_model("p::m2")]
+    assert repos.session_messages.list_messages(sid) == [repos.session_messages.get_message(user.id),
+                                                          repos.session_messages.get_message(assistant.id)]
+    assert repos.topics.list_topics() == [repos.topics.get_topic(topic.id)]
+    assert repos.messages.list_messages(topic.id) == [repos.messages.get_message(node.id)]
+
+
 def test_session_context_and_provider_and_model(repos: Repositories) -> None:
     sid = _session(repos)
     session = repos.sessions.get_session(sid)
