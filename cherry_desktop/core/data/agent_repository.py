@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import sqlite3
 from typing import TYPE_CHECKING, Any, cast
 
 import peewee as pw
@@ -15,6 +14,7 @@ from cherry_desktop.core.data.models import (
     AgentSessionMessage,
     AgentSessionPendingTurn,
     AgentWorkspace,
+    database_proxy,
     execute,
     fetch_by_pk,
     new_uuid,
@@ -38,6 +38,12 @@ if TYPE_CHECKING:
 
 class NotFoundError(LookupError):
     """No row with that id."""
+
+
+#: The lock a transaction that reads and then writes (a next ordering, then the rows) takes at
+#: BEGIN. A deferred one would hold a read snapshot that another connection's commit makes
+#: stale, and its first write would then fail at once with "database is locked" (WAL mode).
+WRITE_AFTER_READ = "IMMEDIATE"
 
 
 def _agent(row: Agent) -> AgentRecord:
@@ -180,13 +186,6 @@ class AgentSessionRepository:
         return (_session(session), _agent(agent) if agent is not None else None,
                 _workspace(workspace) if workspace is not None else None)
 
-    _CONFIG_VERSION_SQL = 'SELECT "value" FROM "config_version" WHERE "id" = 1'
-
-    def config_version(self) -> int:
-        """A counter that triggers bump at every insert, update or delete of a session, agent,
-        workspace, provider or model row (migration 3): equal values -> none of them changed."""
-        return int(execute(AgentSession, self._CONFIG_VERSION_SQL, ()).fetchone()[0])
-
     def list_sessions(self, agent_id: str | None = None) -> list[AgentSessionRecord]:
         q = AgentSession.select().order_by(AgentSession.updated_at.desc(), AgentSession.id)
         if agent_id is not None:
@@ -206,8 +205,8 @@ class AgentSessionRepository:
 class AgentSessionMessageRepository:
     """Messages of agent sessions (`agent_session_message`)."""
 
-    # A turn writes two rows before it starts; these statements are prepared once because
-    # peewee's SQL generation costs more than SQLite's execution of them.
+    # A turn writes two rows before it starts and updates one as it ends: these statements are
+    # prepared once (see "statements prepared once" in models.py).
     _MAX_ORDERING_SQL = 'SELECT MAX("ordering") FROM "agent_session_message" WHERE "session_id" = ?'
     _SET_ORDERING_SQL = 'UPDATE "agent_session_message" SET "ordering" = ? WHERE "id" = ?'
     _INSERT_SQL = (
@@ -215,20 +214,6 @@ class AgentSessionMessageRepository:
         '"runtime_resume_token", "stats", "metadata", "created_at", "updated_at", "ordering") '
         "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)"
     )
-    # A turn's two rows in one statement: its next ordering read and both inserts, atomic on its
-    # own (no BEGIN/COMMIT around it), the orderings given back. Each statement costs SQLite
-    # locking and WAL calls, and this one sits between a user's send and the model getting it.
-    # RETURNING came with SQLite 3.35; an older library takes the transaction below instead.
-    _CREATE_TURN_SQL = (
-        'WITH "next"("ordering") AS MATERIALIZED ('
-        'SELECT COALESCE(MAX("ordering"), 0) + 1 FROM "agent_session_message" WHERE "session_id" = ?) '
-        'INSERT INTO "agent_session_message" ("id", "session_id", "role", "data", "status", "model_id", '
-        '"runtime_resume_token", "stats", "metadata", "created_at", "updated_at", "ordering") '
-        "SELECT ?, ?, 'user', ?, 'success', NULL, NULL, NULL, NULL, ?, ?, \"ordering\" FROM \"next\" "
-        "UNION ALL SELECT ?, ?, 'assistant', ?, 'pending', ?, NULL, NULL, NULL, ?, ?, \"ordering\" + 1 "
-        'FROM "next" RETURNING "ordering"'
-    )
-    _create_turn_returning = sqlite3.sqlite_version_info >= (3, 35, 0)
     # UPDATE statements by the tuple of columns they set.
     _UPDATE_SQL: dict[tuple[str, ...], str] = {}
 
@@ -240,7 +225,7 @@ class AgentSessionMessageRepository:
                        status: MessageStatus = "success", model_id: str | None = None,
                        id: str | None = None, metadata: dict[str, Any] | None = None,
                        runtime_resume_token: str | None = None) -> StoredMessage:
-        with AgentSessionMessage._meta.database.atomic():
+        with database_proxy.atomic(WRITE_AFTER_READ):
             return self._insert(session_id=session_id, role=role, parts=parts, status=status, model_id=model_id,
                                 id=id, metadata=metadata, runtime_resume_token=runtime_resume_token)
 
@@ -265,21 +250,7 @@ class AgentSessionMessageRepository:
                     user_message_id: str | None = None,
                     assistant_message_id: str | None = None) -> tuple[StoredMessage, StoredMessage]:
         """Save a user message and its pending assistant placeholder, both or neither."""
-        if self._create_turn_returning:
-            user_id = user_message_id if user_message_id is not None else new_uuid()
-            assistant_id = assistant_message_id if assistant_message_id is not None else new_uuid()
-            created = now_ms()
-            rows = execute(AgentSessionMessage, self._CREATE_TURN_SQL, (
-                session_id, user_id, session_id, parts_to_json(user_parts), created, created,
-                assistant_id, session_id, parts_to_json([]), model_id, created, created)).fetchall()
-            ordering = min(row[0] for row in rows)  # RETURNING's row order is unspecified
-            return (
-                StoredMessage(id=user_id, owner_id=session_id, role="user", parts=list(user_parts), status="success",
-                              model_id=None, created_at=created, updated_at=created, ordering=ordering),
-                StoredMessage(id=assistant_id, owner_id=session_id, role="assistant", parts=[], status="pending",
-                              model_id=model_id, created_at=created, updated_at=created, ordering=ordering + 1),
-            )
-        with AgentSessionMessage._meta.database.atomic():
+        with database_proxy.atomic(WRITE_AFTER_READ):
             user = self._insert(session_id=session_id, role="user", parts=user_parts, status="success",
                                 model_id=None, id=user_message_id)
             assistant = self._insert(session_id=session_id, role="assistant", parts=[], status="pending",
@@ -289,7 +260,7 @@ class AgentSessionMessageRepository:
     def move_to_end(self, message_id: str) -> StoredMessage:
         """Give a row the session's newest ordering (a queued follow-up when its turn runs, so
         it sorts with its answer instead of before turns that ran while it waited)."""
-        with AgentSessionMessage._meta.database.atomic():
+        with database_proxy.atomic(WRITE_AFTER_READ):
             row = fetch_by_pk(AgentSessionMessage, message_id)
             if row is None:
                 raise NotFoundError(f"agent session message {message_id}")
@@ -378,10 +349,11 @@ class PendingTurnRepository:
     """Queued follow-ups of agent sessions, persisted so a restart never drops them."""
 
     def add(self, *, session_id: str, user_message_id: str, text: str, is_steer: bool) -> PendingTurnRecord:
-        top = (AgentSessionPendingTurn.select(pw.fn.MAX(AgentSessionPendingTurn.ordering))
-               .where(AgentSessionPendingTurn.session == session_id).scalar())
-        row = AgentSessionPendingTurn.create(session=session_id, user_message_id=user_message_id, text=text,
-                                             is_steer=is_steer, ordering=int(top or 0) + 1)
+        with database_proxy.atomic(WRITE_AFTER_READ):
+            top = (AgentSessionPendingTurn.select(pw.fn.MAX(AgentSessionPendingTurn.ordering))
+                   .where(AgentSessionPendingTurn.session == session_id).scalar())
+            row = AgentSessionPendingTurn.create(session=session_id, user_message_id=user_message_id, text=text,
+                                                 is_steer=is_steer, ordering=int(top or 0) + 1)
         return self._rec(row)
 
     @staticmethod
@@ -411,8 +383,7 @@ class PendingTurnRepository:
             AgentSessionPendingTurn.user_message_id == user_message_id).execute()
 
     def reorder(self, session_id: str, user_message_ids: builtins.list[str]) -> None:
-        db = AgentSessionPendingTurn._meta.database
-        with db.atomic():
+        with database_proxy.atomic():
             for i, mid in enumerate(user_message_ids, start=1):
                 AgentSessionPendingTurn.update(ordering=i).where(
                     (AgentSessionPendingTurn.session == session_id)

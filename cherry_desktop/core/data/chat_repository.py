@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 import peewee as pw
 
 from cherry_desktop.core.data._json import dumps, loads_or_error, parts_from_json, parts_to_json
-from cherry_desktop.core.data.agent_repository import NotFoundError
+from cherry_desktop.core.data.agent_repository import WRITE_AFTER_READ, NotFoundError
 from cherry_desktop.core.data.models import (
     AppMeta,
     Message,
@@ -16,6 +16,7 @@ from cherry_desktop.core.data.models import (
     Provider,
     Topic,
     UsageRecord,
+    database_proxy,
     execute,
     fetch_by_pk,
     now_ms,
@@ -195,8 +196,7 @@ class MessageRepository:
                        parent_id: str | None = None, status: MessageStatus = "success",
                        model_id: str | None = None, siblings_group_id: int | None = None,
                        id: str | None = None, metadata: dict[str, Any] | None = None) -> StoredMessage:
-        db = Message._meta.database
-        with db.atomic():
+        with database_proxy.atomic(WRITE_AFTER_READ):
             fields: dict[str, Any] = {
                 "topic": topic_id, "role": role, "data": parts_to_json(parts), "status": status,
                 "parent_id": parent_id, "model_id": model_id, "siblings_group_id": siblings_group_id,

@@ -59,9 +59,18 @@ def _m4_session_message_indexes(db: pw.SqliteDatabase) -> None:
     db.execute_sql('DROP INDEX IF EXISTS "agent_session_message_ordering"')
 
 
+def _m5_drop_config_version(db: pw.SqliteDatabase) -> None:
+    """Drop migration 3's counter and its triggers: session validation reads the rows at every
+    turn, so nothing reads the counter, and the triggers cost every config write an update."""
+    for table in _SESSION_CONFIG_TABLES:
+        for event in ("insert", "update", "delete"):
+            db.execute_sql(f'DROP TRIGGER IF EXISTS "{table}_{event}_config_version"')
+    db.execute_sql('DROP TABLE IF EXISTS "config_version"')
+
+
 # Append only; never edit a released migration.
 MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [
-    _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes,
+    _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes, _m5_drop_config_version,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

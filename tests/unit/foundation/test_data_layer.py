@@ -202,3 +202,50 @@ def test_providers_models_usage_and_pending_turns(repos: Repositories) -> None:
     assert [p.user_message_id for p in repos.pending_turns.list(sid)] == ["u2", "u1"]
     repos.pending_turns.remove_by_message(a.user_message_id)
     assert [p.id for p in repos.pending_turns.list(sid)] == [b.id]
+
+
+def test_a_version_four_file_loses_the_config_version_counter_and_its_triggers(db_path: Path) -> None:
+    """A file from a build whose session validation read a trigger-fed `config_version`
+    counter: the counter table and its fifteen triggers go, the rows stay, and writes to the
+    tables that carried triggers still work."""
+    from cherry_desktop.core.data.database import MIGRATIONS
+    from cherry_desktop.core.data.models import database_proxy
+
+    db_path.parent.mkdir(parents=True)
+    db = pw.SqliteDatabase(str(db_path), pragmas={"foreign_keys": 1})
+    database_proxy.initialize(db)
+    for migration in MIGRATIONS[:4]:
+        migration(db)
+    db.execute_sql("PRAGMA user_version = 4")
+    repos = Repositories()
+    agent = repos.agents.create_agent(type="claude-code", name="kept", id="a1")
+    workspace = repos.agents.create_workspace(name="w", path="w", kind="system", agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=workspace.id, id="s1")
+
+    def triggers(db: pw.SqliteDatabase) -> set[str]:
+        return {row[0] for row in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+
+    assert len(triggers(db)) == 15 and "config_version" in table_names(db)
+    db.close()
+
+    db = open_database(db_path)
+    try:
+        assert schema_version(db) == SCHEMA_VERSION == 5
+        assert triggers(db) == set() and "config_version" not in table_names(db)
+        repos = Repositories()
+        assert repos.agents.get_agent("a1").name == "kept"
+        assert repos.sessions.get_session("s1").workspace_id == workspace.id
+        repos.agents.update_agent("a1", model="p::m")
+        repos.providers.upsert_provider(id="p", name="P", type="anthropic")
+        repos.providers.upsert_model(provider_id="p", model_id="m")
+        repos.sessions.rename_session(session.id, "renamed")
+        repos.sessions.delete_session(session.id)
+        assert repos.sessions.find_session(session.id) is None
+    finally:
+        db.close()
+    # A new file, which runs migration 3 and then 5, ends without them too.
+    db = open_database(db_path.with_name("fresh.db"))
+    try:
+        assert triggers(db) == set() and "config_version" not in table_names(db)
+    finally:
+        db.close()

@@ -60,8 +60,7 @@ class AgentChatContextProvider:
                                                            mode=req.follow_up_mode)
             return PreparedDispatch(topic_id=req.topic_id, models=[], listeners=listeners,
                                     user_message_id=row.id, follow_up=follow_up)
-        context = resolve_session_context(session_id, repos=repos, paths=runtime.paths, registry=runtime.registry,
-                                          cache=runtime.session_context_cache)
+        context = resolve_session_context(session_id, repos=repos, paths=runtime.paths, registry=runtime.registry)
         model_id = context.model_id or ""
         user, assistant = repos.session_messages.create_turn(session_id=session_id,
                                                              user_parts=list(req.user_message_parts),

@@ -163,7 +163,7 @@ class FollowUpQueueMixin:
 
     def _revalidate(self: AgentSessionRuntimeService, entry: SessionEntry) -> RuntimeSessionContext:
         entry.context = resolve_session_context(entry.session_id, repos=self.repos, paths=self.paths,
-                                                registry=self.registry, cache=self.session_context_cache)
+                                                registry=self.registry)
         return entry.context
 
     # -- the queue's UI API --------------------------------------------------------------------------

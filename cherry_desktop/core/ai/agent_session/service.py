@@ -43,7 +43,7 @@ from cherry_desktop.core.ai.agent_session.state import (
     TurnKind,
     _Failure,
 )
-from cherry_desktop.core.ai.agent_session.validation import SessionContextCache, resolve_session_context
+from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 from cherry_desktop.core.ai.runtime.register_drivers import (
     RuntimeDriverDeps,
     RuntimeDriverRegistry,
@@ -156,8 +156,6 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopped = False
         self.failed_driver_types: list[str] = []
-        # Validated sessions' rows between turns (each turn still validates; see validation.py).
-        self.session_context_cache = SessionContextCache()
 
     # -- lifecycle --------------------------------------------------------------------------
     async def on_init(self, app: Application) -> None:
@@ -333,7 +331,7 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
     def _context(self, entry: SessionEntry) -> RuntimeSessionContext:
         if entry.context is None:
             entry.context = resolve_session_context(entry.session_id, repos=self.repos, paths=self.paths,
-                                                    registry=self.registry, cache=self.session_context_cache)
+                                                    registry=self.registry)
         return entry.context
 
     def _connect_input(self, entry: SessionEntry, context: RuntimeSessionContext) -> RuntimeConnectInput:
