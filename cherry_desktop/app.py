@@ -113,11 +113,22 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
 
             core.demo = await start_demo(core)
         controller = start_ui(core, screenshot=screenshot, demo=demo, splash=splash)
+        _route_stop_signals(controller)
         await controller.first_paint()
         await core.start_services()
         asyncio.get_running_loop().call_later(STARTUP_GC_PAUSE_S, _end_startup_gc_pause)
         return int(await controller.wait_closed())
     finally:
+        # Core first: running turns are saved `paused` while the demo model still answers
+        # (stopping the demo server first would end them as API errors).
+        await core.stop()
         if core.demo is not None:
             await core.demo.stop()
-        await core.stop()
+        log.info("stopped")
+
+
+def _route_stop_signals(controller: Any) -> None:
+    """SIGTERM / SIGHUP / SIGINT run the orderly stop (Quit), through the Qt loop."""
+    from cherry_desktop.ui.stop_signals import install_stop_signals
+
+    install_stop_signals(controller)
