@@ -356,6 +356,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>failed</translation>
     </message>
     <message>
+        <source>cut short</source>
+        <translation>cut short</translation>
+    </message>
+    <message>
+        <source>The agent process ended before finishing; this answer is incomplete.</source>
+        <translation>The agent process ended before finishing; this answer is incomplete.</translation>
+    </message>
+    <message>
+        <source>This answer is incomplete.</source>
+        <translation>This answer is incomplete.</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>Part of this message could not be read.</translation>
     </message>

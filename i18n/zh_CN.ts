@@ -356,6 +356,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>失败</translation>
     </message>
     <message>
+        <source>cut short</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>The agent process ended before finishing; this answer is incomplete.</source>
+        <translation>智能体进程在完成前结束；此回答不完整。</translation>
+    </message>
+    <message>
+        <source>This answer is incomplete.</source>
+        <translation>此回答不完整。</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分内容无法读取。</translation>
     </message>

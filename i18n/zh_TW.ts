@@ -356,6 +356,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>失敗</translation>
     </message>
     <message>
+        <source>cut short</source>
+        <translation>已中斷</translation>
+    </message>
+    <message>
+        <source>The agent process ended before finishing; this answer is incomplete.</source>
+        <translation>智慧體程序在完成前結束；此回答不完整。</translation>
+    </message>
+    <message>
+        <source>This answer is incomplete.</source>
+        <translation>此回答不完整。</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分內容無法讀取。</translation>
     </message>

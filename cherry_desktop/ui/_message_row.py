@@ -10,6 +10,10 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, UsageFooter
 
+#: The message-metadata key core's runtimes set on a turn cut short (core's
+#: `CUT_SHORT_METADATA_KEY`; its value is a `CutShortReason`).
+CUT_SHORT_KEY = "cut_short"
+
 
 def _error_message(data: Any) -> str:
     if isinstance(data, dict):
@@ -54,6 +58,9 @@ class MessageRow(QFrame):
         # Streamed to its end in this view (a reload keeps it instead of re-rendering).
         self.streamed = False
         self.error_text: str | None = None
+        # Why the answer is incomplete although the turn settled (a `CutShortReason` value).
+        self.cut_short: str | None = None
+        self.cut_short_text: str | None = None
         self._set_header()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -78,6 +85,8 @@ class MessageRow(QFrame):
             "paused": self.tr("stopped"),
             "error": self.tr("failed"),
         }.get(self.status, "")
+        if self.cut_short is not None and self.status not in ("pending", "streaming"):
+            status = self.tr("cut short")
         self.header.setText(f"{title} · {status}" if status else title)
 
     def set_status(self, status: str) -> None:
@@ -118,6 +127,7 @@ class MessageRow(QFrame):
         self._tools.clear()
         self._dirty.clear()
         self.error_text = None
+        self.cut_short = self.cut_short_text = None
 
     def _add_text(self, text: LiveText) -> None:
         self._texts.append(text)
@@ -126,6 +136,22 @@ class MessageRow(QFrame):
     def text(self) -> str:
         """The message's text parts joined (what tests and copy compare)."""
         return "".join(t.markdown_source for t in self._texts)
+
+    def apply_metadata(self, metadata: dict[str, Any]) -> None:
+        """Marks the row carries in its metadata (today: cut short, with why)."""
+        reason = metadata.get(CUT_SHORT_KEY)
+        if not reason or self.cut_short is not None:
+            return
+        self.cut_short = str(reason)
+        texts = {
+            "runtime-exited": self.tr("The agent process ended before finishing; this answer is incomplete."),
+        }
+        self.cut_short_text = texts.get(self.cut_short) or self.tr("This answer is incomplete.")
+        note = QLabel(self.cut_short_text, self)
+        note.setObjectName("cutShortNote")
+        note.setWordWrap(True)
+        self.body.addWidget(note)
+        self._set_header()
 
     def show_error(self, message: str) -> None:
         self.error_text = message
@@ -163,7 +189,10 @@ class MessageRow(QFrame):
         elif t in ("message-metadata", "finish"):
             md = getattr(chunk, "message_metadata", None)
             if isinstance(md, dict) and md:
-                self.footer.set_stats(md.get("stats") if isinstance(md.get("stats"), dict) else md)
+                if CUT_SHORT_KEY in md:
+                    self.apply_metadata(md)
+                else:
+                    self.footer.set_stats(md.get("stats") if isinstance(md.get("stats"), dict) else md)
         elif t == "start" and self.status == "pending":
             self.set_status("streaming")
         return None

@@ -27,9 +27,12 @@ from cherry_desktop.core.ai.runtime.claude_code.stream_adapter import (
 )
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import WarmQuery, close_client
 from cherry_desktop.core.ai.runtime.types import (
+    CUT_SHORT_METADATA_KEY,
     AgentRuntimeEvent,
     ApprovalDecision,
+    ChunkEvent,
     ContextUsage,
+    CutShortReason,
     ErrorEvent,
     PermissionMode,
     ReconcileInput,
@@ -42,7 +45,7 @@ from cherry_desktop.core.ai.runtime.types import (
     TurnCompleteEvent,
     wrap_steer_reminder,
 )
-from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+from cherry_desktop.core.messages import MessageMetadataChunk, UIMessage, UIMessageChunk
 
 log = logging.getLogger(__name__)
 
@@ -247,8 +250,13 @@ class ClaudeCodeConnection:
     def _end_truncated_turn(self, reason: str) -> None:
         self._flush_undelivered()
         if self._turn_active and self._adapter.turn_has_output:
+            # Salvage: the partial answer is kept and the turn settles (the session stays
+            # usable), but the row says it was cut short: never a plain success.
+            log.warning("Claude Code ended mid-turn after output (%s); the answer is cut short", reason)
             for event in self._adapter.close_open_blocks():
                 self._emit(event)
+            self._emit(ChunkEvent(MessageMetadataChunk(
+                message_metadata={CUT_SHORT_METADATA_KEY: CutShortReason.RUNTIME_EXITED.value})))
             self._emit(TurnCompleteEvent(finish_reason="truncated", salvaged=True))
         else:
             self._emit(ErrorEvent(message=reason, code="stream-ended"))
