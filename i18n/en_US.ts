@@ -368,6 +368,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>This answer is incomplete.</translation>
     </message>
     <message>
+        <source>The agent could not resume the earlier conversation and started a new one: it does not remember the messages above.</source>
+        <translation>The agent could not resume the earlier conversation and started a new one: it does not remember the messages above.</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>Part of this message could not be read.</translation>
     </message>

@@ -368,6 +368,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>此回答不完整。</translation>
     </message>
     <message>
+        <source>The agent could not resume the earlier conversation and started a new one: it does not remember the messages above.</source>
+        <translation>智能体无法恢复之前的对话，已开始新的对话：它不记得上面的消息。</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分内容无法读取。</translation>
     </message>

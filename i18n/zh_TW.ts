@@ -368,6 +368,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>此回答不完整。</translation>
     </message>
     <message>
+        <source>The agent could not resume the earlier conversation and started a new one: it does not remember the messages above.</source>
+        <translation>智慧體無法恢復先前的對話，已開始新的對話：它不記得上面的訊息。</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分內容無法讀取。</translation>
     </message>

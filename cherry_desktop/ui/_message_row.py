@@ -13,6 +13,8 @@ from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, Tool
 #: The message-metadata key core's runtimes set on a turn cut short (core's
 #: `CUT_SHORT_METADATA_KEY`; its value is a `CutShortReason`).
 CUT_SHORT_KEY = "cut_short"
+#: Core's `HISTORY_RESET_METADATA_KEY`: the runtime refused to resume, a new conversation began.
+HISTORY_RESET_KEY = "history_reset"
 
 
 def _error_message(data: Any) -> str:
@@ -61,6 +63,7 @@ class MessageRow(QFrame):
         # Why the answer is incomplete although the turn settled (a `CutShortReason` value).
         self.cut_short: str | None = None
         self.cut_short_text: str | None = None
+        self.history_reset = False
         self._set_header()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -128,6 +131,7 @@ class MessageRow(QFrame):
         self._dirty.clear()
         self.error_text = None
         self.cut_short = self.cut_short_text = None
+        self.history_reset = False
 
     def _add_text(self, text: LiveText) -> None:
         self._texts.append(text)
@@ -138,7 +142,11 @@ class MessageRow(QFrame):
         return "".join(t.markdown_source for t in self._texts)
 
     def apply_metadata(self, metadata: dict[str, Any]) -> None:
-        """Marks the row carries in its metadata (today: cut short, with why)."""
+        """Marks the row carries in its metadata: cut short (with why), history reset."""
+        if metadata.get(HISTORY_RESET_KEY) and not self.history_reset:
+            self.history_reset = True
+            self._add_note(self.tr("The agent could not resume the earlier conversation and started a new "
+                                   "one: it does not remember the messages above."))
         reason = metadata.get(CUT_SHORT_KEY)
         if not reason or self.cut_short is not None:
             return
@@ -147,11 +155,14 @@ class MessageRow(QFrame):
             "runtime-exited": self.tr("The agent process ended before finishing; this answer is incomplete."),
         }
         self.cut_short_text = texts.get(self.cut_short) or self.tr("This answer is incomplete.")
-        note = QLabel(self.cut_short_text, self)
+        self._add_note(self.cut_short_text)
+        self._set_header()
+
+    def _add_note(self, text: str) -> None:
+        note = QLabel(text, self)
         note.setObjectName("cutShortNote")
         note.setWordWrap(True)
         self.body.addWidget(note)
-        self._set_header()
 
     def show_error(self, message: str) -> None:
         self.error_text = message
@@ -189,7 +200,7 @@ class MessageRow(QFrame):
         elif t in ("message-metadata", "finish"):
             md = getattr(chunk, "message_metadata", None)
             if isinstance(md, dict) and md:
-                if CUT_SHORT_KEY in md:
+                if CUT_SHORT_KEY in md or HISTORY_RESET_KEY in md:
                     self.apply_metadata(md)
                 else:
                     self.footer.set_stats(md.get("stats") if isinstance(md.get("stats"), dict) else md)

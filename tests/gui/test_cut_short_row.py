@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from PySide6.QtWidgets import QLabel
 
 from cherry_desktop.core.ai.runtime.types import CUT_SHORT_METADATA_KEY, CutShortReason
 from cherry_desktop.core.messages import MessageMetadataChunk, TextDeltaChunk, TextPart, TextStartChunk
@@ -43,3 +44,17 @@ def test_stored_row_shows_why_it_was_cut_short(qtbot: Any) -> None:
     row.set_parts([TextPart(text="A whole answer", state="done")], status="success")
     row.apply_metadata({})
     assert row.cut_short is None and "cut short" not in row.header.text()
+
+
+def test_row_says_when_the_agent_lost_its_history(qtbot: Any) -> None:
+    from cherry_desktop.core.ai.runtime.types import HISTORY_RESET_METADATA_KEY
+    from cherry_desktop.ui._message_row import HISTORY_RESET_KEY
+
+    assert HISTORY_RESET_KEY == HISTORY_RESET_METADATA_KEY
+    row = MessageRow("m", "assistant")
+    qtbot.addWidget(row)
+    row.apply_chunk(MessageMetadataChunk(message_metadata={HISTORY_RESET_METADATA_KEY: True}))
+    row.apply_chunk(MessageMetadataChunk(message_metadata={HISTORY_RESET_METADATA_KEY: True}))
+    assert row.history_reset
+    notes = [label.text() for label in row.findChildren(QLabel, "cutShortNote")]
+    assert len(notes) == 1 and "does not remember" in notes[0]

@@ -80,6 +80,12 @@ class ResumeTokenEvent:
 CUT_SHORT_METADATA_KEY = "cut_short"
 
 
+#: Message-metadata key set (True) on the first answer after the runtime refused to resume
+#: the stored conversation and a new one was started: the window tells the user the agent no
+#: longer remembers the earlier messages.
+HISTORY_RESET_METADATA_KEY = "history_reset"
+
+
 class CutShortReason(StrEnum):
     """Why a turn's answer is incomplete although it settled."""
 
