@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cherry_desktop import __version__
+from cherry_desktop.core.instance_lock import InstanceLock, LockState, instance_channel_name
 from cherry_desktop.core.logging_setup import setup_logging
 from cherry_desktop.core.paths import PathRegistry, build_path_registry
 
@@ -50,9 +51,34 @@ def main(argv: list[str] | None = None) -> int:
         print(report.render())
         return 0 if report.ok else 1
     paths.ensure_all()
-    setup_logging(paths.get("file.log"))
-    log.info("cherry-desktop %s starting, data under %s", __version__, paths.get("app.data"))
-    return run_gui(paths, demo=args.demo, screenshot=args.screenshot)
+    lock = InstanceLock(paths.get("file.instance_lock"))
+    state = lock.acquire()  # before boot recovery, which must never touch a live instance's rows
+    if state is not LockState.ACQUIRED:
+        return _later_launch(paths, lock, state)
+    try:
+        setup_logging(paths.get("file.log"))
+        log.info("cherry-desktop %s starting, data under %s", __version__, paths.get("app.data"))
+        return run_gui(paths, demo=args.demo, screenshot=args.screenshot)
+    finally:
+        lock.release()
+
+
+def _later_launch(paths: PathRegistry, lock: InstanceLock, state: LockState) -> int:
+    """Another instance owns the data directory: ask it for a window, or say why not."""
+    data_dir = paths.get("app.data")
+    if state is LockState.UNAVAILABLE:
+        reason = lock.error.strerror if lock.error is not None else "unknown error"
+        print(f"cherry-desktop: cannot lock the data directory {data_dir} ({lock.path}: {reason})",
+              file=sys.stderr)
+        return 1
+    from cherry_desktop.ui.single_instance import hand_over
+
+    if hand_over(instance_channel_name(data_dir)):
+        return 0
+    holder = lock.holder_pid()
+    print(f"cherry-desktop: another instance (pid {holder or '?'}) holds {lock.path} but does not answer; "
+          "close it or end that process, then start again", file=sys.stderr)
+    return 1
 
 
 # Startup allocates objects that live as long as the app (modules, classes, services,
@@ -114,6 +140,7 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
             core.demo = await start_demo(core)
         controller = start_ui(core, screenshot=screenshot, demo=demo, splash=splash)
         _route_stop_signals(controller)
+        _serve_later_launches(paths, controller)
         await controller.first_paint()
         await core.start_services()
         asyncio.get_running_loop().call_later(STARTUP_GC_PAUSE_S, _end_startup_gc_pause)
@@ -125,6 +152,14 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
         if core.demo is not None:
             await core.demo.stop()
         log.info("stopped")
+
+
+def _serve_later_launches(paths: PathRegistry, controller: Any) -> None:
+    """A later launch on this data directory opens a window here (`ui.single_instance`)."""
+    from cherry_desktop.ui.single_instance import InstanceServer
+
+    InstanceServer(instance_channel_name(paths.get("app.data")), controller.open_window_for_launch,
+                   parent=controller)
 
 
 def _route_stop_signals(controller: Any) -> None:

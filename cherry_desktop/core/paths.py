@@ -17,6 +17,7 @@ import platformdirs
 APP_NAME = "cherry-desktop"
 DATA_DIR_ENV = "CHERRY_DESKTOP_DATA_DIR"
 DATABASE_FILE = "cherry.db"
+INSTANCE_LOCK_FILE = "cherry.lock"
 
 
 class UnknownPathError(KeyError):
@@ -71,6 +72,8 @@ def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path
         "app.logs": logs,
         "app.cache": cache,
         "file.database": data / DATABASE_FILE,
+        # One instance per data directory: the lock next to the database (`InstanceLock`).
+        "file.instance_lock": data / INSTANCE_LOCK_FILE,
         "file.log": logs / "cherry-desktop.log",
         # Agent data: persona and memory files per agent (SOUL.md, USER.md, memory/FACT.md).
         "feature.agents.data": agents / "data",

@@ -105,6 +105,14 @@ class UiController(QObject):
         self.window_opened.emit(window)
         return window
 
+    def open_window_for_launch(self) -> ChatWindow:
+        """The app was launched again (`ui.single_instance`): a new window, in front."""
+        window = self.open_window(None)
+        window.raise_()
+        window.activateWindow()
+        log.info("opened a window for a later launch (%d open)", len(self.windows))
+        return window
+
     def first_topic(self) -> str | None:
         """What the app's first window opens: the demo session, else the newest session, else
         the newest chat topic."""
