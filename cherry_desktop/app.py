@@ -18,8 +18,11 @@ from cherry_desktop import __version__
 from cherry_desktop.core.instance_lock import InstanceLock, LockState, instance_channel_name
 from cherry_desktop.core.logging_setup import setup_logging
 from cherry_desktop.core.paths import PathRegistry, build_path_registry
+from cherry_desktop.core.storage_faults import StorageError, classify
 
 log = logging.getLogger("cherry_desktop")
+#: A storage fault stopped the app before it wrote anything (`core.storage_faults`).
+STORAGE_FAULT_EXIT_CODE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,27 +53,47 @@ def main(argv: list[str] | None = None) -> int:
         report = run_doctor(paths)
         print(report.render())
         return 0 if report.ok else 1
+    try:
+        return _start_app(paths, demo=args.demo, screenshot=args.screenshot)
+    except Exception as exc:
+        fault = classify(exc, paths.get("app.data"))
+        if fault is None:
+            raise
+        return _report_storage_fault(fault)
+
+
+def _start_app(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
     paths.ensure_all()
     lock = InstanceLock(paths.get("file.instance_lock"))
     state = lock.acquire()  # before boot recovery, which must never touch a live instance's rows
+    if state is LockState.UNAVAILABLE and lock.error is not None:
+        raise lock.error
     if state is not LockState.ACQUIRED:
         return _later_launch(paths, lock, state)
     try:
+        # A log write that fails (a full disk) must not print logging's traceback to stderr.
+        logging.raiseExceptions = False
         setup_logging(paths.get("file.log"))
         log.info("cherry-desktop %s starting, data under %s", __version__, paths.get("app.data"))
-        return run_gui(paths, demo=args.demo, screenshot=args.screenshot)
+        return run_gui(paths, demo=demo, screenshot=screenshot)
     finally:
         lock.release()
+
+
+def _report_storage_fault(fault: StorageError) -> int:
+    """One line on stderr and, on a screen, a dialog; never a traceback. Exit code 2."""
+    if logging.getLogger().handlers:  # else logging's last resort would print a second line
+        log.error("storage fault: %s", fault)
+    from cherry_desktop.ui.storage_fault import show_storage_fault, storage_fault_line
+
+    print(storage_fault_line(fault), file=sys.stderr)
+    show_storage_fault(fault)
+    return STORAGE_FAULT_EXIT_CODE
 
 
 def _later_launch(paths: PathRegistry, lock: InstanceLock, state: LockState) -> int:
     """Another instance owns the data directory: ask it for a window, or say why not."""
     data_dir = paths.get("app.data")
-    if state is LockState.UNAVAILABLE:
-        reason = lock.error.strerror if lock.error is not None else "unknown error"
-        print(f"cherry-desktop: cannot lock the data directory {data_dir} ({lock.path}: {reason})",
-              file=sys.stderr)
-        return 1
     from cherry_desktop.ui.single_instance import hand_over
 
     if hand_over(instance_channel_name(data_dir)):
