@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import subprocess
 import tempfile
@@ -100,6 +101,8 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
 def check_folders(paths: PathRegistry, report: DoctorReport) -> None:
     """Every data folder exists (created if missing) and takes a new file."""
     folders = sorted({path.parent if name.startswith("file.") else path for name, path in paths.paths.items()})
+    with contextlib.suppress(OSError):
+        paths.ensure_all()  # as the app's start does: created or tightened to 0700
     for folder in folders:
         try:
             folder.mkdir(parents=True, exist_ok=True)

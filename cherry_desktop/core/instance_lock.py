@@ -20,6 +20,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO
 
+from cherry_desktop.core.private_files import FILE_MODE, tighten
+
 
 class LockState(StrEnum):
     """What `InstanceLock.acquire` found."""
@@ -62,7 +64,8 @@ class InstanceLock:
 
     def _open(self) -> IO[str]:
         flags = os.O_RDWR | os.O_CREAT
-        fd = os.open(self.path, flags, 0o600)
+        fd = os.open(self.path, flags, FILE_MODE)
+        tighten(self.path, FILE_MODE)  # an older build's lock file
         return os.fdopen(fd, "r+", encoding="utf-8")
 
     def holder_pid(self) -> int | None:

@@ -49,12 +49,11 @@ class PathRegistry:
         return path
 
     def ensure_all(self) -> None:
-        """Create every folder of the registry (files are left to their owners)."""
-        for name, path in self.paths.items():
-            if name.startswith("file."):
-                path.parent.mkdir(parents=True, exist_ok=True)
-            else:
-                path.mkdir(parents=True, exist_ok=True)
+        """Create every folder of the registry, private to the user (0700 on POSIX, existing
+        ones tightened); files are left to their owners."""
+        from cherry_desktop.core.private_files import ensure_private_folders
+
+        ensure_private_folders(dict(self.paths))
 
     @property
     def database_file(self) -> Path:

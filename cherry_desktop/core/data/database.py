@@ -15,6 +15,7 @@ from pathlib import Path
 import peewee as pw
 
 from cherry_desktop.core.data.models import ALL_MODELS, AppMeta, database_proxy
+from cherry_desktop.core.private_files import create_private_file, tighten_database_files
 from cherry_desktop.core.storage_faults import StorageError, StorageFault, classify
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,15 @@ def migrate(db: pw.SqliteDatabase) -> int:
 def open_database(path: Path) -> pw.SqliteDatabase:
     """Open (creating and migrating) the database file and bind the models to it."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        # 0600 before SQLite creates it: its -wal and -shm files take the database's mode.
+        create_private_file(path)
+        tighten_database_files(path)
+    except OSError as exc:
+        fault = classify(exc, path)
+        if fault is None:
+            raise
+        raise fault from exc
     db = pw.SqliteDatabase(
         str(path),
         pragmas={
