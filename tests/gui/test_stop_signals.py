@@ -53,9 +53,10 @@ def row_text(data: str) -> str:
     return "".join(p.get("text", "") for p in json.loads(data) if p.get("type") == "text")
 
 
-def start_app(tmp_path: Path) -> RunningApp:
+def start_app(tmp_path: Path, *, delay_s: float = 0.3) -> RunningApp:
+    """The real app with the demo streaming one piece every `delay_s` seconds."""
     data_dir = tmp_path / "app"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "CHERRY_DESKTOP_DEMO_DELAY_S": "0.3",
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "CHERRY_DESKTOP_DEMO_DELAY_S": str(delay_s),
            "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     # --screenshot drives one demo turn (and would quit once it finished: slowed down, it is
     # still streaming when the signal comes).
