@@ -21,7 +21,7 @@ from cherry_desktop.core.paths import PathRegistry, build_path_registry
 from cherry_desktop.core.storage_faults import StorageError, classify
 
 log = logging.getLogger("cherry_desktop")
-#: A storage fault stopped the app before it wrote anything (`core.storage_faults`).
+#: The exit code when a storage fault stopped the app (`core.storage_faults`).
 STORAGE_FAULT_EXIT_CODE = 2
 
 
@@ -137,17 +137,21 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
 
         loop = new_event_loop(qapp)
         asyncio.set_event_loop(loop)
+        # From here on SIGTERM/SIGHUP/SIGINT stop the app in order (one during startup is
+        # honoured as soon as the first window exists).
+        stop_signals = _route_stop_signals()
         try:
             with loop:
                 return int(loop.run_until_complete(_gui_main(paths, demo=demo, screenshot=screenshot,
-                                                             splash=splash)))
+                                                             splash=splash, stop_signals=stop_signals)))
         finally:
             asyncio.set_event_loop(None)
     finally:
         gc.enable()  # also when startup failed or the app quit within the pause
 
 
-async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None, splash: Any = None) -> int:
+async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None, splash: Any = None,
+                    stop_signals: Any = None) -> int:
     import asyncio
 
     from cherry_desktop.core.bootstrap import start_core
@@ -162,7 +166,8 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
 
             core.demo = await start_demo(core)
         controller = start_ui(core, screenshot=screenshot, demo=demo, splash=splash)
-        _route_stop_signals(controller)
+        if stop_signals is not None:
+            stop_signals.set_target(lambda: controller.quit(0))
         _serve_later_launches(paths, controller)
         await controller.first_paint()
         await core.start_services()
@@ -185,8 +190,8 @@ def _serve_later_launches(paths: PathRegistry, controller: Any) -> None:
                    parent=controller)
 
 
-def _route_stop_signals(controller: Any) -> None:
+def _route_stop_signals() -> Any:
     """SIGTERM / SIGHUP / SIGINT run the orderly stop (Quit), through the Qt loop."""
-    from cherry_desktop.ui.stop_signals import install_stop_signals
+    from cherry_desktop.ui.stop_signals import StopSignals
 
-    install_stop_signals(controller)
+    return StopSignals()

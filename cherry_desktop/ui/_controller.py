@@ -313,6 +313,8 @@ class UiController(QObject):
 
     async def screenshot_and_quit(self, path: Path) -> None:
         await self.bridge.services()
+        if self._quitting:
+            return  # stopped (a signal) before the services ran: start no turn on a stopping core
         window = self.windows[0] if self.windows else self.open_window(None)
         require_turn = False
         demo = getattr(self.core, "demo", None)

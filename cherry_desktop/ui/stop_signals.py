@@ -48,12 +48,13 @@ def _no_op(signum: int, frame: Any) -> None:
 class StopSignals(QObject):
     """Routes the stop signals into the Qt loop and runs `request_stop` on the first one.
 
-    `request_stop()` starts the orderly stop (the app's Quit); a second signal, or the stop
-    outlasting `STOP_DEADLINE_S`, ends the process at once through `exit_now` (`os._exit`).
+    `request_stop()` starts the orderly stop (the app's Quit); it may be set later
+    (`set_target`), a signal before that is kept for it. A second signal, or the stop outlasting
+    `STOP_DEADLINE_S`, ends the process at once through `exit_now` (`os._exit`).
     """
 
-    def __init__(self, request_stop: Callable[[], None], *, exit_now: Callable[[int], None] = os._exit,
-                 parent: QObject | None = None) -> None:
+    def __init__(self, request_stop: Callable[[], None] | None = None, *,
+                 exit_now: Callable[[int], None] = os._exit, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._request_stop = request_stop
         self._exit_now = exit_now
@@ -69,10 +70,17 @@ class StopSignals(QObject):
                 signal.siginterrupt(s, False)
         self._notifier = QSocketNotifier(self._reader.fileno(), QSocketNotifier.Type.Read, self)
         self._notifier.activated.connect(self._on_readable)
+        log.info("stop signals routed through the loop: %s", ", ".join(s.name for s in STOP_SIGNALS))
 
     @property
     def stopping(self) -> bool:
         return self._stopping
+
+    def set_target(self, request_stop: Callable[[], None]) -> None:
+        """What the first signal runs; a signal that came before (during startup) runs it now."""
+        self._request_stop = request_stop
+        if self._stopping:
+            request_stop()
 
     def _on_readable(self, *_: Any) -> None:
         try:
@@ -96,7 +104,8 @@ class StopSignals(QObject):
         import asyncio
 
         self._deadline_handle = asyncio.get_event_loop().call_later(STOP_DEADLINE_S, self._deadline)
-        self._request_stop()
+        if self._request_stop is not None:
+            self._request_stop()
 
     def _deadline(self) -> None:
         log.warning("the orderly stop took over %.1f s: exiting now", STOP_DEADLINE_S)
@@ -114,10 +123,4 @@ class StopSignals(QObject):
         self._writer.close()
 
 
-def install_stop_signals(controller: Any) -> StopSignals:
-    """Route the stop signals to `controller.quit()` (the orderly stop)."""
-    return StopSignals(lambda: controller.quit(0), parent=controller)
-
-
-__all__ = ["DEADLINE_EXIT_CODE", "FORCED_EXIT_CODE", "STOP_DEADLINE_S", "STOP_SIGNALS", "StopSignals",
-           "install_stop_signals"]
+__all__ = ["DEADLINE_EXIT_CODE", "FORCED_EXIT_CODE", "STOP_DEADLINE_S", "STOP_SIGNALS", "StopSignals"]

@@ -168,3 +168,36 @@ async def test_signals_reach_the_qt_loop_in_process() -> None:
     finally:
         watcher.close()
     assert signal.getsignal(signal.SIGTERM) == previous
+
+
+async def test_a_signal_before_the_stop_target_exists_is_kept_for_it() -> None:
+    import asyncio
+
+    from cherry_desktop.ui.stop_signals import StopSignals
+
+    stops: list[int] = []
+    watcher = StopSignals(exit_now=lambda code: None)
+    try:
+        os.kill(os.getpid(), signal.SIGHUP)
+        async with asyncio.timeout(WAIT_LIMIT_S):
+            while not watcher.stopping:
+                await asyncio.sleep(0.01)
+        watcher.set_target(lambda: stops.append(1))
+        assert stops == [1]
+    finally:
+        watcher.close()
+
+
+def test_sigterm_during_startup_stops_in_order(tmp_path: Path) -> None:
+    app = start_app(tmp_path)
+    deadline = time.monotonic() + WAIT_LIMIT_S
+    while "stop signals routed" not in logs(app) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    app.proc.send_signal(signal.SIGTERM)  # the window, core and the demo may not exist yet
+    try:
+        _, err = app.proc.communicate(timeout=WAIT_LIMIT_S)
+    finally:
+        app.proc.kill()
+    assert app.proc.returncode == 0, err[-3000:]
+    assert "Traceback" not in err
+    assert logs(app).rstrip().endswith("stopped")
