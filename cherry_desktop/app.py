@@ -11,6 +11,7 @@ import argparse
 import gc
 import logging
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ from cherry_desktop.core.storage_faults import StorageError, classify
 log = logging.getLogger("cherry_desktop")
 #: The exit code when a storage fault stopped the app (`core.storage_faults`).
 STORAGE_FAULT_EXIT_CODE = 2
+#: A later launch waits this long for a quitting first instance to let go of the lock.
+QUITTING_INSTANCE_WAIT_S = 10.0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,8 +71,11 @@ def _start_app(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> i
     state = lock.acquire()  # before boot recovery, which must never touch a live instance's rows
     if state is LockState.UNAVAILABLE and lock.error is not None:
         raise lock.error
-    if state is not LockState.ACQUIRED:
-        return _later_launch(paths, lock, state)
+    if state is LockState.HELD:
+        handed_over = _later_launch(paths, lock)
+        if handed_over is not None:
+            return handed_over
+        # The first instance was quitting and has let go of the lock: this launch starts.
     try:
         # A log write that fails (a full disk) must not print logging's traceback to stderr.
         logging.raiseExceptions = False
@@ -91,13 +97,20 @@ def _report_storage_fault(fault: StorageError) -> int:
     return STORAGE_FAULT_EXIT_CODE
 
 
-def _later_launch(paths: PathRegistry, lock: InstanceLock, state: LockState) -> int:
-    """Another instance owns the data directory: ask it for a window, or say why not."""
-    data_dir = paths.get("app.data")
-    from cherry_desktop.ui.single_instance import hand_over
+def _later_launch(paths: PathRegistry, lock: InstanceLock) -> int | None:
+    """Another instance owns the data directory: ask it for a window (exit code 0), or say
+    why not (1). None: it was quitting and this process now holds the lock (start normally)."""
+    from cherry_desktop.ui.single_instance import REPLY_OK, REPLY_QUITTING, hand_over
 
-    if hand_over(instance_channel_name(data_dir)):
+    reply = hand_over(instance_channel_name(paths.get("app.data")))
+    if reply == REPLY_OK:
         return 0
+    if reply == REPLY_QUITTING:
+        deadline = time.monotonic() + QUITTING_INSTANCE_WAIT_S
+        while time.monotonic() < deadline:
+            if lock.acquire() is LockState.ACQUIRED:
+                return None
+            time.sleep(0.1)
     holder = lock.holder_pid()
     print(f"cherry-desktop: another instance (pid {holder or '?'}) holds {lock.path} but does not answer; "
           "close it or end that process, then start again", file=sys.stderr)
@@ -186,8 +199,7 @@ def _serve_later_launches(paths: PathRegistry, controller: Any) -> None:
     """A later launch on this data directory opens a window here (`ui.single_instance`)."""
     from cherry_desktop.ui.single_instance import InstanceServer
 
-    InstanceServer(instance_channel_name(paths.get("app.data")), controller.open_window_for_launch,
-                   parent=controller)
+    InstanceServer(instance_channel_name(paths.get("app.data")), controller.on_launch_request, parent=controller)
 
 
 def _route_stop_signals() -> Any:

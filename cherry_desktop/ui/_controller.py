@@ -109,6 +109,17 @@ class UiController(QObject):
         self.window_opened.emit(window)
         return window
 
+    def on_launch_request(self, request: str) -> str:
+        """A later launch's request (`ui.single_instance`): `ok`, or `quitting` when this
+        instance is stopping (the launch then starts in its place)."""
+        from cherry_desktop.ui.single_instance import OPEN_WINDOW, REPLY_OK, REPLY_QUITTING
+
+        if self._quitting or (self._closed is not None and self._closed.done()):
+            return REPLY_QUITTING
+        if request == OPEN_WINDOW:
+            self.open_window_for_launch()
+        return REPLY_OK
+
     def open_window_for_launch(self) -> ChatWindow:
         """The app was launched again (`ui.single_instance`): a new window, in front."""
         window = self.open_window(None)

@@ -3,7 +3,8 @@
 The running instance (which holds core's `InstanceLock`) listens on a `QLocalServer` named by
 `instance_channel_name(data_dir)`; a later launch connects with a `QLocalSocket`, sends one
 request line and waits for `ok`. Requests today: `open-window` (the first instance opens a new
-window, as the launcher's click meant).
+window, as the launcher's click meant). Replies: `ok`, or `quitting` (the first instance is
+stopping: the later launch waits for the lock and starts in its place).
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import logging
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QObject
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 log = logging.getLogger(__name__)
 
 OPEN_WINDOW = "open-window"
 REPLY_OK = "ok"
+REPLY_QUITTING = "quitting"
 #: How long a later launch keeps trying: the first instance may still be starting (it takes
 #: the lock before it starts listening).
 HAND_OVER_TIMEOUT_S = 5.0
@@ -27,9 +29,10 @@ HAND_OVER_TIMEOUT_S = 5.0
 class InstanceServer(QObject):
     """Takes requests from later launches and answers each with `ok`."""
 
-    def __init__(self, name: str, on_open_window: Callable[[], None], parent: QObject | None = None) -> None:
+    def __init__(self, name: str, on_request: Callable[[str], str], parent: QObject | None = None) -> None:
+        """`on_request(request)` acts on one request and returns the reply (`ok`, `quitting`)."""
         super().__init__(parent)
-        self._on_open_window = on_open_window
+        self._on_request_cb = on_request
         self.server = QLocalServer(self)
         # A crashed instance may have left its socket file; we hold the lock, so it is stale.
         QLocalServer.removeServer(name)
@@ -54,10 +57,9 @@ class InstanceServer(QObject):
         if not socket.canReadLine():
             return
         request = bytes(socket.readLine().data()).decode("utf-8", "replace").strip()
-        log.info("a later launch asks: %s", request)
-        if request == OPEN_WINDOW:
-            self._on_open_window()
-        socket.write(f"{REPLY_OK}\n".encode())
+        reply = self._on_request_cb(request)
+        log.info("a later launch asks: %s (reply: %s)", request, reply)
+        socket.write(f"{reply}\n".encode())
         socket.flush()
         socket.disconnectFromServer()
 
@@ -65,10 +67,10 @@ class InstanceServer(QObject):
         self.server.close()
 
 
-def hand_over(name: str, request: str = OPEN_WINDOW, *, timeout_s: float = HAND_OVER_TIMEOUT_S) -> bool:
-    """Send `request` to the instance listening on `name`; True once it answered `ok`."""
-    if QCoreApplication.instance() is None:
-        QCoreApplication([])
+def hand_over(name: str, request: str = OPEN_WINDOW, *, timeout_s: float = HAND_OVER_TIMEOUT_S) -> str | None:
+    """Send `request` to the instance listening on `name`; its reply, or None (no answer)."""
+    # Blocking calls: no event loop (and no application object) is needed, so a launch that
+    # then starts in a quitting instance's place still creates its own QApplication.
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         socket = QLocalSocket()
@@ -81,9 +83,9 @@ def hand_over(name: str, request: str = OPEN_WINDOW, *, timeout_s: float = HAND_
                 pass
             answer = bytes(socket.readLine().data()).decode("utf-8", "replace").strip()
             socket.abort()
-            return answer == REPLY_OK
+            return answer or None
         time.sleep(0.1)
-    return False
+    return None
 
 
-__all__ = ["HAND_OVER_TIMEOUT_S", "OPEN_WINDOW", "InstanceServer", "hand_over"]
+__all__ = ["HAND_OVER_TIMEOUT_S", "OPEN_WINDOW", "REPLY_OK", "REPLY_QUITTING", "InstanceServer", "hand_over"]

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,49 @@ def test_stale_lock_of_a_killed_instance_is_taken_over(tmp_path: Path) -> None:
         assert lock.holder_pid() == os.getpid()
     finally:
         lock.release()
+
+
+QUITTING_FIRST = """
+import sys, time
+from pathlib import Path
+from PySide6.QtCore import QCoreApplication, QTimer
+from cherry_desktop.core.instance_lock import InstanceLock, instance_channel_name
+from cherry_desktop.ui.single_instance import REPLY_QUITTING, InstanceServer
+
+data_dir = Path(sys.argv[1])
+app = QCoreApplication([])
+lock = InstanceLock(data_dir / "cherry.lock")
+assert lock.acquire().value == "acquired"
+
+def on_request(request):
+    # Stopping: let go of the lock a moment after answering, as a quitting app does.
+    QTimer.singleShot(500, lambda: (lock.release(), app.quit()))
+    return REPLY_QUITTING
+
+server = InstanceServer(instance_channel_name(data_dir), on_request)
+print("listening", flush=True)
+app.exec()
+"""
+
+
+def test_a_launch_while_the_first_instance_quits_starts_in_its_place(tmp_path: Path) -> None:
+    data_dir = tmp_path / "app"
+    data_dir.mkdir()
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    first = subprocess.Popen([sys.executable, "-c", QUITTING_FIRST, str(data_dir)], stdout=subprocess.PIPE,
+                             text=True, env=env)
+    assert first.stdout is not None and first.stdout.readline().strip() == "listening"
+    second = subprocess.Popen([sys.executable, "-m", "cherry_desktop", "--data-dir", str(data_dir)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log_file = data_dir / "logs" / "cherry-desktop.log"
+    try:
+        assert first.wait(timeout=WAIT_LIMIT_S) == 0
+        deadline = time.monotonic() + WAIT_LIMIT_S
+        while "stop signals routed" not in (log_file.read_text() if log_file.exists() else ""):
+            assert second.poll() is None and time.monotonic() < deadline, second.communicate()[1]
+            time.sleep(0.05)
+    finally:
+        second.send_signal(signal.SIGTERM)
+        _, err = second.communicate(timeout=WAIT_LIMIT_S)
+    assert second.returncode == 0, err
+    assert "starting" in log_file.read_text()
