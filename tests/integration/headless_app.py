@@ -30,7 +30,7 @@ from cherry_desktop.core.bootstrap import start_core
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.paths import build_path_registry
 from cherry_desktop.core.topics import session_topic_id
-from cherry_desktop.demo.bootstrap import ensure_demo_records
+from cherry_desktop.demo.bootstrap import DEMO_PROVIDER_ID, demo_provider_settings, ensure_demo_records
 
 
 def say(**fields: Any) -> None:
@@ -64,10 +64,17 @@ class Reporter:
         say(event="terminal", kind="error")
 
 
-async def main(data_dir: str, base_url: str) -> None:
+async def main(data_dir: str, base_url: str, mode: str = "") -> None:
     core = await start_core(build_path_registry(data_dir))
     root = core.paths.get("feature.agents.workspaces")
-    _, session_id, _ = ensure_demo_records(core.repos, root, base_url)
+    agent_id, session_id, _ = ensure_demo_records(core.repos, root, base_url)
+    if mode == "bypass":  # tools run without approval (the CLI needs IS_SANDBOX=1 as root)
+        settings = demo_provider_settings()
+        settings["env"]["IS_SANDBOX"] = "1"
+        provider = core.repos.providers.get_provider(DEMO_PROVIDER_ID)
+        core.repos.providers.upsert_provider(id=provider.id, name=provider.name, type=provider.type,
+                                             base_url=provider.base_url, settings=settings)
+        core.repos.agents.update_agent(agent_id, permission_mode="bypassPermissions")
     request = AiStreamOpenRequest(topic_id=session_topic_id(session_id),
                                   user_message_parts=[TextPart(text="tell me a long story", state="done")])
     result = await dispatch_stream_request(core.stream_manager, Reporter(), request)
@@ -92,11 +99,12 @@ class KillOutcome:
     user_rows_kept: bool
 
 
-async def kill_mid_turn(data_dir: Path, base_url: str, *, stream_for_s: float = 1.5) -> KillOutcome:
+async def kill_mid_turn(data_dir: Path, base_url: str, *, stream_for_s: float = 1.5,
+                        mode: str = "") -> KillOutcome:
     """Start the headless app, let it stream for `stream_for_s`, SIGKILL it, look 2 s later."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.integration.headless_app", str(data_dir), base_url,
+        sys.executable, "-m", "tests.integration.headless_app", str(data_dir), base_url, mode,
         stdout=asyncio.subprocess.PIPE, env=env)
     assert proc.stdout is not None
     events: list[dict[str, Any]] = []
@@ -149,4 +157,4 @@ if __name__ == "__main__":
 
     keyring.set_keyring(MemoryKeyring())
     Path(sys.argv[1]).mkdir(parents=True, exist_ok=True)
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    asyncio.run(main(*sys.argv[1:4]))

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from cherry_desktop.core import process_tie
-from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text
+from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, tool_use
 from tests.integration.headless_app import kill_mid_turn
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
@@ -36,6 +36,25 @@ async def test_sigkill_of_the_app_mid_turn_leaves_no_cli_and_keeps_rows(
     assert outcome.cli_alive_after_2s is False
     assert outcome.user_rows_kept
     assert outcome.saved_chars > 0  # the partial text checkpoint survived the kill
+
+
+async def test_sigkill_of_the_app_mid_tool_ends_the_tools_process_too(
+    tmp_path: Path, model_server: ScriptedModelServer
+) -> None:
+    """The CLI starts its Bash tool in a session of its own: killing the CLI alone would leave
+    the tool running. The tie ends every process the CLI started."""
+    pid_file = tmp_path / "tool.pid"
+    model_server.default = HangReply()
+    model_server.enqueue(tool_use("Bash", {"command": f"echo $$ > {pid_file}; exec sleep 300",
+                                           "description": "sleep"}, preamble="Running it now. " * 5))
+    # Bypass mode (no approval): the tool starts while the turn runs.
+    outcome = await kill_mid_turn(tmp_path / "data", model_server.base_url, stream_for_s=3.0, mode="bypass")
+    assert outcome.cli_alive_after_2s is False
+    tool_pid = int(pid_file.read_text())
+    alive = psutil.pid_exists(tool_pid) and psutil.Process(tool_pid).status() != psutil.STATUS_ZOMBIE
+    if alive:
+        psutil.Process(tool_pid).kill()
+    assert not alive
 
 
 def _spawn_tied(mode: process_tie.TieMode, tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
