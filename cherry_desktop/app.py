@@ -11,14 +11,21 @@ import argparse
 import gc
 import logging
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from cherry_desktop import __version__
+from cherry_desktop.core.instance_lock import InstanceLock, LockState, instance_channel_name
 from cherry_desktop.core.logging_setup import setup_logging
 from cherry_desktop.core.paths import PathRegistry, build_path_registry
+from cherry_desktop.core.storage_faults import StorageError, classify
 
 log = logging.getLogger("cherry_desktop")
+#: The exit code when a storage fault stopped the app (`core.storage_faults`).
+STORAGE_FAULT_EXIT_CODE = 2
+#: A later launch waits this long for a quitting first instance to let go of the lock.
+QUITTING_INSTANCE_WAIT_S = 10.0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,10 +56,65 @@ def main(argv: list[str] | None = None) -> int:
         report = run_doctor(paths)
         print(report.render())
         return 0 if report.ok else 1
+    try:
+        return _start_app(paths, demo=args.demo, screenshot=args.screenshot)
+    except Exception as exc:
+        fault = classify(exc, paths.get("app.data"))
+        if fault is None:
+            raise
+        return _report_storage_fault(fault)
+
+
+def _start_app(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
     paths.ensure_all()
-    setup_logging(paths.get("file.log"))
-    log.info("cherry-desktop %s starting, data under %s", __version__, paths.get("app.data"))
-    return run_gui(paths, demo=args.demo, screenshot=args.screenshot)
+    lock = InstanceLock(paths.get("file.instance_lock"))
+    state = lock.acquire()  # before boot recovery, which must never touch a live instance's rows
+    if state is LockState.UNAVAILABLE and lock.error is not None:
+        raise lock.error
+    if state is LockState.HELD:
+        handed_over = _later_launch(paths, lock)
+        if handed_over is not None:
+            return handed_over
+        # The first instance was quitting and has let go of the lock: this launch starts.
+    try:
+        # A log write that fails (a full disk) must not print logging's traceback to stderr.
+        logging.raiseExceptions = False
+        setup_logging(paths.get("file.log"))
+        log.info("cherry-desktop %s starting, data under %s", __version__, paths.get("app.data"))
+        return run_gui(paths, demo=demo, screenshot=screenshot)
+    finally:
+        lock.release()
+
+
+def _report_storage_fault(fault: StorageError) -> int:
+    """One line on stderr and, on a screen, a dialog; never a traceback. Exit code 2."""
+    if logging.getLogger().handlers:  # else logging's last resort would print a second line
+        log.error("storage fault: %s", fault)
+    from cherry_desktop.ui.storage_fault import show_storage_fault, storage_fault_line
+
+    print(storage_fault_line(fault), file=sys.stderr)
+    show_storage_fault(fault)
+    return STORAGE_FAULT_EXIT_CODE
+
+
+def _later_launch(paths: PathRegistry, lock: InstanceLock) -> int | None:
+    """Another instance owns the data directory: ask it for a window (exit code 0), or say
+    why not (1). None: it was quitting and this process now holds the lock (start normally)."""
+    from cherry_desktop.ui.single_instance import REPLY_OK, REPLY_QUITTING, hand_over
+
+    reply = hand_over(instance_channel_name(paths.get("app.data")))
+    if reply == REPLY_OK:
+        return 0
+    if reply == REPLY_QUITTING:
+        deadline = time.monotonic() + QUITTING_INSTANCE_WAIT_S
+        while time.monotonic() < deadline:
+            if lock.acquire() is LockState.ACQUIRED:
+                return None
+            time.sleep(0.1)
+    holder = lock.holder_pid()
+    print(f"cherry-desktop: another instance (pid {holder or '?'}) holds {lock.path} but does not answer; "
+          "close it or end that process, then start again", file=sys.stderr)
+    return 1
 
 
 # Startup allocates objects that live as long as the app (modules, classes, services,
@@ -88,17 +150,21 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
 
         loop = new_event_loop(qapp)
         asyncio.set_event_loop(loop)
+        # From here on SIGTERM/SIGHUP/SIGINT stop the app in order (one during startup is
+        # honoured as soon as the first window exists).
+        stop_signals = _route_stop_signals()
         try:
             with loop:
                 return int(loop.run_until_complete(_gui_main(paths, demo=demo, screenshot=screenshot,
-                                                             splash=splash)))
+                                                             splash=splash, stop_signals=stop_signals)))
         finally:
             asyncio.set_event_loop(None)
     finally:
         gc.enable()  # also when startup failed or the app quit within the pause
 
 
-async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None, splash: Any = None) -> int:
+async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None, splash: Any = None,
+                    stop_signals: Any = None) -> int:
     import asyncio
 
     from cherry_desktop.core.bootstrap import start_core
@@ -113,11 +179,31 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
 
             core.demo = await start_demo(core)
         controller = start_ui(core, screenshot=screenshot, demo=demo, splash=splash)
+        if stop_signals is not None:
+            stop_signals.set_target(lambda: controller.quit(0))
+        _serve_later_launches(paths, controller)
         await controller.first_paint()
         await core.start_services()
         asyncio.get_running_loop().call_later(STARTUP_GC_PAUSE_S, _end_startup_gc_pause)
         return int(await controller.wait_closed())
     finally:
+        # Core first: running turns are saved `paused` while the demo model still answers
+        # (stopping the demo server first would end them as API errors).
+        await core.stop()
         if core.demo is not None:
             await core.demo.stop()
-        await core.stop()
+        log.info("stopped")
+
+
+def _serve_later_launches(paths: PathRegistry, controller: Any) -> None:
+    """A later launch on this data directory opens a window here (`ui.single_instance`)."""
+    from cherry_desktop.ui.single_instance import InstanceServer
+
+    InstanceServer(instance_channel_name(paths.get("app.data")), controller.on_launch_request, parent=controller)
+
+
+def _route_stop_signals() -> Any:
+    """SIGTERM / SIGHUP / SIGINT run the orderly stop (Quit), through the Qt loop."""
+    from cherry_desktop.ui.stop_signals import StopSignals
+
+    return StopSignals()

@@ -356,6 +356,22 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>failed</translation>
     </message>
     <message>
+        <source>cut short</source>
+        <translation>cut short</translation>
+    </message>
+    <message>
+        <source>The agent process ended before finishing; this answer is incomplete.</source>
+        <translation>The agent process ended before finishing; this answer is incomplete.</translation>
+    </message>
+    <message>
+        <source>This answer is incomplete.</source>
+        <translation>This answer is incomplete.</translation>
+    </message>
+    <message>
+        <source>The agent could not resume the earlier conversation and started a new one: it does not remember the messages above.</source>
+        <translation>The agent could not resume the earlier conversation and started a new one: it does not remember the messages above.</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>Part of this message could not be read.</translation>
     </message>
@@ -753,6 +769,41 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>%1 s total</source>
         <translation>%1 s total</translation>
+    </message>
+</context>
+<context>
+    <name>StorageFaultText</name>
+    <message>
+        <source>Cherry Desktop cannot use its data</source>
+        <translation>Cherry Desktop cannot use its data</translation>
+    </message>
+    <message>
+        <source>the data folder</source>
+        <translation>the data folder</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written (a read-only folder or disk, or missing permissions). Make it writable, then start again.</source>
+        <translation>%1 cannot be written (a read-only folder or disk, or missing permissions). Make it writable, then start again.</translation>
+    </message>
+    <message>
+        <source>The disk holding %1 is full. Free some space, then start again.</source>
+        <translation>The disk holding %1 is full. Free some space, then start again.</translation>
+    </message>
+    <message>
+        <source>The database %1 is damaged. It was left as it is: restore it from a backup, or move it away to start with an empty one.</source>
+        <translation>The database %1 is damaged. It was left as it is: restore it from a backup, or move it away to start with an empty one.</translation>
+    </message>
+    <message>
+        <source>%1 is not a Cherry Desktop database (it is truncated or another kind of file). It was left as it is: move it away or restore it from a backup.</source>
+        <translation>%1 is not a Cherry Desktop database (it is truncated or another kind of file). It was left as it is: move it away or restore it from a backup.</translation>
+    </message>
+    <message>
+        <source>The database %1 was written by a newer Cherry Desktop. Update the app to open it; it was left as it is.</source>
+        <translation>The database %1 was written by a newer Cherry Desktop. Update the app to open it; it was left as it is.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened. Check that it exists and that you may read and write it.</source>
+        <translation>%1 cannot be opened. Check that it exists and that you may read and write it.</translation>
     </message>
 </context>
 </TS>

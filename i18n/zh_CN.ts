@@ -356,6 +356,22 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>失败</translation>
     </message>
     <message>
+        <source>cut short</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>The agent process ended before finishing; this answer is incomplete.</source>
+        <translation>智能体进程在完成前结束；此回答不完整。</translation>
+    </message>
+    <message>
+        <source>This answer is incomplete.</source>
+        <translation>此回答不完整。</translation>
+    </message>
+    <message>
+        <source>The agent could not resume the earlier conversation and started a new one: it does not remember the messages above.</source>
+        <translation>智能体无法恢复之前的对话，已开始新的对话：它不记得上面的消息。</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分内容无法读取。</translation>
     </message>
@@ -752,6 +768,41 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>%1 s total</source>
         <translation>共 %1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>StorageFaultText</name>
+    <message>
+        <source>Cherry Desktop cannot use its data</source>
+        <translation>Cherry Desktop 无法使用其数据</translation>
+    </message>
+    <message>
+        <source>the data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written (a read-only folder or disk, or missing permissions). Make it writable, then start again.</source>
+        <translation>%1 无法写入（只读的文件夹或磁盘，或缺少权限）。请使其可写，然后重新启动。</translation>
+    </message>
+    <message>
+        <source>The disk holding %1 is full. Free some space, then start again.</source>
+        <translation>存放 %1 的磁盘已满。请释放一些空间，然后重新启动。</translation>
+    </message>
+    <message>
+        <source>The database %1 is damaged. It was left as it is: restore it from a backup, or move it away to start with an empty one.</source>
+        <translation>数据库 %1 已损坏。它保持原样未动：请从备份恢复，或将其移走以使用空数据库启动。</translation>
+    </message>
+    <message>
+        <source>%1 is not a Cherry Desktop database (it is truncated or another kind of file). It was left as it is: move it away or restore it from a backup.</source>
+        <translation>%1 不是 Cherry Desktop 数据库（文件被截断或是其他类型的文件）。它保持原样未动：请将其移走或从备份恢复。</translation>
+    </message>
+    <message>
+        <source>The database %1 was written by a newer Cherry Desktop. Update the app to open it; it was left as it is.</source>
+        <translation>数据库 %1 由更新版本的 Cherry Desktop 写入。请更新应用后再打开；它保持原样未动。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened. Check that it exists and that you may read and write it.</source>
+        <translation>%1 无法打开。请检查它是否存在，以及你是否有读写权限。</translation>
     </message>
 </context>
 </TS>

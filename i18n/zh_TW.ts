@@ -356,6 +356,22 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>失敗</translation>
     </message>
     <message>
+        <source>cut short</source>
+        <translation>已中斷</translation>
+    </message>
+    <message>
+        <source>The agent process ended before finishing; this answer is incomplete.</source>
+        <translation>智慧體程序在完成前結束；此回答不完整。</translation>
+    </message>
+    <message>
+        <source>This answer is incomplete.</source>
+        <translation>此回答不完整。</translation>
+    </message>
+    <message>
+        <source>The agent could not resume the earlier conversation and started a new one: it does not remember the messages above.</source>
+        <translation>智慧體無法恢復先前的對話，已開始新的對話：它不記得上面的訊息。</translation>
+    </message>
+    <message>
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分內容無法讀取。</translation>
     </message>
@@ -752,6 +768,41 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>%1 s total</source>
         <translation>共 %1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>StorageFaultText</name>
+    <message>
+        <source>Cherry Desktop cannot use its data</source>
+        <translation>Cherry Desktop 無法使用其資料</translation>
+    </message>
+    <message>
+        <source>the data folder</source>
+        <translation>資料夾</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written (a read-only folder or disk, or missing permissions). Make it writable, then start again.</source>
+        <translation>%1 無法寫入（唯讀的資料夾或磁碟，或缺少權限）。請使其可寫，然後重新啟動。</translation>
+    </message>
+    <message>
+        <source>The disk holding %1 is full. Free some space, then start again.</source>
+        <translation>存放 %1 的磁碟已滿。請釋放一些空間，然後重新啟動。</translation>
+    </message>
+    <message>
+        <source>The database %1 is damaged. It was left as it is: restore it from a backup, or move it away to start with an empty one.</source>
+        <translation>資料庫 %1 已損壞。它保持原樣未動：請從備份還原，或將其移走以使用空資料庫啟動。</translation>
+    </message>
+    <message>
+        <source>%1 is not a Cherry Desktop database (it is truncated or another kind of file). It was left as it is: move it away or restore it from a backup.</source>
+        <translation>%1 不是 Cherry Desktop 資料庫（檔案被截斷或是其他類型的檔案）。它保持原樣未動：請將其移走或從備份還原。</translation>
+    </message>
+    <message>
+        <source>The database %1 was written by a newer Cherry Desktop. Update the app to open it; it was left as it is.</source>
+        <translation>資料庫 %1 由較新版本的 Cherry Desktop 寫入。請更新應用程式後再開啟；它保持原樣未動。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened. Check that it exists and that you may read and write it.</source>
+        <translation>%1 無法開啟。請檢查它是否存在，以及你是否有讀寫權限。</translation>
     </message>
 </context>
 </TS>

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cherry_desktop import __version__
 from cherry_desktop.core.credentials import FIX_HINT, CredentialStore
 from cherry_desktop.core.data import SCHEMA_VERSION, journal_mode, open_database, schema_version, table_names
+from cherry_desktop.core.instance_lock import InstanceLock, LockState
 from cherry_desktop.core.paths import PathRegistry
+from cherry_desktop.core.storage_faults import classify
 
 
 def bundled_claude_cli() -> Path | None:
@@ -60,8 +65,9 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
     add(f"cherry-desktop {__version__}")
     for name, value in paths.as_dict().items():
         add(f"path {name}: {value}")
+    check_folders(paths, report)
+    check_instance_lock(paths, report)
     try:
-        paths.ensure_all()
         db = open_database(paths.database_file)
         try:
             add(f"database: {paths.database_file}")
@@ -71,6 +77,7 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
             add("tables: " + ", ".join(table_names(db)))
             if mode.lower() != "wal":
                 report.problems.append(f"database is not in WAL mode ({mode})")
+            check_integrity(db, paths.database_file, report)
         finally:
             db.close()
     except Exception as exc:
@@ -86,3 +93,47 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
         report.problems.append("the Claude Code CLI bundled with claude-agent-sdk was not found; "
                                "reinstall with `pip install --force-reinstall claude-agent-sdk`")
     return report
+
+
+# ---- storage checks (issue 13): folders, the instance lock, the database's pages ----------------
+
+
+def check_folders(paths: PathRegistry, report: DoctorReport) -> None:
+    """Every data folder exists (created if missing) and takes a new file."""
+    folders = sorted({path.parent if name.startswith("file.") else path for name, path in paths.paths.items()})
+    with contextlib.suppress(OSError):
+        paths.ensure_all()  # as the app's start does: created or tightened to 0700
+    for folder in folders:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            report.problems.append(f"folder {folder} is not writable: {exc.strerror or exc}")
+
+
+def check_instance_lock(paths: PathRegistry, report: DoctorReport) -> None:
+    """Whether the app runs on this data dir (its lock is held), or the lock cannot be used."""
+    lock = InstanceLock(paths.get("file.instance_lock"))
+    state = lock.probe()
+    if state is LockState.HELD:
+        report.lines.append(f"instance lock: {lock.path} held by a running instance (pid {lock.holder_pid() or '?'})")
+    elif state is LockState.UNAVAILABLE:
+        detail = lock.error.strerror if lock.error is not None else "unknown error"
+        report.problems.append(f"instance lock {lock.path} cannot be used: {detail}")
+    else:
+        report.lines.append(f"instance lock: {lock.path} free (the app is not running on this data dir)")
+
+
+def check_integrity(db: Any, path: Path, report: DoctorReport) -> None:
+    """SQLite's `PRAGMA quick_check`: every page readable and well formed."""
+    try:
+        rows = [str(r[0]) for r in db.execute_sql("PRAGMA quick_check").fetchall()]
+    except Exception as exc:  # SQLite may refuse to walk a damaged page at all
+        if classify(exc, path) is None:
+            raise
+        rows = [str(exc)]
+    if rows == ["ok"]:
+        report.lines.append("integrity (quick_check): ok")
+    else:
+        report.problems.append(f"database {path} is damaged (quick_check: {'; '.join(rows[:3])})")

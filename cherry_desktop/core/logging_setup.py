@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import logging.handlers
 from pathlib import Path
+
+from cherry_desktop.core.private_files import FILE_MODE, tighten, tighten_files
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _MARK = "_cherry_desktop_handler"
@@ -19,12 +22,20 @@ def setup_logging(log_file: Path, level: int = logging.INFO, *, max_bytes: int =
         if getattr(h, _MARK, False):
             root.removeHandler(h)
             h.close()
-    handler = logging.handlers.RotatingFileHandler(
-        log_file, maxBytes=max_bytes, backupCount=backups, encoding="utf-8"
-    )
+    tighten_files(log_file.parent.glob(log_file.name + "*"))  # an older build's logs were 0644
+    handler = _PrivateRotatingFileHandler(log_file, maxBytes=max_bytes, backupCount=backups, encoding="utf-8")
     handler.setFormatter(logging.Formatter(_FORMAT))
     setattr(handler, _MARK, True)
     root.addHandler(handler)
     if root.level > level or root.level == logging.NOTSET:
         root.setLevel(level)
     return handler
+
+
+class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """Every log file it opens (the first one, each one after a rollover) is 0600 on POSIX."""
+
+    def _open(self) -> io.TextIOWrapper:
+        stream = super()._open()
+        tighten(Path(self.baseFilename), FILE_MODE)
+        return stream

@@ -17,6 +17,7 @@ import platformdirs
 APP_NAME = "cherry-desktop"
 DATA_DIR_ENV = "CHERRY_DESKTOP_DATA_DIR"
 DATABASE_FILE = "cherry.db"
+INSTANCE_LOCK_FILE = "cherry.lock"
 
 
 class UnknownPathError(KeyError):
@@ -48,12 +49,11 @@ class PathRegistry:
         return path
 
     def ensure_all(self) -> None:
-        """Create every folder of the registry (files are left to their owners)."""
-        for name, path in self.paths.items():
-            if name.startswith("file."):
-                path.parent.mkdir(parents=True, exist_ok=True)
-            else:
-                path.mkdir(parents=True, exist_ok=True)
+        """Create every folder of the registry, private to the user (0700 on POSIX, existing
+        ones tightened); files are left to their owners."""
+        from cherry_desktop.core.private_files import ensure_private_folders
+
+        ensure_private_folders(dict(self.paths))
 
     @property
     def database_file(self) -> Path:
@@ -71,6 +71,8 @@ def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path
         "app.logs": logs,
         "app.cache": cache,
         "file.database": data / DATABASE_FILE,
+        # One instance per data directory: the lock next to the database (`InstanceLock`).
+        "file.instance_lock": data / INSTANCE_LOCK_FILE,
         "file.log": logs / "cherry-desktop.log",
         # Agent data: persona and memory files per agent (SOUL.md, USER.md, memory/FACT.md).
         "feature.agents.data": agents / "data",

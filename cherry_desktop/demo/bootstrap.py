@@ -8,6 +8,7 @@ credential and lives in the provider's settings, not in the keyring.
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,8 +74,14 @@ def ensure_demo_records(repos: Any, workspaces_root: Path, base_url: str) -> tup
     return agent.id, session.id, workspace
 
 
+#: Seconds before each streamed piece of the demo's answers (default `delay_s`): tests and QA
+#: slow the demo down to stop, kill or signal the app mid-turn.
+DEMO_DELAY_ENV = "CHERRY_DESKTOP_DEMO_DELAY_S"
+
+
 async def start_demo(core: Any, *, delay_s: float = 0.04) -> DemoHandle:
     """Start the scripted server and make sure the demo agent and session exist."""
+    delay_s = float(os.environ.get(DEMO_DELAY_ENV) or delay_s)
     workspaces_root = core.paths.get("feature.agents.workspaces")
     server = ScriptedModelServer(default=demo_script(workspaces_root / "demo", delay_s=delay_s))
     base_url = await server.start()

@@ -22,6 +22,9 @@ from cherry_desktop.ui.i18n import Translations
 
 log = logging.getLogger(__name__)
 FIRST_PAINT_WAIT_S = 0.5
+#: Windowless with turns running: how often to look, and how many idle looks in a row end it.
+BACKGROUND_CHECK_S = 0.2
+BACKGROUND_IDLE_CHECKS = 3
 
 
 class _PaintSpy(QObject):
@@ -60,6 +63,7 @@ class UiController(QObject):
         self._last_status: dict[str, TopicStatusView] = {}
         self._closed: asyncio.Future[int] | None = None
         self._quitting = False
+        self._background_wait: asyncio.Task[None] | None = None
         paths = getattr(core, "paths", None)
         self.translations = Translations(paths.get("app.cache") / "i18n" if paths is not None else None)
         self.cache.topic_status_changed.connect(self._on_topic_status)
@@ -103,6 +107,25 @@ class UiController(QObject):
         if show:
             window.show()
         self.window_opened.emit(window)
+        return window
+
+    def on_launch_request(self, request: str) -> str:
+        """A later launch's request (`ui.single_instance`): `ok`, or `quitting` when this
+        instance is stopping (the launch then starts in its place)."""
+        from cherry_desktop.ui.single_instance import OPEN_WINDOW, REPLY_OK, REPLY_QUITTING
+
+        if self._quitting or (self._closed is not None and self._closed.done()):
+            return REPLY_QUITTING
+        if request == OPEN_WINDOW:
+            self.open_window_for_launch()
+        return REPLY_OK
+
+    def open_window_for_launch(self) -> ChatWindow:
+        """The app was launched again (`ui.single_instance`): a new window, in front."""
+        window = self.open_window(None)
+        window.raise_()
+        window.activateWindow()
+        log.info("opened a window for a later launch (%d open)", len(self.windows))
         return window
 
     def first_topic(self) -> str | None:
@@ -160,7 +183,27 @@ class UiController(QObject):
         if window in self.windows:
             self.windows.remove(window)
         if not self.windows and (self._quitting or not self._tray_visible()):
-            self._resolve(0)
+            if not self._quitting and self.bridge.running_work():
+                # No tray to live in, but turns still run: closing the last window never
+                # stops a stream (background mode "continue"). Stay windowless until they are
+                # saved; a later launch meanwhile opens a window here.
+                if self._background_wait is None or self._background_wait.done():
+                    self._background_wait = spawn(self._quit_when_work_done())
+            else:
+                self._resolve(0)
+
+    async def _quit_when_work_done(self) -> None:
+        log.info("last window closed while %d turn(s) run: staying until they are saved",
+                 self.bridge.running_work())
+        idle_checks = 0
+        # Idle for a few checks in a row: a queued follow-up may start right after a turn ends.
+        while idle_checks < BACKGROUND_IDLE_CHECKS:
+            await asyncio.sleep(BACKGROUND_CHECK_S)
+            if self.windows or self._quitting:
+                return  # a window is back (a later launch), or Quit: the usual rules apply
+            idle_checks = 0 if self.bridge.running_work() else idle_checks + 1
+        log.info("background turns finished and saved: quitting")
+        self._resolve(0)
 
     # -- tray and notifications ----------------------------------------------------------------------
     def _make_tray(self) -> QSystemTrayIcon | None:
@@ -281,6 +324,8 @@ class UiController(QObject):
 
     async def screenshot_and_quit(self, path: Path) -> None:
         await self.bridge.services()
+        if self._quitting:
+            return  # stopped (a signal) before the services ran: start no turn on a stopping core
         window = self.windows[0] if self.windows else self.open_window(None)
         require_turn = False
         demo = getattr(self.core, "demo", None)

@@ -10,6 +10,12 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, UsageFooter
 
+#: The message-metadata key core's runtimes set on a turn cut short (core's
+#: `CUT_SHORT_METADATA_KEY`; its value is a `CutShortReason`).
+CUT_SHORT_KEY = "cut_short"
+#: Core's `HISTORY_RESET_METADATA_KEY`: the runtime refused to resume, a new conversation began.
+HISTORY_RESET_KEY = "history_reset"
+
 
 def _error_message(data: Any) -> str:
     if isinstance(data, dict):
@@ -54,6 +60,10 @@ class MessageRow(QFrame):
         # Streamed to its end in this view (a reload keeps it instead of re-rendering).
         self.streamed = False
         self.error_text: str | None = None
+        # Why the answer is incomplete although the turn settled (a `CutShortReason` value).
+        self.cut_short: str | None = None
+        self.cut_short_text: str | None = None
+        self.history_reset = False
         self._set_header()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -78,6 +88,8 @@ class MessageRow(QFrame):
             "paused": self.tr("stopped"),
             "error": self.tr("failed"),
         }.get(self.status, "")
+        if self.cut_short is not None and self.status not in ("pending", "streaming"):
+            status = self.tr("cut short")
         self.header.setText(f"{title} · {status}" if status else title)
 
     def set_status(self, status: str) -> None:
@@ -118,6 +130,8 @@ class MessageRow(QFrame):
         self._tools.clear()
         self._dirty.clear()
         self.error_text = None
+        self.cut_short = self.cut_short_text = None
+        self.history_reset = False
 
     def _add_text(self, text: LiveText) -> None:
         self._texts.append(text)
@@ -126,6 +140,29 @@ class MessageRow(QFrame):
     def text(self) -> str:
         """The message's text parts joined (what tests and copy compare)."""
         return "".join(t.markdown_source for t in self._texts)
+
+    def apply_metadata(self, metadata: dict[str, Any]) -> None:
+        """Marks the row carries in its metadata: cut short (with why), history reset."""
+        if metadata.get(HISTORY_RESET_KEY) and not self.history_reset:
+            self.history_reset = True
+            self._add_note(self.tr("The agent could not resume the earlier conversation and started a new "
+                                   "one: it does not remember the messages above."))
+        reason = metadata.get(CUT_SHORT_KEY)
+        if not reason or self.cut_short is not None:
+            return
+        self.cut_short = str(reason)
+        texts = {
+            "runtime-exited": self.tr("The agent process ended before finishing; this answer is incomplete."),
+        }
+        self.cut_short_text = texts.get(self.cut_short) or self.tr("This answer is incomplete.")
+        self._add_note(self.cut_short_text)
+        self._set_header()
+
+    def _add_note(self, text: str) -> None:
+        note = QLabel(text, self)
+        note.setObjectName("cutShortNote")
+        note.setWordWrap(True)
+        self.body.addWidget(note)
 
     def show_error(self, message: str) -> None:
         self.error_text = message
@@ -163,7 +200,10 @@ class MessageRow(QFrame):
         elif t in ("message-metadata", "finish"):
             md = getattr(chunk, "message_metadata", None)
             if isinstance(md, dict) and md:
-                self.footer.set_stats(md.get("stats") if isinstance(md.get("stats"), dict) else md)
+                if CUT_SHORT_KEY in md or HISTORY_RESET_KEY in md:
+                    self.apply_metadata(md)
+                else:
+                    self.footer.set_stats(md.get("stats") if isinstance(md.get("stats"), dict) else md)
         elif t == "start" and self.status == "pending":
             self.set_status("streaming")
         return None

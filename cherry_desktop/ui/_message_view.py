@@ -151,6 +151,7 @@ class MessageView(QScrollArea):
         steer = bool(stored.metadata.get("steer") or stored.metadata.get("is_steer"))
         row = MessageRow(stored.id, stored.role, steer=steer)
         row.set_parts(stored.parts, status=stored.status, stats=stored.stats, load_error=stored.load_error)
+        row.apply_metadata(stored.metadata)
         self._by_id[stored.id] = row
         return row
 

@@ -107,6 +107,16 @@ class UiBridge(QObject):
         """Whether core's stream services run (the app starts them just after the first paint)."""
         return bool(self.core.services_ready.is_set())
 
+    def running_work(self) -> int:
+        """How many turns are streaming or starting now (0 before the services run)."""
+        if not self.services_running():
+            return 0
+        count = len(self.core.stream_manager.list_active_work())
+        runtime = self.agent_runtime
+        if runtime is not None:
+            count += len(runtime.list_active_work())
+        return count
+
     async def services(self) -> None:
         """Wait until core's stream services run (at once when they already do)."""
         await self.core.services_ready.wait()

@@ -14,6 +14,7 @@ import pytest
 from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver
 from cherry_desktop.core.ai.runtime.prompt import BLOCK_LANGUAGE
 from cherry_desktop.core.ai.runtime.types import (
+    HISTORY_RESET_METADATA_KEY,
     STEER_REMINDER_OPEN,
     ApprovalDecision,
     ReconcileInput,
@@ -352,3 +353,44 @@ async def test_prewarmed_query_is_consumed_once(harness: Harness) -> None:
         assert not driver.warm_queries.has("session-1")
     finally:
         await driver.shutdown()
+
+
+@pytest.mark.parametrize("token", ["not-a-uuid", "../../etc/passwd", "00000000-0000-4000-8000-00000000000G"])
+async def test_malformed_resume_token_is_never_used_and_the_turn_runs(
+    driver: ClaudeCodeRuntimeDriver, harness: Harness, token: str
+) -> None:
+    harness.server.enqueue(text("fresh start"))
+    connection = await driver.connect(harness.connect_input(resume_token=token))
+    reader = EventReader(connection)
+    await send_text(connection, "hello again")
+    events = await reader.turn()
+    assert events[-1].type == "turn-complete"
+    assert text_of(events) == "fresh start"
+    assert getattr(connection, "recovered_from", None) == token
+    assert not any(token in " ".join(psutil.Process(pid).cmdline())
+                   for pid in driver.process_manager.alive_pids())
+    metadata = [e.chunk.message_metadata for e in events if e.type == "chunk" and e.chunk.type == "message-metadata"]
+    assert {HISTORY_RESET_METADATA_KEY: True} in metadata  # the window tells the user
+
+
+async def test_resume_whose_history_file_is_gone_recovers_once(
+    driver: ClaudeCodeRuntimeDriver, harness: Harness
+) -> None:
+    harness.server.enqueue(text("first"), text("after the reset"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "remember this")
+    events = await reader.turn()
+    token = next(e.token for e in events if e.type == "resume-token")
+    await connection.close()
+    removed = list((harness.tmp_path / "cli-home").rglob(f"{token}.jsonl"))
+    assert removed, "the CLI kept the conversation in its home"
+    for path in removed:
+        path.unlink()
+    again = await driver.connect(harness.connect_input(resume_token=token))
+    reader = EventReader(again)
+    await send_text(again, "hello again")
+    events = await reader.turn()
+    assert text_of(events) == "after the reset"
+    assert getattr(again, "recovered_from", None) == token
+    assert token not in {e.token for e in events if e.type == "resume-token"}

@@ -15,12 +15,17 @@ from pathlib import Path
 import peewee as pw
 
 from cherry_desktop.core.data.models import ALL_MODELS, AppMeta, database_proxy
+from cherry_desktop.core.private_files import create_private_file, tighten_database_files
+from cherry_desktop.core.storage_faults import StorageError, StorageFault, classify
 
 log = logging.getLogger(__name__)
 
 
-class SchemaTooNewError(RuntimeError):
+class SchemaTooNewError(StorageError):
     """The database was written by a newer Cherry Desktop."""
+
+    def __init__(self, message: str, path: Path | None = None) -> None:
+        super().__init__(StorageFault.SCHEMA_TOO_NEW, path, message)
 
 
 def _m1_initial(db: pw.SqliteDatabase) -> None:
@@ -97,6 +102,15 @@ def migrate(db: pw.SqliteDatabase) -> int:
 def open_database(path: Path) -> pw.SqliteDatabase:
     """Open (creating and migrating) the database file and bind the models to it."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        # 0600 before SQLite creates it: its -wal and -shm files take the database's mode.
+        create_private_file(path)
+        tighten_database_files(path)
+    except OSError as exc:
+        fault = classify(exc, path)
+        if fault is None:
+            raise
+        raise fault from exc
     db = pw.SqliteDatabase(
         str(path),
         pragmas={
@@ -107,9 +121,20 @@ def open_database(path: Path) -> pw.SqliteDatabase:
         },
         check_same_thread=False,
     )
-    db.connect(reuse_if_open=True)
-    database_proxy.initialize(db)
-    migrate(db)
+    try:
+        db.connect(reuse_if_open=True)
+        database_proxy.initialize(db)
+        migrate(db)
+    except SchemaTooNewError as exc:
+        db.close()
+        raise SchemaTooNewError(exc.detail, path) from None
+    except Exception as exc:
+        # A damaged, foreign or unwritable file: one typed error, and the file left as it is.
+        fault = classify(exc, path)
+        db.close()
+        if fault is None:
+            raise
+        raise fault from exc
     return db
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -72,6 +73,23 @@ class UsageEvent:
 class ResumeTokenEvent:
     token: str
     type: Literal["resume-token"] = "resume-token"
+
+
+#: Message-metadata key of a turn that ended before the runtime finished it (value: a
+#: `CutShortReason`). The row keeps its partial text; the window says why it is cut short.
+CUT_SHORT_METADATA_KEY = "cut_short"
+
+
+#: Message-metadata key set (True) on the first answer after the runtime refused to resume
+#: the stored conversation and a new one was started: the window tells the user the agent no
+#: longer remembers the earlier messages.
+HISTORY_RESET_METADATA_KEY = "history_reset"
+
+
+class CutShortReason(StrEnum):
+    """Why a turn's answer is incomplete although it settled."""
+
+    RUNTIME_EXITED = "runtime-exited"  # the agent process ended (or its stream broke) mid-turn
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,13 @@ from cherry_desktop.core.ai.runtime.claude_code.stream_adapter import (
 )
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import WarmQuery, close_client
 from cherry_desktop.core.ai.runtime.types import (
+    CUT_SHORT_METADATA_KEY,
+    HISTORY_RESET_METADATA_KEY,
     AgentRuntimeEvent,
     ApprovalDecision,
+    ChunkEvent,
     ContextUsage,
+    CutShortReason,
     ErrorEvent,
     PermissionMode,
     ReconcileInput,
@@ -42,7 +46,7 @@ from cherry_desktop.core.ai.runtime.types import (
     TurnCompleteEvent,
     wrap_steer_reminder,
 )
-from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+from cherry_desktop.core.messages import MessageMetadataChunk, UIMessage, UIMessageChunk
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +70,14 @@ class RecoveryBudget:
             return False
         self.used = True
         return True
+
+
+def is_valid_resume_token(token: str) -> bool:
+    """A Claude Code session id is a UUID (canonical form)."""
+    try:
+        return str(uuid.UUID(token)) == token.lower()
+    except ValueError:
+        return False
 
 
 def message_text(message: UIMessage) -> str:
@@ -120,6 +132,7 @@ class ClaudeCodeConnection:
         self._dead = False
         self.resume_token: str | None = request.resume
         self.recovered_from: str | None = None
+        self._reset_announced = False
 
     # ---- startup -------------------------------------------------------------------------
 
@@ -130,7 +143,13 @@ class ClaudeCodeConnection:
             self._router = warm.router
             self._client = warm.client
         else:
-            self._client = await self._connect_client(self._request.resume)
+            resume = self._request.resume
+            if resume is not None and not is_valid_resume_token(resume):
+                # Never hand the CLI a token that cannot be a session id (it would refuse it,
+                # or read it as a session title or a path).
+                log.warning("discarding a malformed resume token %r; starting a new SDK session", resume)
+                self.recovered_from, self.resume_token, resume = resume, None, None
+            self._client = await self._connect_client(resume)
         self._reader = asyncio.get_running_loop().create_task(self._run(), name="claude-code-reader")
 
     async def _connect_client(self, resume: str | None) -> Any:
@@ -149,11 +168,18 @@ class ClaudeCodeConnection:
         try:
             await client.connect()
         except Exception as exc:
-            if resume and MISSING_CONVERSATION_TEXT in str(exc) and self._budget.take():
-                log.warning("resume token %s has no conversation; starting a new SDK session", resume)
+            # Any refusal of the resume (unknown id, a malformed one, its file gone) gets the
+            # one recovery: a new conversation. If that fails too, the first error stands and
+            # the token is kept (the failure was not the resume's).
+            if resume and self._budget.take():
+                log.warning("Claude Code refused to resume %s (%s); starting a new SDK session", resume, exc)
+                try:
+                    fresh = await self._connect_client(None)
+                except Exception:
+                    raise exc from None
                 self.recovered_from = resume
                 self.resume_token = None
-                return await self._connect_client(None)
+                return fresh
             raise
         return client
 
@@ -247,8 +273,13 @@ class ClaudeCodeConnection:
     def _end_truncated_turn(self, reason: str) -> None:
         self._flush_undelivered()
         if self._turn_active and self._adapter.turn_has_output:
+            # Salvage: the partial answer is kept and the turn settles (the session stays
+            # usable), but the row says it was cut short: never a plain success.
+            log.warning("Claude Code ended mid-turn after output (%s); the answer is cut short", reason)
             for event in self._adapter.close_open_blocks():
                 self._emit(event)
+            self._emit(ChunkEvent(MessageMetadataChunk(
+                message_metadata={CUT_SHORT_METADATA_KEY: CutShortReason.RUNTIME_EXITED.value})))
             self._emit(TurnCompleteEvent(finish_reason="truncated", salvaged=True))
         else:
             self._emit(ErrorEvent(message=reason, code="stream-ended"))
@@ -257,14 +288,14 @@ class ClaudeCodeConnection:
 
     def _handle_result(self, result: Any) -> str:
         error = result_error_text(result)
-        if (
-            error is not None
-            and is_duplicate_tool_id_error(error)
-            and not self._adapter.turn_has_output
-            and self._pending_input is not None
-            and self._budget.take()
-        ):
-            log.warning("duplicate tool_use ids in resumed history; rebuilding without resume")
+        # Duplicate-id recovery only before visible output (a replay could repeat it); a
+        # missing conversation refused at request time is not activity-gated (spec).
+        refused = error is not None and (
+            (is_duplicate_tool_id_error(error) and not self._adapter.turn_has_output)
+            or MISSING_CONVERSATION_TEXT in error
+        )
+        if refused and self._pending_input is not None and self._budget.take():
+            log.warning("the resumed history was refused (%s); rebuilding without resume", error)
             self.recovered_from = self.resume_token
             return "rebuild"
         self._flush_undelivered()
@@ -288,6 +319,7 @@ class ClaudeCodeConnection:
         try:
             self._client = await self._connect_client(None)
             self._adapter.start_turn(self._clock())
+            self._announce_history_reset()
             await self._client.query(self._pending_input or "")
         except Exception as exc:
             log.warning("rebuilding the Claude Code query failed", exc_info=True)
@@ -324,7 +356,14 @@ class ClaudeCodeConnection:
         self._turn_active = True
         self._durations.clear()
         self._adapter.start_turn(self._clock())
+        self._announce_history_reset()
         await self._client.query(text)
+
+    def _announce_history_reset(self) -> None:
+        """Once per recovery: the answer carries the note that earlier history is gone."""
+        if self.recovered_from is not None and not self._reset_announced:
+            self._reset_announced = True
+            self._emit(ChunkEvent(MessageMetadataChunk(message_metadata={HISTORY_RESET_METADATA_KEY: True})))
 
     async def redirect(self, input: RuntimeRedirectInput) -> bool:
         """Stash a steer; the next PreToolUse hook of this turn injects it."""

@@ -1,19 +1,23 @@
 """`ClaudeCodeProcessManager`: owns every Claude Code CLI process this app spawns.
 
 Every SDK client is built on `tracked_transport(...)`, a subclass of the SDK's subprocess
-transport that records the child from spawn to exit. The stdio contract is the SDK's: stdin
-stays a pipe (never detached, never redirected), so when the app dies the CLI reads EOF and
-exits by itself. `sweep()` — run at app stop after connections were closed gracefully — sends
-SIGTERM to any tracked child still alive. It waits for nothing and never looks processes up by
-name.
+transport that records the child from spawn to exit and starts it through
+`cherry_desktop.core.process_tie` (the SDK has no spawn hook, so its command is prefixed):
+the CLI runs in its own process group and the OS kills it when the app dies, however it dies
+(the CLI does not exit on stdin EOF while a model request is in flight). The stdio contract is
+otherwise the SDK's: stdin stays a pipe. `sweep()` — run at app stop after connections were
+closed gracefully — sends SIGTERM to any tracked child's group still alive. It waits for
+nothing and never looks processes up by name.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import signal
 from typing import Any
 
+from cherry_desktop.core import process_tie
 from cherry_desktop.core.ai.runtime.claude_code.sdk import (
     configure_can_use_tool,
     ignore_shadowed_can_use_tool_warning,
@@ -49,9 +53,9 @@ class ClaudeCodeProcessManager:
         """SIGTERM every tracked child still alive; returns their PIDs. Never waits."""
         signalled = []
         for pid in self.alive_pids():
-            process = self._processes.pop(pid)
+            self._processes.pop(pid)
             with contextlib.suppress(ProcessLookupError, OSError):
-                process.terminate()
+                process_tie.kill_tree(pid, signal.SIGTERM)
                 signalled.append(pid)
         if signalled:
             log.info("sent SIGTERM to %d Claude Code process(es) still alive at stop", len(signalled))
@@ -68,12 +72,16 @@ class ClaudeCodeProcessManager:
             manager = self
 
             class TrackedSubprocessCLITransport(SubprocessCLITransport):
+                def _build_command(self) -> list[str]:
+                    return process_tie.tied_command(super()._build_command())
+
                 async def connect(self) -> None:
                     try:
                         await super().connect()
                     finally:
                         process = getattr(self, "_process", None)
                         if process is not None:
+                            process_tie.adopt(int(process.pid))
                             manager.register(process)
 
                 async def close(self) -> None:
