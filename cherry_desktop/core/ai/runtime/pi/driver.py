@@ -87,6 +87,10 @@ class PiRuntimeDriver:
         return sorted(c.process.pid for c in self._connections
                       if c.process.pid is not None and c.process.returncode is None)
 
+    def use_installation(self, installation: PiInstallation) -> None:
+        """Run this pi from now on (tests, or a pi the UI just installed)."""
+        self._installation = installation
+
     def installation(self) -> PiInstallation:
         if self._installation is None:
             self._installation = find_pi(self.paths.get("feature.agents.pi.install"))
