@@ -229,3 +229,39 @@ async def test_no_pi_process_outlives_a_killed_app(harness: PiHarness, workspace
             break
         await asyncio.sleep(0.05)
     assert not psutil.pid_exists(pids[0]) or psutil.Process(pids[0]).status() == psutil.STATUS_ZOMBIE
+
+
+async def test_a_prewarmed_pi_takes_the_next_turn_of_its_session(harness: PiHarness,
+                                                                 pi_installation: PiInstallation) -> None:
+    driver = PiRuntimeDriver(harness.driver().deps, installation=pi_installation, warm_ttl_s=60)
+    try:
+        harness.server.enqueue(text("one"), text("two"), text("three"))
+        connection = await driver.connect(harness.connect_input())
+        reader = EventReader(connection)
+        await send_text(connection, "first")
+        token = [e.token for e in await reader.turn() if e.type == "resume-token"][-1]
+        await connection.close()
+
+        await driver.on_session_idle(harness.connect_input(resume_token=token))
+        assert driver.has_warm("session-1")
+        warm_pids = driver.alive_pids()
+        assert len(warm_pids) == 1
+        taken = await driver.connect(harness.connect_input(resume_token=token))
+        assert driver.alive_pids() == warm_pids and not driver.has_warm("session-1")  # no new spawn
+        reader = EventReader(taken)
+        await send_text(taken, "second")
+        assert text_of(await reader.turn()) == "two"
+        assert "first" in harness.server.last_model_request().all_text()
+        await taken.close()
+
+        # A spawn-frozen change while it waited (a disabled tool): the warm pi is not used.
+        await driver.on_session_idle(harness.connect_input(resume_token=token))
+        stale = driver.alive_pids()
+        fresh = await driver.connect(harness.connect_input(resume_token=token, disabled_tools=frozenset({"bash"})))
+        assert driver.alive_pids() != stale and len(driver.alive_pids()) == 1
+        reader = EventReader(fresh)
+        await send_text(fresh, "third")
+        assert text_of(await reader.turn()) == "three"
+    finally:
+        await driver.shutdown()
+    assert driver.alive_pids() == []

@@ -303,6 +303,11 @@ class PiConnection:
     def permission_mode(self) -> PermissionMode:
         return self._permission_mode
 
+    def apply_policy(self, permission_mode: PermissionMode, disabled_tools: frozenset[str]) -> None:
+        """Adopt a session's live policy (a prewarmed connection taken by its session)."""
+        self._permission_mode = permission_mode
+        self._disabled = set(disabled_tools)
+
     async def send(self, input: RuntimeSendInput) -> None:
         if not self.is_alive:
             raise RuntimeError("the pi connection is closed")

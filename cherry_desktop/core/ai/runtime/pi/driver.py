@@ -23,6 +23,7 @@ from cherry_desktop.core.ai.runtime.pi.launch import (
     build_pi_launch,
     find_session_file,
     pi_model_name,
+    plan_pi_launch,
     remove_home,
 )
 from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError
@@ -39,6 +40,8 @@ from cherry_desktop.core.paths import PathRegistry, build_path_registry
 log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE_S = 5.0
+#: How long a prewarmed pi waits for its session's next turn before it is closed.
+DEFAULT_WARM_TTL_S = 120.0
 
 
 class PiRuntimeDriver:
@@ -47,8 +50,11 @@ class PiRuntimeDriver:
     type = "pi"
     capabilities: Sequence[str] = ("agent-session",)
 
-    def __init__(self, deps: Any = None, *, installation: PiInstallation | None = None) -> None:
+    def __init__(self, deps: Any = None, *, installation: PiInstallation | None = None,
+                 warm_ttl_s: float = DEFAULT_WARM_TTL_S) -> None:
         self.deps = deps
+        self.warm_ttl_s = warm_ttl_s
+        self._warm: dict[str, tuple[PiConnection, asyncio.TimerHandle | None]] = {}
         paths = getattr(deps, "paths", None)
         self.paths: PathRegistry = paths if isinstance(paths, PathRegistry) else build_path_registry()
         self._installation = installation
@@ -103,6 +109,9 @@ class PiRuntimeDriver:
 
     async def connect(self, input: RuntimeConnectInput) -> AgentRuntimeConnection:
         token = input.resume_token or _last_token(input)
+        warm = await self._consume_warm(input, token)
+        if warm is not None:
+            return warm
         launch = await asyncio.to_thread(self._launch, input, token)
         recovered_from: str | None = None
         if token and launch.session_file is None:
@@ -137,11 +146,56 @@ class PiRuntimeDriver:
     def session_file_of(self, token: str) -> Path | None:
         return find_session_file(self.paths.get("feature.agents.pi.sessions"), token)
 
+    # ---- warm connections ----------------------------------------------------------------
+
+    def has_warm(self, session_id: str) -> bool:
+        return session_id in self._warm
+
     async def on_session_idle(self, input: RuntimeConnectInput) -> None:
-        """No prewarm: a cold pi starts in about a second (see bench/pi_turn.py)."""
+        """Prewarm a pi on the session's resume token (spawn, load the session file, answer
+        ``get_state``: about a second a cold first turn would otherwise wait for); it is closed
+        after `warm_ttl_s` unless the session's next turn takes it."""
+        session_id = input.context.session.id
+        await self.close_session_warm(session_id)
+        token = input.resume_token or _last_token(input)
+        if not token or self.session_file_of(token) is None:
+            return
+        launch = await asyncio.to_thread(self._launch, input, token)
+        connection = await self._start(input, launch)
+        if session_id in self._warm:  # a racing prewarm won
+            await connection.close()
+            return
+        handle = asyncio.get_running_loop().call_later(
+            self.warm_ttl_s, lambda: asyncio.ensure_future(self.close_session_warm(session_id)))
+        self._warm[session_id] = (connection, handle)
+
+    async def _consume_warm(self, input: RuntimeConnectInput, token: str | None) -> PiConnection | None:
+        entry = self._warm.pop(input.context.session.id, None)
+        if entry is None:
+            return None
+        connection, handle = entry
+        if handle is not None:
+            handle.cancel()
+        plan = await asyncio.to_thread(plan_pi_launch, input, token)
+        if connection.is_alive and connection.launch.signature == plan.signature:
+            connection.apply_policy(input.permission_mode, input.disabled_tools)
+            return connection
+        await connection.close()  # spawn-frozen facts changed while it waited
         return None
 
+    async def close_session_warm(self, session_id: str) -> None:
+        entry = self._warm.pop(session_id, None)
+        if entry is not None:
+            connection, handle = entry
+            if handle is not None:
+                handle.cancel()
+            await connection.close()
+
     async def shutdown(self) -> None:
+        for _warm, handle in self._warm.values():
+            if handle is not None:
+                handle.cancel()
+        self._warm.clear()
         closers = [c.close() for c in list(self._connections)]
         try:
             await asyncio.wait_for(asyncio.gather(*closers, return_exceptions=True), SHUTDOWN_GRACE_S)

@@ -149,15 +149,22 @@ class PiLaunch:
     signature: str
 
 
-def build_pi_launch(
-    input: RuntimeConnectInput,
-    *,
-    installation: PiInstallation,
-    root: Path,
-    sessions_dir: Path,
-    resume_token: str | None,
-) -> PiLaunch:
-    """Write the connection's home (models.json, gate, prompt files) and build argv/env."""
+@dataclass(frozen=True)
+class PiLaunchPlan:
+    """The spawn-frozen facts of a launch, computed without writing anything; `signature`
+    keys warm-connection reuse (the key enters it hashed, never in clear)."""
+
+    model: str
+    config: dict[str, object]
+    tools: tuple[str, ...]
+    base: str
+    append: str
+    api_key: str
+    resume_token: str | None
+    signature: str
+
+
+def plan_pi_launch(input: RuntimeConnectInput, resume_token: str | None) -> PiLaunchPlan:
     ctx = input.context
     model = pi_model_name(ctx.model_id)
     if model is None:
@@ -167,9 +174,30 @@ def build_pi_launch(
     config = models_json(input, model)
     tools = enabled_tools(input.disabled_tools)
     base, append = prompt_texts(materialize_prompt(input), tools)
+    key = _api_key(input)
     signature = hashlib.sha256(json.dumps(
-        {"models": config, "tools": tools, "base": base, "append": append, "cwd": str(ctx.workspace_path)},
+        {"models": config, "tools": tools, "base": base, "append": append, "cwd": str(ctx.workspace_path),
+         "env": input.extra_env, "key": hashlib.sha256(key.encode()).hexdigest(), "resume": resume_token},
         sort_keys=True).encode()).hexdigest()
+    return PiLaunchPlan(model=model, config=config, tools=tuple(tools), base=base, append=append, api_key=key,
+                        resume_token=resume_token, signature=signature)
+
+
+def build_pi_launch(
+    input: RuntimeConnectInput,
+    *,
+    installation: PiInstallation,
+    root: Path,
+    sessions_dir: Path,
+    resume_token: str | None,
+    plan: PiLaunchPlan | None = None,
+) -> PiLaunch:
+    """Write the connection's home (models.json, gate, prompt files) and build argv/env."""
+    ctx = input.context
+    plan = plan or plan_pi_launch(input, resume_token)
+    assert ctx.workspace_path is not None
+    model, config, tools, base, append = plan.model, plan.config, list(plan.tools), plan.base, plan.append
+    signature = plan.signature
 
     home = root / "connections" / uuid.uuid4().hex
     home.mkdir(parents=True, exist_ok=True)
@@ -194,7 +222,7 @@ def build_pi_launch(
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
     env.update(input.extra_env)
     env.update({"PI_CODING_AGENT_DIR": str(home), "PI_OFFLINE": "1", "PI_TELEMETRY": "0",
-                API_KEY_ENV: _api_key(input)})
+                API_KEY_ENV: plan.api_key})
     return PiLaunch(argv=argv, env=env, cwd=ctx.workspace_path, home=home, model=model, tools=tuple(tools),
                     session_file=session_file, signature=signature)
 
