@@ -253,15 +253,20 @@ async def test_idle_close_and_core_stop_leave_no_pi_process(open_app: OpenApp,
     model_server.enqueue(text("done"))
     row = await app.turn("one turn, then idle")
     assert row.status == "success"
-    await until(lambda: not app.driver.connections, limit=TURN_LIMIT_S)  # the idle window closed it
-    assert app.driver.alive_pids() == []
+    turn_pids = app.driver.alive_pids()
+    # The idle window closes the connection (its pi exits) and prewarms one on the token.
+    await until(lambda: app.driver.has_warm(app.session_id), limit=TURN_LIMIT_S)
+    assert len(turn_pids) == 1 and turn_pids[0] not in app.driver.alive_pids()
+    assert not psutil.pid_exists(turn_pids[0]) or psutil.Process(turn_pids[0]).status() == psutil.STATUS_ZOMBIE
+    warm_pids = app.driver.alive_pids()
+    assert len(warm_pids) == 1
 
     app.core.agent_runtime.idle_window_s = 60.0
     model_server.enqueue(HangReply(text_before="streaming at stop"))
     result = await app.send("a turn still streaming at stop")
     await until(lambda: app.subscriber.text_for(result.placeholder_ids[0]), limit=TURN_LIMIT_S)
     pids = app.driver.alive_pids()
-    assert len(pids) == 1
+    assert pids == warm_pids  # the next turn took the prewarmed pi
     await app.core.stop()
     assert app.driver.alive_pids() == []
     assert not psutil.pid_exists(pids[0]) or psutil.Process(pids[0]).status() == psutil.STATUS_ZOMBIE

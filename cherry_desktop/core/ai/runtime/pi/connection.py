@@ -51,8 +51,12 @@ from cherry_desktop.core.ai.runtime.types import (
     wrap_steer_reminder,
 )
 from cherry_desktop.core.ai.runtime.user_text import runtime_input_text
+from cherry_desktop.core.messages import UIMessageChunk
 
 log = logging.getLogger(__name__)
+
+#: Receives each event in order, then None once the stream ended (`set_event_sink`).
+EventSink = Callable[[AgentRuntimeEvent | None], None]
 
 DISABLED_MESSAGE = "This tool is disabled for this agent."
 DENIED_MESSAGE = "The user denied this tool call."
@@ -98,6 +102,7 @@ class PiConnection:
         self._clock = clock
         self._on_closed = on_closed
         self._queue: asyncio.Queue[AgentRuntimeEvent | None] = asyncio.Queue()
+        self._sink: EventSink | None = None
         self._denied: set[str] = set()
         self._adapter = PiStreamAdapter(denied_tool_ids=self._denied)
         self._permission_mode: PermissionMode = permission_mode
@@ -150,18 +155,42 @@ class PiConnection:
                 return
             yield event
 
+    def set_event_sink(self, sink: EventSink | None) -> None:
+        """Optional host fast path: hand events to `sink` as they happen (from pi's reader, in
+        order, then None at the end) instead of queueing them for `events()`; events queued
+        before are handed over first. None detaches (later events queue again)."""
+        self._sink = sink
+        if sink is None:
+            self._adapter.chunk_out = None
+            return
+        while not self._queue.empty():
+            sink(self._queue.get_nowait())
+
+    def set_chunk_sink(self, chunk_sink: Callable[[UIMessageChunk], None] | None) -> None:
+        """With an event sink set: text deltas go straight to `chunk_sink` (no `ChunkEvent`
+        wrapper), in order with the events."""
+        self._adapter.chunk_out = chunk_sink if self._sink is not None else None
+
     def _emit(self, event: AgentRuntimeEvent | None) -> None:
         if self._ended:
             return
         if event is None:
             self._ended = True
-        self._queue.put_nowait(event)
+        sink = self._sink
+        if sink is not None:
+            sink(event)
+        else:
+            self._queue.put_nowait(event)
 
     # ---- pi records ----------------------------------------------------------------------
 
     def _on_record(self, record: dict[str, Any]) -> None:
         kind = record.get("type")
         now = self._clock()
+        if kind == "message_update":  # nearly every record of a turn
+            for event in self._adapter.adapt(record, now):
+                self._emit(event)
+            return
         if kind == "extension_ui_request":
             self._on_ui_request(record)
             return

@@ -102,6 +102,11 @@ class PiRuntimeDriver:
             self._installation = find_pi(self.paths.get("feature.agents.pi.install"))
         return self._installation
 
+    def launch_for(self, input: RuntimeConnectInput, token: str | None) -> PiLaunch:
+        """Write a connection home and build the launch of a pi for `input` (also used by
+        bench/pi_turn.py to start a bare pi exactly as the app would)."""
+        return self._launch(input, token)
+
     def _launch(self, input: RuntimeConnectInput, token: str | None) -> PiLaunch:
         return build_pi_launch(input, installation=self.installation(),
                                root=self.paths.get("feature.agents.pi.root"),

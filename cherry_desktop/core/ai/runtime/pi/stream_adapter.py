@@ -15,8 +15,11 @@ Turn boundaries, steers and approvals are the connection's; tool parts carry the
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from pydantic import TypeAdapter
 
 from cherry_desktop.core.ai.runtime.capabilities import PI_TRANSPORT
 from cherry_desktop.core.ai.runtime.types import (
@@ -43,9 +46,13 @@ from cherry_desktop.core.messages import (
     ToolOutputAvailableChunk,
     ToolOutputDeniedChunk,
     ToolOutputErrorChunk,
+    UIMessageChunk,
 )
 
 PROVIDER_METADATA: dict[str, Any] = {"cherry": {"transport": PI_TRANSPORT}}
+#: Text deltas are most chunks of a turn: validated through the model's validator directly
+#: (the keyword packing of `BaseModel.__init__` costs as much as validating them).
+_TEXT_DELTA = TypeAdapter(TextDeltaChunk)
 
 
 def _int(value: Any) -> int:
@@ -82,6 +89,9 @@ class PiStreamAdapter:
         self.turn_has_output = False
         self.last_assistant: dict[str, Any] | None = None
         self.context_window: int | None = None
+        #: When set, text deltas go straight here instead of into `adapt`'s result as
+        #: `ChunkEvent`s; the caller treats both outputs as one ordered stream.
+        self.chunk_out: Callable[[UIMessageChunk], None] | None = None
 
     def start_turn(self, now: float) -> None:
         self.turn_has_output = False
@@ -136,7 +146,13 @@ class PiStreamAdapter:
         if etype.endswith("_delta") and step.first_token_at is None:
             step.first_token_at = now
         if etype == "text_delta":
-            return [self._chunk(TextDeltaChunk(id=block_id, delta=str(event.get("delta", ""))))]
+            self.turn_has_output = True
+            chunk = _TEXT_DELTA.validate_python({"id": block_id, "delta": str(event.get("delta", ""))})
+            out = self.chunk_out
+            if out is not None:
+                out(chunk)
+                return []
+            return [ChunkEvent(chunk)]
         if etype == "text_start":
             step.blocks[index] = "text"
             return [self._chunk(TextStartChunk(id=block_id, provider_metadata=PROVIDER_METADATA))]
