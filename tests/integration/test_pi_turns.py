@@ -19,7 +19,7 @@ from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.runtime.types import STEER_REMINDER_OPEN, RuntimeRedirectInput
 from cherry_desktop.core.messages import UIMessage
-from cherry_desktop.demo import ScriptedModelServer, http_error, slow_text, text
+from cherry_desktop.demo import ScriptedModelServer, http_error, slow_text, text, tool_use
 from tests.integration.claude_driver_helpers import EventReader, send_text, text_of
 from tests.integration.pi_helpers import ROOT, PiHarness
 
@@ -265,3 +265,56 @@ async def test_a_prewarmed_pi_takes_the_next_turn_of_its_session(harness: PiHarn
     finally:
         await driver.shutdown()
     assert driver.alive_pids() == []
+
+
+async def test_pi_killed_mid_turn_salvages_the_partial_and_ends_the_stream(
+        driver: PiRuntimeDriver, harness: PiHarness) -> None:
+    harness.server.enqueue(slow_text("words " * 200, delay_s=0.03))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "talk")
+    await _first_text(reader)
+    pid = driver.alive_pids()[0]
+    os.kill(pid, signal.SIGKILL)
+    events = await reader.until(lambda e: e.type in ("turn-complete", "error"))
+    assert events[-1].type == "turn-complete" and events[-1].salvaged  # type: ignore[attr-defined]
+    assert not connection.is_alive
+    with pytest.raises(StopAsyncIteration):
+        await reader.next()  # the event stream ended
+    with pytest.raises(RuntimeError):
+        await send_text(connection, "again")
+
+
+async def test_a_steer_sent_before_pi_started_the_turn_is_still_delivered(
+        driver: PiRuntimeDriver, harness: PiHarness) -> None:
+    harness.server.enqueue(slow_text("first part ", delay_s=0.05), text("after the steer"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    steer = UIMessage.user_text("same-tick steer")
+    # The steer races the prompt: sent in the same tick, before pi's agent_start arrives.
+    await asyncio.gather(send_text(connection, "go"),
+                         connection.redirect(RuntimeRedirectInput(message=steer)))
+    events = await reader.turn()
+    assert events[-1].type == "turn-complete"
+    kinds = [e.type for e in reader.all]
+    assert "steer-boundary" in kinds or "steer-undelivered" in kinds
+    assert "same-tick steer" in harness.server.last_model_request().all_text()
+
+
+async def test_approval_answers_after_stop_or_close_are_refused(driver: PiRuntimeDriver, harness: PiHarness,
+                                                                workspace: Path) -> None:
+    from cherry_desktop.core.ai.runtime.types import ApprovalDecision
+
+    harness.server.enqueue(tool_use("bash", {"command": "touch ran"}), text("ok"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "run it")
+    request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
+    await connection.interrupt()  # Stop while the card is up: the call is refused, the turn ends
+    events = await reader.until(lambda e: e.type in ("turn-complete", "error"))
+    assert events[-1].type == "turn-complete"
+    assert not await connection.respond_tool_approval(request.approval_id,  # type: ignore[attr-defined]
+                                                      ApprovalDecision(approved=True))
+    assert not (workspace / "ran").exists()
+    await connection.close()
+    assert not await connection.respond_tool_approval("approval-unknown", ApprovalDecision(approved=True))
