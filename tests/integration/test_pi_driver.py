@@ -63,3 +63,54 @@ async def test_fresh_turn(driver: PiRuntimeDriver, harness: PiHarness) -> None:
     for path in harness.tmp_path.rglob("*"):
         if path.is_file() and path.stat().st_size < 5_000_000:
             assert TEST_KEY not in path.read_text(errors="ignore"), path
+
+
+async def test_without_pi_the_driver_installs_it_before_the_first_connect(
+        harness: PiHarness, monkeypatch: pytest.MonkeyPatch, pi_installation: PiInstallation) -> None:
+    """npm's registry is the internet: the install is replaced by linking the test's pi into
+    the app's runtime folder; everything else (lookup, version check, launch) is real."""
+    from cherry_desktop.core.ai.runtime.pi import driver as driver_module
+    from cherry_desktop.core.ai.runtime.pi.install import app_pi
+
+    monkeypatch.setenv("PATH", str(pi_installation.node.node.parent))  # no `pi` on PATH
+    installs: list[Path] = []
+
+    async def fake_npm_install(install_dir: Path, progress: object = None) -> PiInstallation:
+        installs.append(install_dir)
+        package = pi_installation.cli_js.parents[1]
+        target = install_dir / "node_modules" / "@mariozechner" / "pi-coding-agent"
+        target.parent.mkdir(parents=True)
+        target.symlink_to(package, target_is_directory=True)
+        found = app_pi(install_dir, pi_installation.node)
+        assert found is not None
+        return found
+
+    monkeypatch.setattr(driver_module, "install_pinned_pi", fake_npm_install)
+    drv = PiRuntimeDriver(harness.driver().deps)
+    try:
+        harness.server.enqueue(text("installed and running"), text("again"))
+        connection = await drv.connect(harness.connect_input())
+        reader = EventReader(connection)
+        await send_text(connection, "hi")
+        assert text_of(await reader.turn()) == "installed and running"
+        assert installs == [harness.paths.get("feature.agents.pi.install")]
+        second = await drv.connect(harness.connect_input())  # found now: no second install
+        assert installs == [harness.paths.get("feature.agents.pi.install")]
+        assert drv.installation().source == "app"
+        await second.close()
+    finally:
+        await drv.shutdown()
+
+
+async def test_without_node_connect_fails_with_a_clear_code(harness: PiHarness,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from cherry_desktop.core.ai.runtime.pi import install
+    from cherry_desktop.core.ai.runtime.pi.install import PiUnavailableError
+
+    monkeypatch.setattr(install, "wheel_node", lambda: None)
+    monkeypatch.setenv("PATH", str(harness.tmp_path / "empty-bin"))
+    drv = PiRuntimeDriver(harness.driver().deps)
+    with pytest.raises(PiUnavailableError) as caught:
+        await drv.connect(harness.connect_input())
+    assert caught.value.code == "node-missing"
+    assert drv.alive_pids() == []

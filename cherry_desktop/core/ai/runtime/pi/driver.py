@@ -17,7 +17,13 @@ from typing import Any
 
 from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES, PI_BUILTIN_TOOLS
 from cherry_desktop.core.ai.runtime.pi.connection import PiConnection
-from cherry_desktop.core.ai.runtime.pi.install import PiInstallation, find_pi
+from cherry_desktop.core.ai.runtime.pi.install import (
+    PI_PINNED_VERSION,
+    PiInstallation,
+    PiUnavailableError,
+    find_pi,
+    install_pinned_pi,
+)
 from cherry_desktop.core.ai.runtime.pi.launch import (
     PiLaunch,
     build_pi_launch,
@@ -59,6 +65,7 @@ class PiRuntimeDriver:
         self.paths: PathRegistry = paths if isinstance(paths, PathRegistry) else build_path_registry()
         self._installation = installation
         self._connections: set[PiConnection] = set()
+        self._install_lock = asyncio.Lock()
 
     # ---- validation / catalog ------------------------------------------------------------
 
@@ -98,9 +105,28 @@ class PiRuntimeDriver:
         self._installation = installation
 
     def installation(self) -> PiInstallation:
+        """The pi in use (`PiUnavailableError` when none was found or installed yet)."""
         if self._installation is None:
             self._installation = find_pi(self.paths.get("feature.agents.pi.install"))
         return self._installation
+
+    async def ensure_installation(self) -> PiInstallation:
+        """pi on PATH or in the app's runtime folder; when neither, install the pinned pi there
+        with npm first (once, ~15 s; npm's progress goes to the log). Without Node this raises
+        `PiUnavailableError` ``node-missing`` (the turn fails with that code)."""
+        async with self._install_lock:
+            if self._installation is not None:
+                return self._installation
+            install_dir = self.paths.get("feature.agents.pi.install")
+            try:
+                self._installation = await asyncio.to_thread(find_pi, install_dir)
+            except PiUnavailableError as exc:
+                if exc.code != "pi-missing":
+                    raise
+                log.info("pi is not installed; installing %s into %s", PI_PINNED_VERSION, install_dir)
+                self._installation = await install_pinned_pi(
+                    install_dir, progress=lambda line: log.info("npm: %s", line))
+            return self._installation
 
     def launch_for(self, input: RuntimeConnectInput, token: str | None) -> PiLaunch:
         """Write a connection home and build the launch of a pi for `input` (also used by
@@ -113,6 +139,7 @@ class PiRuntimeDriver:
                                sessions_dir=self.paths.get("feature.agents.pi.sessions"), resume_token=token)
 
     async def connect(self, input: RuntimeConnectInput) -> AgentRuntimeConnection:
+        await self.ensure_installation()
         token = input.resume_token or _last_token(input)
         warm = await self._consume_warm(input, token)
         if warm is not None:
@@ -165,6 +192,7 @@ class PiRuntimeDriver:
         token = input.resume_token or _last_token(input)
         if not token or self.session_file_of(token) is None:
             return
+        await self.ensure_installation()
         launch = await asyncio.to_thread(self._launch, input, token)
         connection = await self._start(input, launch)
         if session_id in self._warm:  # a racing prewarm won
