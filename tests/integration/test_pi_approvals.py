@@ -3,6 +3,7 @@ extension, skill or prompt file Cherry did not pass it."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -48,6 +49,7 @@ async def test_write_asks_and_runs_when_allowed(driver: PiRuntimeDriver, harness
     reader = EventReader(connection)
     await send_text(connection, "write hello.txt")
     request = await _approval(reader)
+    await asyncio.sleep(0.5)  # the user reads the card: not part of the tool's duration
     assert request.tool_name == "write"  # type: ignore[attr-defined]
     assert request.input == {"path": str(target), "content": "hi\n"}  # type: ignore[attr-defined]
     assert not target.exists()  # nothing ran before the answer
@@ -57,6 +59,8 @@ async def test_write_asks_and_runs_when_allowed(driver: PiRuntimeDriver, harness
     assert target.read_text() == "hi\n"
     types = chunk_types(reader.all)
     assert types.index("tool-input-start") < types.index("tool-input-available") < types.index("tool-output-available")
+    output = next(e.chunk for e in reader.all if e.type == "chunk" and e.chunk.type == "tool-output-available")
+    assert output.duration_ms is not None and output.duration_ms < 500
 
 
 async def test_denied_write_does_not_run(driver: PiRuntimeDriver, harness: PiHarness, workspace: Path) -> None:

@@ -288,6 +288,7 @@ class PiConnection:
         verdict = decide(request.tool_name, request.input, permission_mode=self._permission_mode,
                          disabled_tools=self._disabled, cwd=self.launch.cwd, write_roots=self._write_roots)
         if verdict is GateVerdict.ALLOW:
+            self._adapter.tool_released(request.tool_call_id, self._clock())
             self._send(gate_answer(request.ui_request_id, allow=True))
         elif verdict is GateVerdict.DISABLED or self._state is TurnState.ABORTING:
             self._denied.add(request.tool_call_id)
@@ -302,7 +303,9 @@ class PiConnection:
         request = self._approvals.pop(approval_id, None)
         if request is None:
             return False
-        if not decision.approved:
+        if decision.approved:
+            self._adapter.tool_released(request.tool_call_id, self._clock())
+        else:
             self._denied.add(request.tool_call_id)
         reason = decision.reason or DENIED_MESSAGE
         self._send(gate_answer(request.ui_request_id, allow=decision.approved, reason=reason))

@@ -244,6 +244,11 @@ class PiStreamAdapter:
             return [CompactionCompleteEvent(anchor=None)]
         return [CompactionErrorEvent(message=str(record.get("errorMessage") or "compaction failed"))]
 
+    def tool_released(self, tool_call_id: str, now: float) -> None:
+        """The gate let the call run now: its duration starts here, not at
+        ``tool_execution_start`` (it excludes the approval wait)."""
+        self._tool_started_at[tool_call_id] = now
+
     def context_usage(self) -> ContextUsageEvent | None:
         message = self.last_assistant
         usage = message.get("usage") if isinstance(message, dict) else None
