@@ -152,7 +152,9 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         builtin_tools=PI_BUILTIN_TOOLS,
         supports_model_tiers=False,
         supports_skills=False,
-        slash_commands=("/compact",),
+        # pi's slash commands are its TUI's; in RPC mode a "/compact" prompt would reach the
+        # model as text (compaction is an RPC command the driver could map later).
+        slash_commands=(),
     ),
 }
 
