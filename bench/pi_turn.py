@@ -52,13 +52,13 @@ from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation, find_pi
 from cherry_desktop.core.ai.runtime.pi.rpc import PiRpcProcess
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
-from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSendInput
 from cherry_desktop.core.ai.stream import (
     AiStreamOpenRequest,
     dispatch_stream_request,
 )
 from cherry_desktop.core.bootstrap import CoreServices, start_core
-from cherry_desktop.core.messages import TextPart
+from cherry_desktop.core.messages import TextPart, UIMessage
 from cherry_desktop.core.paths import build_path_registry
 from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.demo import Reply, ScriptedModelServer, TextBlock
@@ -92,6 +92,36 @@ class AppSide:
         while not self.core.agent_runtime.is_session_settled(self.session_id):  # noqa: ASYNC110 (untimed)
             await asyncio.sleep(0.005)
         return timing
+
+
+class DriverSide:
+    """The driver alone (no host): a `PiConnection` of its own pi, send -> turn-complete, events
+    read from `events()`. Splits the app's overhead into the driver's and the host's."""
+
+    def __init__(self, driver: PiRuntimeDriver, connect_input: RuntimeConnectInput) -> None:
+        self.driver = driver
+        self.connect_input = connect_input
+        self.connection: Any = None
+        self.events: Any = None
+
+    async def start(self) -> None:
+        self.connection = await self.driver.connect(self.connect_input)
+        self.events = self.connection.events()
+
+    async def turn(self, prompt: str) -> TurnTiming:
+        t0 = time.perf_counter()
+        first: float | None = None
+        await self.connection.send(RuntimeSendInput(message=UIMessage.user_text(prompt)))
+        async with asyncio.timeout(TURN_TIMEOUT_S):
+            async for event in self.events:
+                if first is None and event.type == "chunk" and event.chunk.type == "text-delta":
+                    first = time.perf_counter()
+                if event.type in ("turn-complete", "error"):
+                    break
+        end = time.perf_counter()
+        if first is None:
+            raise RuntimeError("the driver turn streamed no text")
+        return TurnTiming((first - t0) * 1000, (end - t0) * 1000)
 
 
 class BareSide:
@@ -183,15 +213,20 @@ async def bench(reps: int, warm_up: int, warm_reps: int, paced_reps: int, prefix
         app = AppSide(core, session_id)
         bare = BareSide(driver, _connect_input(core, session_id, None))
         await bare.start()
+        only_driver = DriverSide(driver, _connect_input(core, session_id, None))
+        await only_driver.start()
         for i in range(warm_up):
             await app.turn(f"warm-up {i}")
             await bare.turn(f"warm-up {i}")
+            await only_driver.turn(f"warm-up {i}")
         app_t: list[TurnTiming] = []
         bare_t: list[TurnTiming] = []
+        driver_t: list[TurnTiming] = []
         for i in range(reps):
-            sides = [(app, app_t), (bare, bare_t)]
-            for side, out in sides if i % 2 == 0 else reversed(sides):
+            sides: list[tuple[Any, list[TurnTiming]]] = [(app, app_t), (bare, bare_t), (only_driver, driver_t)]
+            for side, out in sides[i % 3:] + sides[:i % 3]:
                 out.append(await side.turn(f"turn {i}"))
+        await only_driver.connection.close()
         server.default = PACED
         app_p: list[TurnTiming] = []
         bare_p: list[TurnTiming] = []
@@ -201,7 +236,7 @@ async def bench(reps: int, warm_up: int, warm_reps: int, paced_reps: int, prefix
                 out.append(await side.turn(f"paced turn {i}"))
         token = core.repos.session_messages.get_last_runtime_resume_token(session_id) or ""
         warm = await warm_vs_cold(core, installation, session_id, token, warm_reps)
-        return {"app": app_t, "bare": bare_t, "app_paced": app_p, "bare_paced": bare_p, **warm,
+        return {"app": app_t, "bare": bare_t, "driver": driver_t, "app_paced": app_p, "bare_paced": bare_p, **warm,
                 "pi": installation.version}
     finally:
         if bare is not None:
@@ -232,17 +267,24 @@ def main() -> None:
     paced_ratio = _med([t.turn_ms for t in raw["app_paced"]]) / _med([t.turn_ms for t in raw["bare_paced"]])
     print(f"pi {raw['pi']}: {len(app)} steady-state turns per side, burst reply (medians, ms)")
     print(f"  turn:        app {app_turn:8.1f}   bare {bare_turn:8.1f}   ratio {app_turn / bare_turn:.3f}")
+    driver_turn = _med([t.turn_ms for t in raw["driver"]])
+    print(f"  driver alone (no host): {driver_turn:.1f}   ratio to bare {driver_turn / bare_turn:.3f}")
     print(f"  first chunk: app {app_first:8.1f}   bare {bare_first:8.1f}   overhead {app_first - bare_first:+.1f}")
     block = max(1, len(app) // 5)
     blocks = [round(_med([t.turn_ms for t in app[i:i + block]]) / _med([t.turn_ms for t in bare[i:i + block]]), 3)
               for i in range(0, len(app) - block + 1, block)]
     print(f"  ratio per block of {block} turns, in order: {blocks}")
+    driver_blocks = [round(_med([t.turn_ms for t in raw["driver"][i:i + block]])
+                           / _med([t.turn_ms for t in bare[i:i + block]]), 3)
+                     for i in range(0, len(app) - block + 1, block)]
+    print(f"  driver alone, per block: {driver_blocks}")
     print(f"  app dispatch: {_med([t.dispatch_ms or 0.0 for t in app]):.1f}")
     print(f"  paced reply (10 ms per delta): turn ratio {paced_ratio:.3f}")
     print(f"first turn through the driver (connect -> turn-complete): cold {cold:.1f}, prewarmed {warm:.1f}")
     print(json.dumps({
         "turn_time_ratio": round(app_turn / bare_turn, 4),
         "turn_time_ratio_paced": round(paced_ratio, 4),
+        "driver_turn_time_ratio": round(driver_turn / bare_turn, 4),
         "first_chunk_overhead_ms": round(app_first - bare_first, 2),
         "warm_first_turn_saving_ms": round(cold - warm, 1),
         "app_turn_ms": round(app_turn, 2), "bare_turn_ms": round(bare_turn, 2),
