@@ -318,3 +318,16 @@ async def test_approval_answers_after_stop_or_close_are_refused(driver: PiRuntim
     assert not (workspace / "ran").exists()
     await connection.close()
     assert not await connection.respond_tool_approval("approval-unknown", ApprovalDecision(approved=True))
+
+
+async def test_stop_in_the_same_tick_as_the_send_still_stops(driver: PiRuntimeDriver, harness: PiHarness) -> None:
+    # (pi may abort before its request leaves: then the next turn takes the slow reply)
+    harness.server.enqueue(slow_text("should not finish " * 10, delay_s=0.03), text("next"))
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await asyncio.gather(send_text(connection, "go"), connection.interrupt())
+    events = await reader.turn()
+    assert events[-1].type == "turn-complete" and events[-1].finish_reason == "aborted"  # type: ignore[attr-defined]
+    assert len(text_of(events)) < len("should not finish " * 10)
+    await send_text(connection, "again")
+    assert (await reader.turn())[-1].type == "turn-complete"

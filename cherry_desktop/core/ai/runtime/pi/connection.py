@@ -195,7 +195,10 @@ class PiConnection:
             self._on_ui_request(record)
             return
         if kind == "agent_start":
-            self._state = TurnState.RUNNING
+            if self._state is TurnState.ABORTING:
+                self._send({"type": "abort"})  # a Stop that came before pi began the run
+            else:
+                self._state = TurnState.RUNNING
             self._user_messages_in_run = 0
             if self.session_id:
                 self._emit(ResumeTokenEvent(self.session_id))
