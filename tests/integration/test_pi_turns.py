@@ -112,6 +112,7 @@ async def test_api_error_keeps_the_resume_token(driver: PiRuntimeDriver, harness
     events = await reader.turn()
     assert events[-1].type == "error"
     assert "bad request from the script" in events[-1].message  # type: ignore[attr-defined]
+    assert events[-1].status == 400  # type: ignore[attr-defined]
     tokens = [e for e in events if e.type == "resume-token"]
     assert tokens and events.index(tokens[-1]) < len(events) - 1  # the token comes before the error
     assert len(harness.server.requests_for_model_turns()) == 1  # no retry

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -60,6 +61,7 @@ EventSink = Callable[[AgentRuntimeEvent | None], None]
 
 DISABLED_MESSAGE = "This tool is disabled for this agent."
 DENIED_MESSAGE = "The user denied this tool call."
+_HTTP_STATUS = re.compile(r"^([1-5]\d\d)\b")
 _DIALOG_METHODS = frozenset({"select", "confirm", "input", "editor"})
 
 
@@ -255,8 +257,10 @@ class PiConnection:
         if self._frozen_mode is not None:
             self._permission_mode, self._frozen_mode = self._frozen_mode, None
         if stop == "error" and not aborted:
-            self._emit(ErrorEvent(message=str(last.get("errorMessage") or "pi reported an error"),
-                                  code="api_error", fatal=self._dead))
+            message = str(last.get("errorMessage") or "pi reported an error")
+            status = _HTTP_STATUS.match(message)  # pi words API failures "<status> <body>"
+            self._emit(ErrorEvent(message=message, code="api_error", fatal=self._dead,
+                                  status=int(status.group(1)) if status else None))
             return
         context = self._adapter.context_usage()
         if context is not None:
