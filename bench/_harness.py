@@ -8,12 +8,19 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cherry_desktop.core.ai.stream import AiStreamRequest
+    from cherry_desktop.core.ai.stream import (
+        AiStreamRequest,
+        StreamDoneResult,
+        StreamErrorResult,
+        StreamPausedResult,
+    )
     from cherry_desktop.core.messages import UIMessageChunk
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -100,3 +107,79 @@ class LagProbe:
 
     def mean(self) -> float:
         return statistics.fmean(self.samples) if self.samples else 0.0
+
+
+@dataclass
+class TurnTiming:
+    first_chunk_ms: float
+    turn_ms: float
+    # app only: `dispatch_stream_request` returned (rows saved, session validated, turn begun).
+    dispatch_ms: float | None = None
+
+
+class TimingSubscriber:
+    """A window-like listener stamping the first text delta and the terminal."""
+
+    def __init__(self) -> None:
+        self.t0 = 0.0
+        self.first: float | None = None
+        self.done = asyncio.Event()
+        self.end: float | None = None
+        self.status = ""
+
+    def reset(self) -> None:
+        self.t0 = time.perf_counter()
+        self.first = self.end = None
+        self.done.clear()
+        self.status = ""
+
+    @property
+    def id(self) -> str:
+        return "bench:window"
+
+    def is_alive(self) -> bool:
+        return True
+
+    def on_chunk(self, chunk: UIMessageChunk, source_model_id: str | None = None,
+                 anchor_message_id: str | None = None) -> None:
+        if self.first is None and chunk.type == "text-delta":
+            self.first = time.perf_counter()
+
+    def _terminal(self, status: str) -> None:
+        self.end = time.perf_counter()
+        self.status = status
+        self.done.set()
+
+    async def on_done(self, result: StreamDoneResult) -> None:
+        self._terminal("success")
+
+    async def on_paused(self, result: StreamPausedResult) -> None:
+        self._terminal("paused")
+
+    async def on_error(self, result: StreamErrorResult) -> None:
+        self._terminal(f"error: {result.error.message}")
+
+
+async def driver_first_turn(driver: Any, connect_input: Any, prompt: str,
+                            timeout_s: float = 60.0) -> tuple[float, str]:
+    """A runtime driver's first turn: connect -> send -> turn-complete; returns (ms, the newest
+    resume token)."""
+    from cherry_desktop.core.ai.runtime.types import RuntimeSendInput
+    from cherry_desktop.core.messages import UIMessage
+
+    t0 = time.perf_counter()
+    connection = await driver.connect(connect_input)
+    events = connection.events()
+    await connection.send(RuntimeSendInput(message=UIMessage.user_text(prompt)))
+    token = connect_input.resume_token or ""
+    async with asyncio.timeout(timeout_s):
+        async for event in events:
+            if event.type == "resume-token":
+                token = event.token
+            if event.type == "error":
+                raise RuntimeError(f"driver turn failed: {event.message}")
+            if event.type == "turn-complete":
+                break
+    elapsed = (time.perf_counter() - t0) * 1000
+    await connection.close()
+    return elapsed, token

@@ -66,6 +66,8 @@ os.environ["HOME"] = str(_SCRATCH / "home")
 os.environ["CHERRY_DESKTOP_DATA_DIR"] = str(_SCRATCH / "data")
 (_SCRATCH / "home").mkdir()
 
+from _harness import TimingSubscriber, TurnTiming, driver_first_turn  # noqa: E402
+
 from cherry_desktop.core.ai.agent_session.service import provider_child_env  # noqa: E402
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context  # noqa: E402
 from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver  # noqa: E402
@@ -73,16 +75,13 @@ from cherry_desktop.core.ai.runtime.claude_code.query_builder import (  # noqa: 
     QueryRequest,
     build_claude_code_query_request,
 )
-from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSendInput  # noqa: E402
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput  # noqa: E402
 from cherry_desktop.core.ai.stream import (  # noqa: E402
     AiStreamOpenRequest,
-    StreamDoneResult,
-    StreamErrorResult,
-    StreamPausedResult,
     dispatch_stream_request,
 )
 from cherry_desktop.core.bootstrap import CoreServices, start_core  # noqa: E402
-from cherry_desktop.core.messages import TextPart, UIMessage, UIMessageChunk  # noqa: E402
+from cherry_desktop.core.messages import TextPart  # noqa: E402
 from cherry_desktop.core.paths import build_path_registry  # noqa: E402
 from cherry_desktop.core.topics import session_topic_id  # noqa: E402
 from cherry_desktop.demo import Reply, ScriptedModelServer, TextBlock  # noqa: E402
@@ -97,57 +96,6 @@ PACED_DELAY_S = 0.01
 PACED_REPLY = Reply(blocks=(TextBlock(ANSWER),), chunk_size=12, delay_s=PACED_DELAY_S)
 TURN_TIMEOUT_S = 60.0
 IDLE_S = float(os.environ.get("BENCH_IDLE_S", "0.3"))
-
-
-@dataclass
-class TurnTiming:
-    first_chunk_ms: float
-    turn_ms: float
-    # app only: `dispatch_stream_request` returned (rows saved, session validated, turn begun).
-    dispatch_ms: float | None = None
-
-
-class TimingSubscriber:
-    """A window-like listener stamping the first text delta and the terminal."""
-
-    def __init__(self) -> None:
-        self.t0 = 0.0
-        self.first: float | None = None
-        self.done = asyncio.Event()
-        self.end: float | None = None
-        self.status = ""
-
-    def reset(self) -> None:
-        self.t0 = time.perf_counter()
-        self.first = self.end = None
-        self.done.clear()
-        self.status = ""
-
-    @property
-    def id(self) -> str:
-        return "bench:window"
-
-    def is_alive(self) -> bool:
-        return True
-
-    def on_chunk(self, chunk: UIMessageChunk, source_model_id: str | None = None,
-                 anchor_message_id: str | None = None) -> None:
-        if self.first is None and chunk.type == "text-delta":
-            self.first = time.perf_counter()
-
-    def _terminal(self, status: str) -> None:
-        self.end = time.perf_counter()
-        self.status = status
-        self.done.set()
-
-    async def on_done(self, result: StreamDoneResult) -> None:
-        self._terminal("success")
-
-    async def on_paused(self, result: StreamPausedResult) -> None:
-        self._terminal("paused")
-
-    async def on_error(self, result: StreamErrorResult) -> None:
-        self._terminal(f"error: {result.error.message}")
 
 
 @dataclass
@@ -261,27 +209,6 @@ def _connect_input(core: CoreServices, session_id: str, resume: str | None) -> R
     )
 
 
-async def _driver_first_turn(driver: ClaudeCodeRuntimeDriver, connect_input: RuntimeConnectInput,
-                             prompt: str) -> tuple[float, str]:
-    """connect -> send -> turn-complete; returns (ms, the newest resume token)."""
-    t0 = time.perf_counter()
-    connection = await driver.connect(connect_input)
-    events = connection.events()
-    await connection.send(RuntimeSendInput(message=UIMessage.user_text(prompt)))
-    token = connect_input.resume_token or ""
-    async with asyncio.timeout(TURN_TIMEOUT_S):
-        async for event in events:
-            if event.type == "resume-token":
-                token = event.token
-            if event.type == "error":
-                raise RuntimeError(f"driver turn failed: {event.message}")
-            if event.type == "turn-complete":
-                break
-    elapsed = (time.perf_counter() - t0) * 1000
-    await connection.close()
-    return elapsed, token
-
-
 async def warm_vs_cold(core: CoreServices, session_id: str, token: str, reps: int) -> dict[str, Any]:
     """First turn of a session whose CLI is cold vs one the warm query manager prewarmed."""
     driver = ClaudeCodeRuntimeDriver()
@@ -290,7 +217,7 @@ async def warm_vs_cold(core: CoreServices, session_id: str, token: str, reps: in
     try:
         for i in range(reps):
             connect_input = _connect_input(core, session_id, token)
-            ms, token = await _driver_first_turn(driver, connect_input, f"cold turn {i}")
+            ms, token = await driver_first_turn(driver, connect_input, f"cold turn {i}")
             cold.append(ms)
 
             connect_input = _connect_input(core, session_id, token)
@@ -298,7 +225,7 @@ async def warm_vs_cold(core: CoreServices, session_id: str, token: str, reps: in
             if not await driver.prewarm(session_id, request):
                 raise RuntimeError("prewarm failed")
             await asyncio.sleep(IDLE_S)  # idle time: the prewarmed CLI settles as it would while idle
-            ms, token = await _driver_first_turn(driver, connect_input, f"warm turn {i}")
+            ms, token = await driver_first_turn(driver, connect_input, f"warm turn {i}")
             if driver.warm_queries.has(session_id):
                 raise RuntimeError("the warm query was not consumed")
             warm.append(ms)

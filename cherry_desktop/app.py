@@ -44,6 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("doctor", parents=[common],
                    help="create or migrate the database and print paths, versions and backends")
+    install = sub.add_parser("install-pi", parents=[common],
+                             help="install the pinned pi coding agent with npm into the app's runtime folder")
+    install.add_argument("--prefix", metavar="DIR", type=Path, default=None,
+                         help="install into DIR instead (an npm --prefix)")
     return parser
 
 
@@ -56,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         report = run_doctor(paths)
         print(report.render())
         return 0 if report.ok else 1
+    if args.command == "install-pi":
+        return install_pi_command(args.prefix or paths.get("feature.agents.pi.install"))
     try:
         return _start_app(paths, demo=args.demo, screenshot=args.screenshot)
     except Exception as exc:
@@ -115,6 +121,20 @@ def _later_launch(paths: PathRegistry, lock: InstanceLock) -> int | None:
     print(f"cherry-desktop: another instance (pid {holder or '?'}) holds {lock.path} but does not answer; "
           "close it or end that process, then start again", file=sys.stderr)
     return 1
+
+
+def install_pi_command(prefix: Path) -> int:
+    import asyncio
+
+    from cherry_desktop.core.ai.runtime.pi.install import PiUnavailableError, install_pinned_pi
+
+    try:
+        installed = asyncio.run(install_pinned_pi(prefix, progress=lambda line: print(line, flush=True)))
+    except PiUnavailableError as exc:
+        print(f"pi could not be installed: {exc}", file=sys.stderr)
+        return 1
+    print(f"pi {installed.version}: {installed.cli_js} (node {installed.node.version})")
+    return 0
 
 
 # Startup allocates objects that live as long as the app (modules, classes, services,

@@ -89,6 +89,109 @@
     </message>
 </context>
 <context>
+    <name>AgentRuntime</name>
+    <message>
+        <source>agent.runtime.claude_code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Read</source>
+        <translation>Read files</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Glob</source>
+        <translation>Find files by pattern</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Grep</source>
+        <translation>Search file contents</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.LS</source>
+        <translation>List folders</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Write</source>
+        <translation>Write files</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Edit</source>
+        <translation>Edit files</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.MultiEdit</source>
+        <translation>Edit files in several places</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.NotebookEdit</source>
+        <translation>Edit notebooks</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Bash</source>
+        <translation>Run shell commands</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.BashOutput</source>
+        <translation>Read shell output</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.KillShell</source>
+        <translation>Stop a shell</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.WebFetch</source>
+        <translation>Fetch web pages</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.WebSearch</source>
+        <translation>Search the web</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Task</source>
+        <translation>Run a sub-agent</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.TodoWrite</source>
+        <translation>Keep a to-do list</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.ExitPlanMode</source>
+        <translation>Leave plan mode</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi</source>
+        <translation>pi</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.read</source>
+        <translation>Read files</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.grep</source>
+        <translation>Search file contents</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.find</source>
+        <translation>Find files</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.ls</source>
+        <translation>List folders</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.edit</source>
+        <translation>Edit files</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.write</source>
+        <translation>Write files</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.bash</source>
+        <translation>Run shell commands</translation>
+    </message>
+</context>
+<context>
     <name>ApprovalCard</name>
     <message>
         <source>Deny (Esc)</source>

@@ -89,6 +89,109 @@
     </message>
 </context>
 <context>
+    <name>AgentRuntime</name>
+    <message>
+        <source>agent.runtime.claude_code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Read</source>
+        <translation>读取文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Glob</source>
+        <translation>按模式查找文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Grep</source>
+        <translation>搜索文件内容</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.LS</source>
+        <translation>列出文件夹</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Write</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Edit</source>
+        <translation>编辑文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.MultiEdit</source>
+        <translation>多处编辑文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.NotebookEdit</source>
+        <translation>编辑笔记本</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Bash</source>
+        <translation>运行 shell 命令</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.BashOutput</source>
+        <translation>读取 shell 输出</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.KillShell</source>
+        <translation>停止 shell</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.WebFetch</source>
+        <translation>获取网页</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.WebSearch</source>
+        <translation>搜索网络</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Task</source>
+        <translation>运行子智能体</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.TodoWrite</source>
+        <translation>维护待办列表</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.ExitPlanMode</source>
+        <translation>退出计划模式</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi</source>
+        <translation>pi</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.read</source>
+        <translation>读取文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.grep</source>
+        <translation>搜索文件内容</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.find</source>
+        <translation>查找文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.ls</source>
+        <translation>列出文件夹</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.edit</source>
+        <translation>编辑文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.write</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.bash</source>
+        <translation>运行 shell 命令</translation>
+    </message>
+</context>
+<context>
     <name>ApprovalCard</name>
     <message>
         <source>Deny (Esc)</source>

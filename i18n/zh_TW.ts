@@ -89,6 +89,109 @@
     </message>
 </context>
 <context>
+    <name>AgentRuntime</name>
+    <message>
+        <source>agent.runtime.claude_code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Read</source>
+        <translation>讀取檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Glob</source>
+        <translation>按模式尋找檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Grep</source>
+        <translation>搜尋檔案內容</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.LS</source>
+        <translation>列出資料夾</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Write</source>
+        <translation>寫入檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Edit</source>
+        <translation>編輯檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.MultiEdit</source>
+        <translation>多處編輯檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.NotebookEdit</source>
+        <translation>編輯筆記本</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Bash</source>
+        <translation>執行 shell 命令</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.BashOutput</source>
+        <translation>讀取 shell 輸出</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.KillShell</source>
+        <translation>停止 shell</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.WebFetch</source>
+        <translation>擷取網頁</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.WebSearch</source>
+        <translation>搜尋網路</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.Task</source>
+        <translation>執行子智能體</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.TodoWrite</source>
+        <translation>維護待辦清單</translation>
+    </message>
+    <message>
+        <source>agent.runtime.claude_code.tool.ExitPlanMode</source>
+        <translation>離開計畫模式</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi</source>
+        <translation>pi</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.read</source>
+        <translation>讀取檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.grep</source>
+        <translation>搜尋檔案內容</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.find</source>
+        <translation>尋找檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.ls</source>
+        <translation>列出資料夾</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.edit</source>
+        <translation>編輯檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.write</source>
+        <translation>寫入檔案</translation>
+    </message>
+    <message>
+        <source>agent.runtime.pi.tool.bash</source>
+        <translation>執行 shell 命令</translation>
+    </message>
+</context>
+<context>
     <name>ApprovalCard</name>
     <message>
         <source>Deny (Esc)</source>

@@ -92,6 +92,7 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
     if cli is None:
         report.problems.append("the Claude Code CLI bundled with claude-agent-sdk was not found; "
                                "reinstall with `pip install --force-reinstall claude-agent-sdk`")
+    report_pi_runtime(report, paths)
     return report
 
 
@@ -137,3 +138,15 @@ def check_integrity(db: Any, path: Path, report: DoctorReport) -> None:
         report.lines.append("integrity (quick_check): ok")
     else:
         report.problems.append(f"database {path} is damaged (quick_check: {'; '.join(rows[:3])})")
+
+
+def report_pi_runtime(report: DoctorReport, paths: PathRegistry) -> None:
+    """node, npm and pi versions (pi is optional: its absence is a warning, not a problem)."""
+    from cherry_desktop.core.ai.runtime.pi.install import PI_PINNED_VERSION, pi_versions
+
+    versions = pi_versions(paths.get("feature.agents.pi.install"))
+    for name in ("node", "npm", "pi"):
+        report.lines.append(f"{name}: {versions[name] or 'not found'}")
+    if versions["problem"]:
+        report.warnings.append(f"the pi runtime is unavailable ({versions['problem']}); "
+                               f"`cherry-desktop install-pi` installs pi {PI_PINNED_VERSION}")

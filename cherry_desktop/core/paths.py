@@ -83,6 +83,8 @@ def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path
         "feature.agents.claude_code.home": agents / "runtimes" / "claude-code",
         "feature.agents.pi.root": agents / ".pi",
         "feature.agents.pi.sessions": agents / ".pi" / "sessions",
+        # The pinned pi the app installs with npm when none is on PATH (an npm --prefix).
+        "feature.agents.pi.install": agents / "runtimes" / "pi",
         "feature.traces": data / "traces",
     }
 

@@ -24,6 +24,7 @@ DEMO_PROVIDER_ID = "cherry-demo"
 DEMO_MODEL_ID = "claude-demo"
 DEMO_AGENT_ID = "cherry-demo-agent"
 DEMO_UNIQUE_MODEL_ID = f"{DEMO_PROVIDER_ID}::{DEMO_MODEL_ID}"
+DEMO_PI_AGENT_ID = "cherry-demo-pi-agent"
 
 
 @dataclass
@@ -32,6 +33,7 @@ class DemoHandle:
     agent_id: str
     session_id: str
     workspace: Path
+    pi_session_id: str | None = None
 
     @property
     def topic_id(self) -> str:
@@ -79,6 +81,28 @@ def ensure_demo_records(repos: Any, workspaces_root: Path, base_url: str) -> tup
 DEMO_DELAY_ENV = "CHERRY_DESKTOP_DEMO_DELAY_S"
 
 
+def ensure_pi_demo_records(repos: Any, workspaces_root: Path) -> tuple[str, str, Path]:
+    """The pi demo agent on the same demo provider (created on first run); returns
+    (agent_id, session_id, workspace_path). Call after `ensure_demo_records`."""
+    workspace = workspaces_root / "demo-pi"
+    workspace.mkdir(parents=True, exist_ok=True)
+    agent = repos.agents.find_agent(DEMO_PI_AGENT_ID)
+    if agent is None:
+        agent = repos.agents.create_agent(
+            id=DEMO_PI_AGENT_ID, type="pi", name="Demo pi agent", model=DEMO_UNIQUE_MODEL_ID,
+            description="pi against Cherry's offline demo model", permission_mode="default",
+        )
+        log.info("created the pi demo agent")
+    ws = next((w for w in repos.agents.list_workspaces(agent.id) if Path(w.path) == workspace), None)
+    if ws is None:
+        ws = repos.agents.create_workspace(name="Demo pi workspace", path=str(workspace), kind="system",
+                                           agent_id=agent.id)
+    sessions = repos.sessions.list_sessions(agent.id)
+    session = sessions[0] if sessions else repos.sessions.create_session(
+        agent_id=agent.id, workspace_id=ws.id, name="Demo pi session", model=DEMO_UNIQUE_MODEL_ID)
+    return agent.id, session.id, workspace
+
+
 async def start_demo(core: Any, *, delay_s: float = 0.04) -> DemoHandle:
     """Start the scripted server and make sure the demo agent and session exist."""
     delay_s = float(os.environ.get(DEMO_DELAY_ENV) or delay_s)
@@ -86,5 +110,7 @@ async def start_demo(core: Any, *, delay_s: float = 0.04) -> DemoHandle:
     server = ScriptedModelServer(default=demo_script(workspaces_root / "demo", delay_s=delay_s))
     base_url = await server.start()
     agent_id, session_id, workspace = ensure_demo_records(core.repos, workspaces_root, base_url)
+    _, pi_session_id, _ = ensure_pi_demo_records(core.repos, workspaces_root)
     log.info("demo model server on %s", base_url)
-    return DemoHandle(server=server, agent_id=agent_id, session_id=session_id, workspace=workspace)
+    return DemoHandle(server=server, agent_id=agent_id, session_id=session_id, workspace=workspace,
+                      pi_session_id=pi_session_id)

@@ -61,7 +61,10 @@ class DemoScript:
             parts.append("Send another message to run the demo again, or reopen this session later to resume.")
             return text(" ".join(parts))
         turn = _turn_number(request)
-        note = self.workspace / "cherry-demo" / f"note-{turn}.md"
+        # pi names its tools in lower case and calls the path `path` (the pi demo agent).
+        pi = "write" in request.tool_names
+        workspace = self.workspace.with_name(self.workspace.name + "-pi") if pi else self.workspace
+        note = workspace / "cherry-demo" / f"note-{turn}.md"
         # The CLI folds its own <system-reminder> blocks into the user message; quote only
         # what the user typed.
         prompt = _STEER_RE.sub("", request.last_user_text()).strip()[:200]
@@ -70,7 +73,8 @@ class DemoScript:
         return Reply(
             blocks=(
                 *intro.blocks,
-                ToolUseBlock("Write", {"file_path": str(note), "content": body}),
+                ToolUseBlock("write", {"path": str(note), "content": body}) if pi
+                else ToolUseBlock("Write", {"file_path": str(note), "content": body}),
             ),
             delay_s=intro.delay_s,
             chunk_size=intro.chunk_size,

@@ -27,3 +27,11 @@ def workspace(tmp_path: Path) -> Path:
     path = tmp_path / "workspace"
     path.mkdir()
     return path
+
+
+@pytest.fixture(scope="session")
+def pi_installation() -> object:
+    """The pinned pi (installed with npm into the test prefix on first use)."""
+    from tests.integration.pi_helpers import ensure_test_pi
+
+    return ensure_test_pi()

@@ -90,3 +90,43 @@ def test_claude_code_model_filter_fails_closed_without_a_provider() -> None:
     gateway = ProviderRecord(id="p", name="G", type="openai-compatible", base_url="", enabled=True,
                              settings={"anthropic_compatible": True})
     assert caps.is_model_compatible(gateway, model)
+
+
+def test_pi_descriptor() -> None:
+    caps = AGENT_RUNTIME_CAPABILITIES["pi"]
+    assert "plan" not in caps.permission_modes
+    assert caps.create_defaults.permission_mode == "acceptEdits"
+    names = [t.name for t in caps.builtin_tools]
+    # pi's own casing (lower case), its 0.73 tool set
+    assert set(names) == {"read", "bash", "edit", "write", "grep", "find", "ls"}
+    assert {t.name for t in caps.builtin_tools if t.requires_approval} == {"bash", "edit", "write"}
+
+
+def test_pi_model_filter_fails_closed_without_an_endpoint() -> None:
+    caps = AGENT_RUNTIME_CAPABILITIES["pi"]
+    model = ModelRecord(unique_model_id="p::m", provider_id="p", model_id="m", name="m")
+    anthropic = ProviderRecord(id="p", name="A", type="anthropic", base_url="", enabled=True, settings={})
+    openai = ProviderRecord(id="p", name="O", type="openai-compatible", base_url="http://x/v1", enabled=True,
+                            settings={})
+    disabled = ProviderRecord(id="p", name="O", type="anthropic", base_url="", enabled=False, settings={})
+    assert caps.is_model_compatible(anthropic, model)
+    assert caps.is_model_compatible(openai, model)
+    assert not caps.is_model_compatible(None, model)
+    assert not caps.is_model_compatible(disabled, model)
+
+
+def test_every_descriptor_label_and_tool_is_translated_in_every_locale() -> None:
+    import xml.etree.ElementTree as ET
+
+    for locale in ("en_US", "zh_CN", "zh_TW"):
+        root = ET.parse(ROOT / "i18n" / f"{locale}.ts").getroot()
+        table: dict[tuple[str, str], str] = {}
+        for context in root.iter("context"):
+            name = context.findtext("name") or ""
+            for message in context.iter("message"):
+                table[(name, message.findtext("source") or "")] = message.findtext("translation") or ""
+        for caps in AGENT_RUNTIME_CAPABILITIES.values():
+            assert table.get(("AgentRuntime", caps.label_key)), (locale, caps.label_key)
+            for tool in caps.builtin_tools:
+                key = f"{caps.label_key}.tool.{tool.name}"
+                assert table.get(("AgentRuntime", key)), (locale, key)

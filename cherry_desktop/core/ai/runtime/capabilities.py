@@ -15,13 +15,14 @@ from typing import Literal, get_args
 from cherry_desktop.core.ai.runtime.types import PermissionMode
 from cherry_desktop.core.data.records import ModelRecord, ProviderRecord
 
-AgentType = Literal["claude-code"]
+AgentType = Literal["claude-code", "pi"]
 AGENT_TYPES: tuple[str, ...] = get_args(AgentType)
 ToolCategory = Literal["read", "write", "execute", "web", "agent", "plan"]
 
 # Transport tags: stamped by each stream adapter on every tool part
 # (`provider_metadata["cherry"]["transport"]`); import them from here, never re-declare.
 CLAUDE_CODE_TRANSPORT = "claude-code"
+PI_TRANSPORT = "pi"
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,28 @@ CLAUDE_CODE_BUILTIN_TOOLS: tuple[BuiltinToolDescriptor, ...] = (
     BuiltinToolDescriptor("ExitPlanMode", "plan", False),
 )
 
+def _pi_model_compatible(provider: ProviderRecord | None, model: ModelRecord) -> bool:
+    # Fail closed: Cherry hands pi the provider's endpoint in its models.json (pi's
+    # `anthropic-messages` or `openai-completions` API). An orphan model has no endpoint to
+    # write there, and a disabled provider must not run.
+    if provider is None or not provider.enabled:
+        return False
+    return provider.type in ("anthropic", "openai-compatible")
+
+
+# pi's own tool set (@mariozechner/pi-coding-agent 0.73.x `allToolNames`), in pi's casing.
+# Every tool call passes Cherry's approval gate (an inline extension); the defaults here say
+# which ones ask the user. A tool missing from this table asks too (see pi/policy.py).
+PI_BUILTIN_TOOLS: tuple[BuiltinToolDescriptor, ...] = (
+    BuiltinToolDescriptor("read", "read", False),
+    BuiltinToolDescriptor("grep", "read", False),
+    BuiltinToolDescriptor("find", "read", False),
+    BuiltinToolDescriptor("ls", "read", False),
+    BuiltinToolDescriptor("edit", "write", True),
+    BuiltinToolDescriptor("write", "write", True),
+    BuiltinToolDescriptor("bash", "execute", True),
+)
+
 AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
     "claude-code": AgentRuntimeCapabilities(
         type="claude-code",
@@ -113,6 +136,25 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         builtin_tools=CLAUDE_CODE_BUILTIN_TOOLS,
         supports_model_tiers=True,
         slash_commands=("/compact", "/clear", "/context", "/cost"),
+    ),
+    "pi": AgentRuntimeCapabilities(
+        type="pi",
+        label_key="agent.runtime.pi",
+        label="pi",
+        # No plan mode (pi has none) and no `auto` (it needs Claude's approval classifier).
+        permission_modes=("default", "acceptEdits", "bypassPermissions"),
+        # Cherry's gate sees every tool call before pi runs it: writes confined to the
+        # workspace and the agent's data folder go through; shell, outside paths and symlink
+        # escapes still ask (the spec's permission-posture rule).
+        create_defaults=CreateDefaults(permission_mode="acceptEdits"),
+        is_model_compatible=_pi_model_compatible,
+        transport=PI_TRANSPORT,
+        builtin_tools=PI_BUILTIN_TOOLS,
+        supports_model_tiers=False,
+        supports_skills=False,
+        # pi's slash commands are its TUI's; in RPC mode a "/compact" prompt would reach the
+        # model as text (compaction is an RPC command the driver could map later).
+        slash_commands=(),
     ),
 }
 

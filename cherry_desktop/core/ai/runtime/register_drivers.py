@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 # agent type -> "module:Class". One line per runtime.
 DRIVER_CLASSES: Mapping[str, str] = {
     "claude-code": "cherry_desktop.core.ai.runtime.claude_code.driver:ClaudeCodeRuntimeDriver",
+    "pi": "cherry_desktop.core.ai.runtime.pi.driver:PiRuntimeDriver",
 }
 
 

@@ -46,7 +46,8 @@ from cherry_desktop.core.ai.runtime.types import (
     TurnCompleteEvent,
     wrap_steer_reminder,
 )
-from cherry_desktop.core.messages import MessageMetadataChunk, UIMessage, UIMessageChunk
+from cherry_desktop.core.ai.runtime.user_text import runtime_input_text
+from cherry_desktop.core.messages import MessageMetadataChunk, UIMessageChunk
 
 log = logging.getLogger(__name__)
 
@@ -78,19 +79,6 @@ def is_valid_resume_token(token: str) -> bool:
         return str(uuid.UUID(token)) == token.lower()
     except ValueError:
         return False
-
-
-def message_text(message: UIMessage) -> str:
-    """The text a UI message sends to the CLI (text parts; files by name)."""
-    pieces: list[str] = []
-    for part in message.parts:
-        kind = getattr(part, "type", "")
-        if kind == "text":
-            pieces.append(str(getattr(part, "text", "")))
-        elif kind == "file":
-            name = getattr(part, "filename", None) or getattr(part, "url", "")
-            pieces.append(f"[attached file: {name}]")
-    return "\n\n".join(p for p in pieces if p)
 
 
 class ClaudeCodeConnection:
@@ -349,7 +337,7 @@ class ClaudeCodeConnection:
     async def send(self, input: RuntimeSendInput) -> None:
         if not self.is_alive:
             raise RuntimeError("the Claude Code connection is closed")
-        text = message_text(input.message)
+        text = runtime_input_text(input.message)
         if input.system_reminder:
             text = wrap_steer_reminder(text)
         self._pending_input = text
@@ -369,7 +357,7 @@ class ClaudeCodeConnection:
         """Stash a steer; the next PreToolUse hook of this turn injects it."""
         if not self.is_alive or not self._turn_active:
             return False
-        self._stashed_steers.append((input.message.id, message_text(input.message)))
+        self._stashed_steers.append((input.message.id, runtime_input_text(input.message)))
         return True
 
     async def interrupt(self) -> None:

@@ -1,0 +1,1 @@
+"""The pi runtime (`@mariozechner/pi-coding-agent` in its RPC mode)."""

@@ -1,0 +1,426 @@
+"""`PiConnection`: one ``pi --mode rpc`` child per session connection.
+
+Turn lifecycle (pi events): ``agent_start`` opens the run, ``agent_end`` settles it (auto-retry
+is switched off at start, so nothing follows ``agent_end``). The last assistant message's
+``stopReason`` says how: ``error`` -> a non-fatal `ErrorEvent` (pi and its session stay
+usable), ``aborted`` -> turn-complete ``aborted`` (user Stop, partial kept), else turn-complete.
+
+Steering: `redirect` sends pi's ``steer``; pi delivers it after the current assistant message
+or tool, as a user message. That message's ``message_start`` marks the redirect point: the
+next assistant ``message_start`` is preceded by `SteerBoundaryEvent`. Steers still stashed at
+``agent_end`` become `SteerUndeliveredEvent`s; pi keeps undelivered steers in its own queue
+and its RPC cannot clear it, so the connection then reports itself dead (the host reconnects
+and resumes the session file) rather than let pi replay them into the next turn.
+
+Approvals: every tool call waits in Cherry's gate extension (`gate.py`) until `policy.decide`
+allows it, refuses it (disabled) or the user answers the approval card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from cherry_desktop.core.ai.runtime.pi.gate import GateRequest, gate_answer, is_gate_ready, parse_gate_request
+from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch, remove_home
+from cherry_desktop.core.ai.runtime.pi.policy import GateVerdict, decide
+from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError, PiRpcProcess
+from cherry_desktop.core.ai.runtime.pi.stream_adapter import PiStreamAdapter
+from cherry_desktop.core.ai.runtime.types import (
+    AgentRuntimeEvent,
+    ApprovalDecision,
+    ContextUsage,
+    ErrorEvent,
+    PermissionMode,
+    ReconcileInput,
+    ReconcileResult,
+    ResumeTokenEvent,
+    RuntimeRedirectInput,
+    RuntimeSendInput,
+    SteerBoundaryEvent,
+    SteerUndeliveredEvent,
+    ToolApprovalRequestEvent,
+    TurnCompleteEvent,
+    wrap_steer_reminder,
+)
+from cherry_desktop.core.ai.runtime.user_text import runtime_input_text
+from cherry_desktop.core.messages import UIMessageChunk
+
+log = logging.getLogger(__name__)
+
+#: Receives each event in order, then None once the stream ended (`set_event_sink`).
+EventSink = Callable[[AgentRuntimeEvent | None], None]
+
+DISABLED_MESSAGE = "This tool is disabled for this agent."
+DENIED_MESSAGE = "The user denied this tool call."
+_HTTP_STATUS = re.compile(r"^([1-5]\d\d)\b")
+_DIALOG_METHODS = frozenset({"select", "confirm", "input", "editor"})
+
+
+class PiGateMissingError(RuntimeError):
+    """pi started without Cherry's approval gate: the connection refuses to run (fail closed)."""
+
+
+class TurnState(Enum):
+    IDLE = "idle"
+    SENDING = "sending"  # prompt written, pi's agent_start not seen yet
+    RUNNING = "running"
+    ABORTING = "aborting"
+
+
+def _user_text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(c.get("text", "")) for c in content if isinstance(c, dict) and c.get("type") == "text")
+    return ""
+
+
+class PiConnection:
+    """A live pi connection (see `AgentRuntimeConnection`)."""
+
+    supports_redirect = True
+
+    def __init__(
+        self,
+        *,
+        launch: PiLaunch,
+        permission_mode: PermissionMode,
+        disabled_tools: frozenset[str],
+        write_roots: list[Path],
+        clock: Callable[[], float] = time.monotonic,
+        on_closed: Callable[[PiConnection], None] | None = None,
+    ) -> None:
+        self.launch = launch
+        self._clock = clock
+        self._on_closed = on_closed
+        self._queue: asyncio.Queue[AgentRuntimeEvent | None] = asyncio.Queue()
+        self._sink: EventSink | None = None
+        self._denied: set[str] = set()
+        self._adapter = PiStreamAdapter(denied_tool_ids=self._denied)
+        self._permission_mode: PermissionMode = permission_mode
+        self._frozen_mode: PermissionMode | None = None
+        self._disabled = set(disabled_tools)
+        self._spawn_disabled = frozenset(disabled_tools)
+        self._write_roots = write_roots
+        self._reconcile_lock = asyncio.Lock()
+        self._approvals: dict[str, GateRequest] = {}
+        self._state = TurnState.IDLE
+        self._user_messages_in_run = 0
+        self._stashed_steers: list[tuple[str, str]] = []
+        self._boundary_ids: list[str] = []
+        self._pi_steering: list[str] = []
+        self._gate_ready = False
+        self._closed = False
+        self._dead = False
+        self._ended = False
+        self.process = PiRpcProcess(launch.argv, cwd=launch.cwd, env=launch.env, on_record=self._on_record,
+                                    on_exit=self._on_exit)
+        self.session_id: str | None = None
+        self.session_file: str | None = None
+        self.recovered_from: str | None = None
+
+    # ---- startup -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        state = await self.process.start()
+        if not self._gate_ready:
+            await self.process.terminate()
+            raise PiGateMissingError("pi started without Cherry's approval gate")
+        await self.process.command({"type": "set_auto_retry", "enabled": False})
+        await self.process.command({"type": "set_steering_mode", "mode": "all"})
+        self._adopt_state(state)
+
+    def _adopt_state(self, state: dict[str, Any]) -> None:
+        session_id = state.get("sessionId")
+        self.session_id = str(session_id) if session_id else None
+        self.session_file = str(state.get("sessionFile") or "") or None
+        model = state.get("model")
+        if isinstance(model, dict) and isinstance(model.get("contextWindow"), int):
+            self._adapter.context_window = model["contextWindow"]
+
+    # ---- events --------------------------------------------------------------------------
+
+    async def events(self) -> AsyncIterator[AgentRuntimeEvent]:
+        while True:
+            event = await self._queue.get()
+            if event is None:
+                return
+            yield event
+
+    def set_event_sink(self, sink: EventSink | None) -> None:
+        """Optional host fast path: hand events to `sink` as they happen (from pi's reader, in
+        order, then None at the end) instead of queueing them for `events()`; events queued
+        before are handed over first. None detaches (later events queue again)."""
+        self._sink = sink
+        if sink is None:
+            self._adapter.chunk_out = None
+            return
+        while not self._queue.empty():
+            sink(self._queue.get_nowait())
+
+    def set_chunk_sink(self, chunk_sink: Callable[[UIMessageChunk], None] | None) -> None:
+        """With an event sink set: text deltas go straight to `chunk_sink` (no `ChunkEvent`
+        wrapper), in order with the events."""
+        self._adapter.chunk_out = chunk_sink if self._sink is not None else None
+
+    def _emit(self, event: AgentRuntimeEvent | None) -> None:
+        if self._ended:
+            return
+        if event is None:
+            self._ended = True
+        sink = self._sink
+        if sink is not None:
+            sink(event)
+        else:
+            self._queue.put_nowait(event)
+
+    # ---- pi records ----------------------------------------------------------------------
+
+    def _on_record(self, record: dict[str, Any]) -> None:
+        kind = record.get("type")
+        now = self._clock()
+        if kind == "message_update":  # nearly every record of a turn
+            for event in self._adapter.adapt(record, now):
+                self._emit(event)
+            return
+        if kind == "extension_ui_request":
+            self._on_ui_request(record)
+            return
+        if kind == "agent_start":
+            if self._state is TurnState.ABORTING:
+                self._send({"type": "abort"})  # a Stop that came before pi began the run
+            else:
+                self._state = TurnState.RUNNING
+            self._user_messages_in_run = 0
+            if self.session_id:
+                self._emit(ResumeTokenEvent(self.session_id))
+            return
+        if kind == "agent_end":
+            self._finish_turn(now)
+            return
+        if kind == "queue_update":
+            steering = record.get("steering")
+            self._pi_steering = [str(s) for s in steering] if isinstance(steering, list) else []
+            return
+        if kind == "message_start":
+            message = record.get("message")
+            role = message.get("role") if isinstance(message, dict) else None
+            if role == "user" and isinstance(message, dict):
+                self._on_user_message(_user_text(message))
+                return
+            if role == "assistant" and self._boundary_ids:
+                # The post-steer assistant message starts: the host rolls A1a -> A2 here.
+                self._emit(SteerBoundaryEvent(message_ids=tuple(self._boundary_ids)))
+                self._boundary_ids = []
+        elif kind == "extension_error":
+            log.warning("pi extension error: %s", record.get("error"))
+        for event in self._adapter.adapt(record, now):
+            self._emit(event)
+
+    def _on_user_message(self, text: str) -> None:
+        self._user_messages_in_run += 1
+        if self._user_messages_in_run == 1 or not self._stashed_steers:
+            return  # the prompt itself
+        index = next((i for i, (_, t) in enumerate(self._stashed_steers) if t == text), 0)
+        message_id, _ = self._stashed_steers.pop(index)
+        self._boundary_ids.append(message_id)
+
+    def _finish_turn(self, now: float) -> None:
+        if self._state is TurnState.IDLE:
+            return
+        for event in self._adapter.close_open_step(now):
+            self._emit(event)
+        undelivered, self._stashed_steers = self._stashed_steers, []
+        for message_id, _ in undelivered:
+            self._emit(SteerUndeliveredEvent(message_id=message_id))
+        if undelivered or self._pi_steering:
+            # pi keeps them queued and would replay them into the next turn; its RPC cannot
+            # clear the queue, so this child is retired (the host reconnects and resumes).
+            self._dead = True
+        self._boundary_ids = []
+        last = self._adapter.last_assistant or {}
+        stop = last.get("stopReason")
+        if self.session_id:
+            self._emit(ResumeTokenEvent(self.session_id))
+        aborted = self._state is TurnState.ABORTING or stop == "aborted"
+        self._state = TurnState.IDLE
+        if self._frozen_mode is not None:
+            self._permission_mode, self._frozen_mode = self._frozen_mode, None
+        if stop == "error" and not aborted:
+            message = str(last.get("errorMessage") or "pi reported an error")
+            status = _HTTP_STATUS.match(message)  # pi words API failures "<status> <body>"
+            self._emit(ErrorEvent(message=message, code="api_error", fatal=self._dead,
+                                  status=int(status.group(1)) if status else None))
+            return
+        context = self._adapter.context_usage()
+        if context is not None:
+            self._emit(context)
+        self._emit(TurnCompleteEvent(finish_reason="aborted" if aborted else str(stop or "stop")))
+
+    def _on_exit(self) -> None:
+        self._dead = True
+        self._resolve_approvals(allow=False, reason="pi exited")
+        if self._state is not TurnState.IDLE and not self._closed:
+            if self._adapter.turn_has_output:
+                for event in self._adapter.close_open_step(self._clock()):
+                    self._emit(event)
+                self._emit(TurnCompleteEvent(finish_reason="truncated", salvaged=True))
+            else:
+                tail = self.process.stderr_tail[-1] if self.process.stderr_tail else ""
+                self._emit(ErrorEvent(message=f"pi exited during the turn {tail}".strip(), code="stream-ended"))
+        self._state = TurnState.IDLE
+        self._emit(None)
+
+    # ---- approvals -----------------------------------------------------------------------
+
+    def _on_ui_request(self, record: dict[str, Any]) -> None:
+        if is_gate_ready(record):
+            self._gate_ready = True
+            return
+        request = parse_gate_request(record)
+        if request is None:
+            if record.get("method") in _DIALOG_METHODS:  # nothing else may block pi on a dialog
+                self._send({"type": "extension_ui_response", "id": record.get("id"), "cancelled": True})
+            return
+        verdict = decide(request.tool_name, request.input, permission_mode=self._permission_mode,
+                         disabled_tools=self._disabled, cwd=self.launch.cwd, write_roots=self._write_roots)
+        if verdict is GateVerdict.ALLOW:
+            self._adapter.tool_released(request.tool_call_id, self._clock())
+            self._send(gate_answer(request.ui_request_id, allow=True))
+        elif verdict is GateVerdict.DISABLED or self._state is TurnState.ABORTING:
+            self._denied.add(request.tool_call_id)
+            self._send(gate_answer(request.ui_request_id, allow=False, reason=DISABLED_MESSAGE))
+        else:
+            approval_id = f"approval-{uuid.uuid4().hex}"
+            self._approvals[approval_id] = request
+            self._emit(ToolApprovalRequestEvent(approval_id=approval_id, tool_call_id=request.tool_call_id,
+                                                tool_name=request.tool_name, input=request.input))
+
+    async def respond_tool_approval(self, approval_id: str, decision: ApprovalDecision) -> bool:
+        request = self._approvals.pop(approval_id, None)
+        if request is None:
+            return False
+        if decision.approved:
+            self._adapter.tool_released(request.tool_call_id, self._clock())
+        else:
+            self._denied.add(request.tool_call_id)
+        reason = decision.reason or DENIED_MESSAGE
+        self._send(gate_answer(request.ui_request_id, allow=decision.approved, reason=reason))
+        return True
+
+    def _resolve_approvals(self, *, allow: bool, reason: str) -> None:
+        approvals, self._approvals = self._approvals, {}
+        for request in approvals.values():
+            self._denied.add(request.tool_call_id)
+            self._send(gate_answer(request.ui_request_id, allow=allow, reason=reason))
+
+    def _send(self, record: dict[str, Any]) -> None:
+        with contextlib.suppress(PiProcessError, ConnectionError, RuntimeError):
+            self.process.send_record(record)
+
+    # ---- host API ------------------------------------------------------------------------
+
+    @property
+    def is_alive(self) -> bool:
+        return not self._closed and not self._dead and not self.process.exited
+
+    @property
+    def turn_active(self) -> bool:
+        return self._state is not TurnState.IDLE
+
+    @property
+    def permission_mode(self) -> PermissionMode:
+        return self._permission_mode
+
+    def apply_policy(self, permission_mode: PermissionMode, disabled_tools: frozenset[str]) -> None:
+        """Adopt a session's live policy (a prewarmed connection taken by its session)."""
+        self._permission_mode = permission_mode
+        self._disabled = set(disabled_tools)
+
+    async def send(self, input: RuntimeSendInput) -> None:
+        if not self.is_alive:
+            raise RuntimeError("the pi connection is closed")
+        text = runtime_input_text(input.message)
+        if input.system_reminder:
+            text = wrap_steer_reminder(text)
+        self._adapter.start_turn(self._clock())
+        self._state = TurnState.SENDING
+        try:
+            await self.process.command({"type": "prompt", "message": text})
+        except Exception:
+            self._state = TurnState.IDLE
+            raise
+
+    async def redirect(self, input: RuntimeRedirectInput) -> bool:
+        if not self.is_alive or self._state not in (TurnState.SENDING, TurnState.RUNNING):
+            return False
+        text = wrap_steer_reminder(runtime_input_text(input.message))
+        self._stashed_steers.append((input.message.id, text))
+        try:
+            await self.process.command({"type": "steer", "message": text})
+        except Exception:
+            self._stashed_steers = [s for s in self._stashed_steers if s[0] != input.message.id]
+            return False
+        return True
+
+    async def interrupt(self) -> None:
+        if self._state is TurnState.IDLE or not self.is_alive:
+            return
+        self._state = TurnState.ABORTING
+        self._resolve_approvals(allow=False, reason="Stopped by the user.")
+        with contextlib.suppress(Exception):
+            await self.process.command({"type": "abort"})
+
+    def get_context_usage(self) -> ContextUsage | None:
+        usage = self._adapter.context_usage()
+        return ContextUsage(usage.used_tokens, usage.max_tokens) if usage else None
+
+    async def reconcile(self, input: ReconcileInput) -> ReconcileResult:
+        """Hot-apply the permission mode and disabled tools (the gate reads them live); a model
+        or tool-list change is spawn-frozen (``--model``/``--tools``): rebuild."""
+        async with self._reconcile_lock:
+            if not self.is_alive:
+                return "invalid"
+            result: ReconcileResult = "current"
+            disabled = set(input.disabled_tools)
+            if disabled != self._disabled:
+                self._disabled = disabled  # live tightening lands first
+                result = "patched"
+            if input.permission_mode != (self._frozen_mode or self._permission_mode):
+                if self.turn_active:
+                    self._frozen_mode = input.permission_mode  # frozen for the active turn
+                else:
+                    self._permission_mode = input.permission_mode
+                result = "patched"
+            from cherry_desktop.core.ai.runtime.pi.launch import pi_model_name
+
+            if input.model_id is not None and pi_model_name(input.model_id) != self.launch.model:
+                return "rebuild"
+            if frozenset(disabled) != self._spawn_disabled:
+                return "rebuild"  # the model still sees the old tool list
+            return result
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._resolve_approvals(allow=False, reason="connection closed")
+        if self.turn_active and not self.process.exited:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.process.command({"type": "abort"}), 2.0)
+        await self.process.terminate()
+        remove_home(self.launch)
+        self._dead = True
+        self._emit(None)
+        if self._on_closed is not None:
+            self._on_closed(self)

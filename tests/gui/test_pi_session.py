@@ -1,0 +1,113 @@
+"""A pi agent in the real window: created in the New agent dialog, a turn whose shell tool
+waits on the approval card, a steer, a Stop — the real core, the real pi and the scripted
+model server. Screenshots go to artifacts/."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
+from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, text, tool_use
+from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
+from tests.gui._scripted import until
+from tests.gui.conftest import ARTIFACTS
+from tests.integration.pi_helpers import ensure_test_pi
+
+pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(150)]
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ScriptedModelServer]:
+    srv = ScriptedModelServer()
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+
+
+def _roles(window: Any) -> list[str]:
+    return [r.role for r in window.message_view.rows()]
+
+
+async def _shot(window: Any, name: str) -> None:
+    await asyncio.sleep(0.2)
+    window.grab().save(str(ARTIFACTS / name))
+
+
+async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any, ui_core: Any, qtbot: Any,
+                                                                server: ScriptedModelServer, tmp_path: Path) -> None:
+    from cherry_desktop.ui._dialogs import AgentDialog
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    installation = await asyncio.to_thread(ensure_test_pi)
+    driver = ui_core.agent_runtime.registry.get("pi")
+    assert isinstance(driver, PiRuntimeDriver)
+    driver.use_installation(installation)
+    ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), server.base_url)
+
+    window = controller.open_window(None)
+    dialog = AgentDialog(controller.bridge, None, window)
+    dialog.runtime_combo.setCurrentIndex(dialog.runtime_combo.findData("pi"))
+    assert [dialog.permission_combo.itemData(i) for i in range(dialog.permission_combo.count())] == [
+        "default", "acceptEdits", "bypassPermissions"]
+    assert dialog.permission_combo.currentData() == "acceptEdits"  # the descriptor's create default
+    dialog.model_combo.setCurrentIndex(dialog.model_combo.findData(DEMO_UNIQUE_MODEL_ID))
+    workspace = tmp_path / "pi-project"
+    workspace.mkdir()
+    dialog.name_edit.setText("Pi coder")
+    dialog.workspace_edit.setText(str(workspace))
+    dialog.show()
+    await asyncio.sleep(0.15)
+    dialog.grab().save(str(ARTIFACTS / "pi_new_agent_dialog.png"))
+    dialog._save()
+    agent = ui_core.repos.agents.get_agent(dialog.agent_id)
+    assert (agent.type, agent.permission_mode) == ("pi", "acceptEdits")
+    window.sidebar.reload()
+    window.new_session(agent.id)
+
+    # A turn whose shell command waits on the approval card (acceptEdits still gates bash).
+    server.enqueue(tool_use("bash", {"command": "echo from-pi > made-by-pi.txt"},
+                            preamble="I will create the file with the shell.", delay_s=0.01),
+                   text("Created made-by-pi.txt."))
+    window.composer.editor.setPlainText("create made-by-pi.txt")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    card = window.approval_card
+    await until(lambda: window.bottom.currentWidget() is card, timeout=60)
+    assert "bash" in card.title.text()
+    assert not (workspace / "made-by-pi.txt").exists()
+    await _shot(window, "pi_approval_card.png")
+    qtbot.mouseClick(card.allow_button, Qt.MouseButton.LeftButton)
+    await until(lambda: not window.is_streaming() and _roles(window) == ["user", "assistant"], timeout=60)
+    assert (workspace / "made-by-pi.txt").read_text().strip() == "from-pi"
+
+    # A steer mid-turn: the rows roll (A1a, steer, A2).
+    server.enqueue(slow_text("Reading the project slowly, so you can steer me. " * 2, delay_s=0.03),
+                   text("Steered: tabs it is."))
+    window.composer.editor.setPlainText("tidy the project")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: "Reading the project" in window.live_text(), timeout=60)
+    window.composer.editor.setPlainText("use tabs")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    await until(lambda: not window.is_streaming() and len(_roles(window)) == 6, timeout=60)
+    texts = [r.text() for r in window.message_view.rows()]
+    assert texts[4] == "use tabs" and texts[5] == "Steered: tabs it is."
+    await _shot(window, "pi_steered.png")
+
+    # Stop: the row is paused with its partial text.
+    server.enqueue(HangReply(text_before="A long answer that will be stopped "))
+    window.composer.editor.setPlainText("write an essay")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: "will be stopped" in window.live_text(), timeout=60)
+    qtbot.mouseClick(window.composer.stop_button, Qt.MouseButton.LeftButton)
+    await until(lambda: not window.is_streaming(), timeout=60)
+    session_id = window.topic_id.split(":", 1)[1]
+    rows = ui_core.repos.session_messages.list_messages(session_id)
+    assert rows[-1].status == "paused"
+    await _shot(window, "pi_stopped.png")
