@@ -23,6 +23,8 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     "claude_agent_sdk",
     "claude_agent_sdk.client",
     "claude_agent_sdk.types",
+    # core/qt_platform.py finds Qt's plugins with find_spec (collected anyway: the UI imports it)
+    "PySide6",
 )
 
 # Packages collected whole (every submodule and the package's data files): the SDK carries

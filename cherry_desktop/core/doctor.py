@@ -11,6 +11,7 @@ from cherry_desktop import __version__
 from cherry_desktop.core.credentials import FIX_HINT, CredentialStore
 from cherry_desktop.core.data import SCHEMA_VERSION, journal_mode, open_database, schema_version, table_names
 from cherry_desktop.core.paths import PathRegistry
+from cherry_desktop.core.qt_platform import PlatformProblemKind, diagnose, probe_command, probe_platform
 
 
 def bundled_claude_cli() -> Path | None:
@@ -85,4 +86,20 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
     if cli is None:
         report.problems.append("the Claude Code CLI bundled with claude-agent-sdk was not found; "
                                "reinstall with `pip install --force-reinstall claude-agent-sdk`")
+    check_qt_platform(report)
     return report
+
+
+def check_qt_platform(report: DoctorReport, command: list[str] | None = None) -> None:
+    """Start Qt's platform plugin in a subprocess; when it does not load, name the libraries it
+    misses (from the plugin's own dependencies) and their packages."""
+    result = probe_platform(command or probe_command())
+    if result.loaded:
+        report.lines.append(f"qt platform: {result.platform} (loads)")
+        return
+    problem = diagnose(result)
+    report.lines.append(f"qt platform: {problem.platform} (does not load)")
+    if problem.kind is PlatformProblemKind.NO_DISPLAY:
+        report.warnings.append(problem.describe())
+    else:
+        report.problems.append(problem.describe())
