@@ -23,6 +23,13 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     "claude_agent_sdk",
     "claude_agent_sdk.client",
     "claude_agent_sdk.types",
+    # core/ai/runtime/claude_code/sdk_import.py: DEFERRED_MODULES, and the MCP server class it
+    # imports when an in-process server is built
+    "mcp",
+    "mcp.server",
+    "mcp.server.lowlevel.server",
+    "mcp.types.methods",
+    "jsonschema",
     # core/qt_platform.py finds Qt's plugins with find_spec (collected anyway: the UI imports it)
     "PySide6",
 )
@@ -59,6 +66,7 @@ def qt_excludes(pyside6_dir: str) -> list[str]:
 NAME_RESOLVERS: tuple[str, ...] = (
     "cherry_desktop/ui/__init__.py",
     "cherry_desktop/core/ai/runtime/register_drivers.py",
+    "cherry_desktop/core/ai/runtime/claude_code/sdk_import.py",  # DEFERRED_MODULES (a test checks)
 )
 
 _IMPORT_CALLS = {"import_module", "__import__", "find_spec"}

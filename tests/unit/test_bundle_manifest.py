@@ -33,6 +33,12 @@ def test_every_module_the_app_imports_by_name_is_collected() -> None:
     assert manifest.missing_dynamic_imports(str(ROOT)) == []
 
 
+def test_the_sdks_deferred_modules_are_collected() -> None:
+    from cherry_desktop.core.ai.runtime.claude_code.sdk_import import DEFERRED_MODULES
+
+    assert [m for m in DEFERRED_MODULES if not manifest.is_collected(m)] == []
+
+
 def test_every_listed_module_exists() -> None:
     sys.path.insert(0, str(ROOT))
     try:
