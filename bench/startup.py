@@ -183,7 +183,7 @@ def rss_by_mapping(top: int = 12) -> dict[str, float]:
 
 
 def process_tree(root: Any) -> list[dict[str, Any]]:
-    """The process and its descendants: pid, parent, RSS and command line (shortened)."""
+    """The process and its descendants: pid, parent, RSS, age and command line (shortened)."""
     import psutil
 
     out = []
@@ -191,6 +191,7 @@ def process_tree(root: Any) -> list[dict[str, Any]]:
         try:
             cmd = " ".join(proc.cmdline())
             out.append({"pid": proc.pid, "ppid": proc.ppid(), "rss_mb": round(proc.memory_info().rss / 2**20, 1),
+                        "age_s": round(time.time() - proc.create_time()),
                         "cmd": cmd if len(cmd) <= 160 else cmd[:157] + "..."})
         except psutil.Error:
             continue
@@ -339,11 +340,11 @@ def parent(cold: bool, runs: int, *, tree_after_s: float = 0.0, idle_window_s: f
 
 
 def print_tree(tree: list[dict[str, Any]], after_s: float) -> None:
-    print(f"process tree {after_s:g} s after the agent turn (RSS, MB):")
+    print(f"process tree {after_s:g} s after the agent turn (pid, RSS MB, age s, command):")
     depth = {tree[0]["pid"]: 0}
     for row in tree:
         depth[row["pid"]] = depth.get(row["ppid"], -1) + 1
-        print(f"  {'  ' * depth[row['pid']]}{row['pid']:>7} {row['rss_mb']:>7.1f}  {row['cmd']}")
+        print(f"  {'  ' * depth[row['pid']]}{row['pid']:>7} {row['rss_mb']:>7.1f} {row['age_s']:>5}  {row['cmd']}")
     print(f"  total: {sum(r['rss_mb'] for r in tree):.1f} MB")
 
 
