@@ -15,12 +15,10 @@ the plugin (`libqxcb.so` for X11) lists every library that is "not found", and
 
 from __future__ import annotations
 
-import ctypes
 import enum
 import importlib.util
 import os
 import re
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -125,6 +123,8 @@ def platform_plugin(platform: str, env: Mapping[str, str]) -> Path | None:
 
 def missing_libraries(plugin: Path, env: Mapping[str, str] | None = None) -> list[str]:
     """The libraries `plugin` needs that the dynamic loader does not find (ldd's "not found")."""
+    import subprocess
+
     try:
         out = subprocess.run(["ldd", str(plugin)], capture_output=True, text=True, timeout=30, check=False,
                              env=dict(env) if env is not None else None).stdout
@@ -144,6 +144,8 @@ def check_before_qt(env: Mapping[str, str] | None = None) -> PlatformProblem | N
     plugin = platform_plugin("xcb", env)
     if plugin is None:
         return None  # Qt reports its own plugin search
+    import ctypes  # only here: the app checks before Qt starts, and ctypes costs ~2 ms to import
+
     try:
         ctypes.CDLL(str(plugin))
     except OSError as exc:
@@ -171,6 +173,8 @@ def probe_platform(command: Sequence[str], env: Mapping[str, str] | None = None,
                    timeout: float = PROBE_TIMEOUT_S) -> ProbeResult:
     """Run `command` (a process that starts a QGuiApplication and prints its platform name):
     did the platform plugin load?"""
+    import subprocess
+
     env = dict(os.environ if env is None else env)
     asked = requested_platform(env) or env.get("QT_QPA_PLATFORM") or "default"
     try:
