@@ -24,6 +24,16 @@ Prints figures, then one JSON line:
   services_ready_s     core's stream services running (sending works; the first topic shows)
   idle_rss_mb          resident memory with three windows open (target <= 150)
   open_5000_messages_ms  showing a 5 000-message session in a window (target <= 300)
+  idle_rss_after_agent_turn_mb  resident memory of the app process alone (its children, the
+                       Claude Code CLI, excluded) with three windows open, after one demo agent
+                       turn completed and the session went idle (target <= 140). A separate
+                       start with `--demo` (one run, after the timed ones).
+
+`--tree-after S`: also print the whole process tree (the app and the runtime's children, with
+their RSS) S seconds after that turn, e.g. `--tree-after 60` (off by default so CI waits for
+nothing). `--idle-window S` shortens the agent session's idle window (300 s), after which the
+live CLI is closed and a warm one is prewarmed for the next turn, to see that state too.
+`--agent-turn-only` skips the timed starts.
 """
 
 from __future__ import annotations
@@ -77,6 +87,127 @@ def child(data_dir: str) -> None:
     ui.start_ui = observed_start_ui  # type: ignore[assignment]
     app.main(["--data-dir", data_dir])
     say("RESULT", **result)
+
+
+def agent_turn_child(data_dir: str, tree_after_s: float, idle_window_s: float | None) -> None:
+    """The app with `--demo`: three windows, one demo agent turn, then the app's RSS once idle."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sys.path.insert(0, str(HERE.parent))
+    from cherry_desktop import app, ui
+
+    start_ui = ui.start_ui
+    result: dict[str, Any] = {}
+
+    def observed_start_ui(core: Any, **kwargs: Any) -> Any:
+        import asyncio
+
+        controller = start_ui(core, **kwargs)
+        asyncio.ensure_future(_agent_turn(core, controller, result, tree_after_s, idle_window_s))
+        return controller
+
+    ui.start_ui = observed_start_ui  # type: ignore[assignment]
+    app.main(["--data-dir", data_dir, "--demo"])
+    sys.stdout.write(f"RESULT {json.dumps(result)}\n")
+    sys.stdout.flush()
+
+
+async def _agent_turn(core: Any, controller: Any, result: dict[str, Any], tree_after_s: float,
+                      idle_window_s: float | None) -> None:
+    import asyncio
+
+    import psutil
+
+    try:
+        await controller.first_paint()
+        await controller.bridge.services()
+        if idle_window_s is not None:
+            core.agent_runtime.idle_window_s = idle_window_s
+        window = controller.windows[0]
+        if window.topic_id != core.demo.topic_id:
+            task = window.show_topic(core.demo.topic_id)
+            if task is not None:
+                await task
+        controller.open_window(None)
+        controller.open_window(None)
+        finished = asyncio.Event()
+        window.turn_finished.connect(lambda *_: finished.set())
+
+        def allow() -> None:  # the demo turn asks to write a file: Allow, as the user would
+            card = window.approval_card
+            if card.approval is not None and window.bottom.currentWidget() is card:
+                card.allow_button.click()
+
+        window.message_view.approvals_changed.connect(allow)
+        await asyncio.sleep(1.0)
+        result["rss_before_agent_turn_mb"] = round(psutil.Process().memory_info().rss / 2**20, 1)
+        modules_before = len(sys.modules)
+        window.submit("Hi! What can you do in this workspace?", "send")
+        async with asyncio.timeout(120):
+            await finished.wait()
+            while window.is_streaming():  # noqa: ASYNC110 - status lives in Qt signals
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(3.0)  # the session idles; the app's post-turn work settles
+        proc = psutil.Process()
+        result["idle_rss_after_agent_turn_mb"] = round(proc.memory_info().rss / 2**20, 1)
+        result["sdk_loaded_after_turn"] = "claude_agent_sdk" in sys.modules
+        result["modules_imported_by_turn"] = len(sys.modules) - modules_before
+        result["children_after_turn"] = len(proc.children(recursive=True))
+        result["rss_by_mapping_mb"] = rss_by_mapping()
+        if tree_after_s > 0:
+            await asyncio.sleep(tree_after_s)
+            result["process_tree"] = process_tree(proc)
+    finally:
+        controller.quit()
+
+
+def rss_by_mapping(top: int = 12) -> dict[str, float]:
+    """Where the RSS is (/proc/self/smaps): the heap, anonymous memory (Python's arenas, Qt's
+    and mimalloc-style allocations), and each mapped file (libraries), largest first."""
+    sizes: dict[str, int] = {}
+    name = ""
+    try:
+        with open("/proc/self/smaps") as smaps:
+            for line in smaps:
+                first = line.split(maxsplit=6)
+                if "-" in first[0] and len(first) >= 5 and not first[0].endswith(":"):
+                    name = first[5].strip() if len(first) > 5 else "[anon]"
+                    name = os.path.basename(name) if name.startswith("/") else name
+                elif first[0] == "Rss:":
+                    sizes[name] = sizes.get(name, 0) + int(first[1])
+    except OSError:
+        return {}
+    ranked = sorted(sizes.items(), key=lambda kv: -kv[1])
+    out = {k: round(v / 1024, 1) for k, v in ranked[:top]}
+    out["(other files)"] = round(sum(v for _, v in ranked[top:]) / 1024, 1)
+    return out
+
+
+def process_tree(root: Any) -> list[dict[str, Any]]:
+    """The process and its descendants: pid, parent, RSS, age and command line (shortened)."""
+    import psutil
+
+    out = []
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            cmd = " ".join(proc.cmdline())
+            out.append({"pid": proc.pid, "ppid": proc.ppid(), "rss_mb": round(proc.memory_info().rss / 2**20, 1),
+                        "age_s": round(time.time() - proc.create_time()),
+                        "cmd": cmd if len(cmd) <= 160 else cmd[:157] + "..."})
+        except psutil.Error:
+            continue
+    return out
+
+
+def run_agent_turn_child(env: dict[str, str], tree_after_s: float, idle_window_s: float | None) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="cherry-startup-turn-") as data_dir:
+        cmd = [sys.executable, __file__, "--agent-turn-child", data_dir, str(tree_after_s),
+               "" if idle_window_s is None else str(idle_window_s)]
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300 + tree_after_s, check=False)
+    for line in proc.stdout.splitlines():
+        tag, _, payload = line.partition(" ")
+        if tag == "RESULT":
+            return dict(json.loads(payload))
+    return {"idle_rss_after_agent_turn_mb": -1.0, "agent_turn_error": proc.stderr[-2000:]}
 
 
 class _WrapOnImport(importlib.abc.MetaPathFinder):
@@ -176,7 +307,8 @@ def run_child(env: dict[str, str]) -> dict[str, Any]:
     return result
 
 
-def parent(cold: bool, runs: int) -> None:
+def parent(cold: bool, runs: int, *, tree_after_s: float = 0.0, idle_window_s: float | None = None,
+           agent_turn_only: bool = False) -> None:
     env = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="cherry-pycache-") as pycache:
         if cold:
@@ -187,24 +319,47 @@ def parent(cold: bool, runs: int) -> None:
             env["PYTHONPYCACHEPREFIX"] = pycache
             bytecode = "cached, as installed"
             run_child(env)  # warm-up start: fills the cache (not timed)
-        results = [run_child(env) for _ in range(runs)]
+        results = [] if agent_turn_only else [run_child(env) for _ in range(runs)]
+        turn = run_agent_turn_child(env, tree_after_s, idle_window_s)
+    tree = turn.pop("process_tree", None)
     result: dict[str, Any] = {}
-    for key, value in results[0].items():
+    for key, value in (results[0] if results else {}).items():
         values = [r.get(key, value) for r in results]
         numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
         result[key] = round(statistics.median(values), 3) if numeric else value
+    result.update(turn)
     result["bytecode"] = bytecode
     result["runs"] = {key: [r.get(key) for r in results]
                       for key in ("splash_paint_s", "first_paint_s", "services_ready_s",
                                   "open_5000_messages_ms")}
     for key, value in result.items():
         print(f"{key:>24}: {value}")
+    if tree:
+        print_tree(tree, tree_after_s)
     print(json.dumps(result))
+
+
+def print_tree(tree: list[dict[str, Any]], after_s: float) -> None:
+    print(f"process tree {after_s:g} s after the agent turn (pid, RSS MB, age s, command):")
+    depth = {tree[0]["pid"]: 0}
+    for row in tree:
+        depth[row["pid"]] = depth.get(row["ppid"], -1) + 1
+        print(f"  {'  ' * depth[row['pid']]}{row['pid']:>7} {row['rss_mb']:>7.1f} {row['age_s']:>5}  {row['cmd']}")
+    print(f"  total: {sum(r['rss_mb'] for r in tree):.1f} MB")
+
+
+def _option(name: str, default: str | None) -> str | None:
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         child(sys.argv[2])
+    elif len(sys.argv) > 4 and sys.argv[1] == "--agent-turn-child":
+        agent_turn_child(sys.argv[2], float(sys.argv[3]), float(sys.argv[4]) if sys.argv[4] else None)
     else:
-        runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
-        parent(cold="--cold" in sys.argv, runs=runs)
+        idle_window = _option("--idle-window", None)
+        parent(cold="--cold" in sys.argv, runs=int(_option("--runs", "3") or 3),
+               tree_after_s=float(_option("--tree-after", "0") or 0),
+               idle_window_s=float(idle_window) if idle_window else None,
+               agent_turn_only="--agent-turn-only" in sys.argv)

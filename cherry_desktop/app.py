@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start the offline demo model server and a demo agent (no account needed)")
     parser.add_argument("--screenshot", metavar="PNG", type=Path, default=None,
                         help="save the main window to PNG once idle (after one demo turn with --demo), then exit")
+    # doctor's subprocess check that Qt's platform plugin loads (cherry_desktop.core.qt_platform)
+    parser.add_argument("--qt-probe", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("doctor", parents=[common],
                    help="create or migrate the database and print paths, versions and backends")
@@ -53,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.qt_probe:
+        from cherry_desktop.ui.qt_probe import run_probe
+
+        return run_probe()
     paths = build_path_registry(args.data_dir)
     if args.command == "doctor":
         from cherry_desktop.core.doctor import run_doctor
@@ -151,7 +157,22 @@ def _end_startup_gc_pause() -> None:
         gc.enable()
 
 
+def qt_platform_unusable() -> bool:
+    """Before QApplication: would Qt's platform plugin abort the app (a core dump)? If so, say
+    why in one line (the missing libraries and their packages) and let the app exit."""
+    from cherry_desktop.core.qt_platform import check_before_qt
+
+    problem = check_before_qt()
+    if problem is None:
+        return False
+    log.error("%s", problem.describe())
+    sys.stderr.write(f"cherry-desktop: {problem.describe()}\n")
+    return True
+
+
 def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
+    if qt_platform_unusable():
+        return 1
     gc.disable()
     try:
         from PySide6.QtWidgets import QApplication

@@ -169,6 +169,9 @@ def add_stream_services(core: CoreServices) -> None:
         TemporaryChatContextProvider(temporary),
         PersistentChatContextProvider(repos, trace_storage=trace_storage),
     ])
+    from cherry_desktop.core.memory import MemoryReleaseService
+
+    app.register(MemoryReleaseService(core.shared_cache))
     core.ai_service, core.stream_manager, core.agent_runtime = ai_service, manager, runtime
     core.temporary_chats = temporary
 

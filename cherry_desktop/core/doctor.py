@@ -15,6 +15,7 @@ from cherry_desktop.core.credentials import FIX_HINT, CredentialStore
 from cherry_desktop.core.data import SCHEMA_VERSION, journal_mode, open_database, schema_version, table_names
 from cherry_desktop.core.instance_lock import InstanceLock, LockState
 from cherry_desktop.core.paths import PathRegistry
+from cherry_desktop.core.qt_platform import PlatformProblemKind, diagnose, probe_command, probe_platform
 from cherry_desktop.core.storage_faults import classify
 
 
@@ -93,6 +94,7 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
         report.problems.append("the Claude Code CLI bundled with claude-agent-sdk was not found; "
                                "reinstall with `pip install --force-reinstall claude-agent-sdk`")
     report_pi_runtime(report, paths)
+    check_qt_platform(report)
     return report
 
 
@@ -150,3 +152,18 @@ def report_pi_runtime(report: DoctorReport, paths: PathRegistry) -> None:
     if versions["problem"]:
         report.warnings.append(f"the pi runtime is unavailable ({versions['problem']}); "
                                f"`cherry-desktop install-pi` installs pi {PI_PINNED_VERSION}")
+
+
+def check_qt_platform(report: DoctorReport, command: list[str] | None = None) -> None:
+    """Start Qt's platform plugin in a subprocess; when it does not load, name the libraries it
+    misses (from the plugin's own dependencies) and their packages."""
+    result = probe_platform(command or probe_command())
+    if result.loaded:
+        report.lines.append(f"qt platform: {result.platform} (loads)")
+        return
+    problem = diagnose(result)
+    report.lines.append(f"qt platform: {problem.platform} (does not load)")
+    if problem.kind is PlatformProblemKind.NO_DISPLAY:
+        report.warnings.append(problem.describe())
+    else:
+        report.problems.append(problem.describe())

@@ -111,6 +111,31 @@ def test_without_a_stored_key_claude_code_keeps_the_users_own_login(repos: Repos
     assert "ANTHROPIC_API_KEY" not in env
 
 
+def test_a_key_in_the_providers_env_is_used_without_asking_the_keyring(repos: Repositories,
+                                                                       tmp_path: Path) -> None:
+    seed_default_providers(repos)
+    agent = repos.agents.create_agent(type="claude-code", name="Coder", model="anthropic::claude-sonnet-4-5")
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=None, model=agent.model)
+    context = RuntimeSessionContext(session=session, agent=agent, workspace=None, workspace_path=tmp_path,
+                                    agent_data_dir=tmp_path / "data", model_id=agent.model,
+                                    provider=repos.providers.get_provider("anthropic"))
+    asked: list[str] = []
+
+    def keyring_key() -> str:
+        asked.append("keyring")
+        return "sk-from-keyring"
+
+    def connect(extra_env: dict[str, str]) -> RuntimeConnectInput:
+        return RuntimeConnectInput(context=context, resume_token=None, permission_mode="default",
+                                   disabled_tools=frozenset(), get_api_key=keyring_key,
+                                   get_last_resume_token=lambda: None, extra_env=extra_env)
+
+    assert child_env(connect({"ANTHROPIC_API_KEY": "demo-key"}))["ANTHROPIC_API_KEY"] == "demo-key"
+    assert asked == []
+    assert child_env(connect({}))["ANTHROPIC_API_KEY"] == "sk-from-keyring"
+    assert asked == ["keyring"]
+
+
 @pytest.mark.parametrize(("base_url", "local"), [
     ("http://127.0.0.1:11434/v1", True), ("http://localhost:1234/v1", True), ("http://[::1]:8080", True),
     ("https://api.openai.com/v1", False), ("http://192.168.1.20:8000/v1", False), ("", False),

@@ -81,7 +81,9 @@ def child_env(input: RuntimeConnectInput) -> dict[str, str]:
         env["ANTHROPIC_BASE_URL"] = provider.base_url.rstrip("/")
         # A configured endpoint is the only address the CLI may talk to.
         env.update(ENDPOINT_ONLY_ENV)
-    key = input.get_api_key()
+    # A key set in the provider's own env (the demo's) wins below: the keyring is not asked
+    # for one it would drop (its first use imports its backends, ~13 MB with cryptography).
+    key = None if "ANTHROPIC_API_KEY" in input.extra_env else input.get_api_key()
     if key:
         env["ANTHROPIC_API_KEY"] = key
     env.update(input.extra_env)

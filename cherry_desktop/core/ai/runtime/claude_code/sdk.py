@@ -1,11 +1,17 @@
-"""Lazy access to `claude_agent_sdk` (~0.7 s, ~40 MB to import): only on first connect/prewarm."""
+"""Lazy access to `claude_agent_sdk` (~0.4 s, ~14 MB to import): only on first connect/prewarm.
+
+What of the SDK's dependencies the app never runs is left unimported (`sdk_import`).
+"""
 
 from __future__ import annotations
 
 import importlib
+import sys
 import warnings
 from types import ModuleType
 from typing import Any
+
+from cherry_desktop.core.ai.runtime.claude_code.sdk_import import prepare_sdk_import
 
 _sdk: ModuleType | None = None
 
@@ -14,6 +20,8 @@ def load_sdk() -> ModuleType:
     """Import and return `claude_agent_sdk` (cached)."""
     global _sdk
     if _sdk is None:
+        if "claude_agent_sdk" not in sys.modules:
+            prepare_sdk_import()
         _sdk = importlib.import_module("claude_agent_sdk")
     return _sdk
 

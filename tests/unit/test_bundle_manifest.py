@@ -1,0 +1,91 @@
+"""The PyInstaller bundle holds every module the app imports by name, and only the Qt modules
+the app uses: packaging/bundle_manifest.py against a scan of the source."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_manifest() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bundle_manifest", ROOT / "packaging" / "bundle_manifest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+manifest = load_manifest()
+
+
+def test_every_module_the_app_imports_by_name_is_collected() -> None:
+    found, unresolved = manifest.scan_dynamic_imports(str(ROOT))
+    # The scan sees the registries the bundle once missed (the driver) and the lazy SDK import.
+    assert "cherry_desktop.core.ai.runtime.claude_code.driver" in found
+    assert "claude_agent_sdk" in found
+    assert unresolved == []
+    assert manifest.missing_dynamic_imports(str(ROOT)) == []
+
+
+def test_the_sdks_deferred_modules_are_collected() -> None:
+    from cherry_desktop.core.ai.runtime.claude_code.sdk_import import DEFERRED_MODULES
+
+    assert [m for m in DEFERRED_MODULES if not manifest.is_collected(m)] == []
+
+
+def test_every_listed_module_exists() -> None:
+    sys.path.insert(0, str(ROOT))
+    try:
+        absent = [m for m in manifest.DYNAMIC_IMPORTS if importlib.util.find_spec(m) is None]
+    finally:
+        sys.path.remove(str(ROOT))
+    assert absent == []
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_scan_fails_on_a_module_loaded_by_name_that_the_manifest_misses(tmp_path: Path) -> None:
+    write(tmp_path, "cherry_desktop/__init__.py", "")
+    write(tmp_path, "cherry_desktop/core/ai/runtime/register_drivers.py",
+          'DRIVER_CLASSES = {"other": "cherry_desktop.core.ai.runtime.other.driver:OtherDriver",\n'
+          '                  "claude-code": "cherry_desktop.core.ai.runtime.claude_code.driver:Driver"}\n'
+          "def load(spec):\n    import importlib\n    return importlib.import_module(spec.partition(':')[0])\n")
+    write(tmp_path, "cherry_desktop/core/late.py",
+          'import importlib\nPLUGIN = importlib.import_module("cherry_desktop.plugins.late")\n'
+          "def by_name(name):\n    return __import__(name)\n"
+          'NOT_A_MODULE = "file.database"\n')
+    missing = manifest.missing_dynamic_imports(str(tmp_path))
+    assert missing[:2] == [
+        "cherry_desktop.core.ai.runtime.other.driver (imported by name; add it to DYNAMIC_IMPORTS)",
+        "cherry_desktop.plugins.late (imported by name; add it to DYNAMIC_IMPORTS)",
+    ]
+    assert len(missing) == 3 and missing[2].startswith("cherry_desktop/core/late.py:4 imports a name")
+
+
+@pytest.mark.parametrize(("module", "collected"), [
+    ("claude_agent_sdk._internal.transport.subprocess_cli", True),
+    ("claude_agent_sdk.testing", False),
+    ("cherry_desktop.ui.bridge", True),
+    ("cherry_desktop.ui.splash", False),
+])
+def test_whole_packages_are_collected_but_their_skipped_parts(module: str, collected: bool) -> None:
+    assert manifest.is_collected(module) is collected
+
+
+def test_only_the_qt_modules_the_app_imports_are_bundled() -> None:
+    pyside6 = importlib.util.find_spec("PySide6")  # its folder, without importing Qt
+    assert pyside6 is not None and pyside6.submodule_search_locations
+    assert manifest.scan_qt_modules(str(ROOT)) == set(manifest.QT_MODULES)
+    excluded = manifest.qt_excludes(next(iter(pyside6.submodule_search_locations)))
+    assert not {f"PySide6.{m}" for m in manifest.QT_MODULES} & set(excluded)
+    assert {"PySide6.QtQml", "PySide6.QtWebEngineCore"} <= set(excluded)
