@@ -109,15 +109,9 @@ class RuntimeEventsMixin:
             return call
 
         attach(routed(functools.partial(self._on_event, entry, conn)))
-        # The connection's bulk chunks, as `ChunkEvent`s would be routed but without the wrapper.
-        attach_chunks = getattr(conn, "set_chunk_sink", None)
-        if callable(attach_chunks):
-            attach_chunks(routed(functools.partial(self._route_chunk, entry)))
         try:
             await ended
         finally:
-            if callable(attach_chunks):
-                attach_chunks(None)
             attach(None)
 
     def _route_chunk(self: AgentSessionRuntimeService, entry: SessionEntry, chunk: UIMessageChunk) -> None:

@@ -292,7 +292,6 @@ class AgentSessionRuntimeService(RuntimeEventsMixin, FollowUpQueueMixin, Service
             await conn.send(RuntimeSendInput(message=turn.user_message, system_reminder=turn.system_reminder,
                                              turn_id=turn.id))
             turn.sent = True
-        seg.deliver = self.host.chunk_sink(entry.topic_id, seg.model_id)
         return self._segment_chunks(entry, seg)
 
     async def _segment_chunks(self, entry: SessionEntry, seg: Segment) -> AsyncIterator[UIMessageChunk]:

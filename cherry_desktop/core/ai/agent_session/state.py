@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -76,12 +75,6 @@ class SegmentQueue:
                     self._waiter = None
         return self._items.popleft()
 
-    @property
-    def parked(self) -> bool:
-        """The reader waits here for the next item and nothing is queued before it."""
-        waiter = self._waiter
-        return waiter is not None and not waiter.done() and not self._items
-
     def qsize(self) -> int:
         return len(self._items)
 
@@ -107,27 +100,13 @@ class Segment:
     rolled: bool = False
     continuation_deferred: bool = False
     terminal_status: TerminalStatus | None = None
-    # Hands a chunk to this segment's execution as its loop would (`AiStreamManager.chunk_sink`);
-    # set once the execution reads the segment.
-    deliver: Callable[[UIMessageChunk], None] | None = None
 
     def push(self, item: SegmentItem) -> None:
+        """Queue an item for the segment's execution, which pulls it (the one way in)."""
         if self.ended:
             return
-        deliver = self.deliver
         if type(item) is _End or type(item) is _Failure:
             self.ended = True
-        elif deliver is not None and self.queue.parked:
-            # The execution sits idle on the empty queue: deliver now, in order, instead of
-            # waking its task for each chunk. END and failures still go through the queue,
-            # so the execution's own loop ends the segment.
-            try:
-                deliver(item)  # type: ignore[arg-type]  # neither _End nor _Failure here
-                return
-            except Exception as exc:
-                log.exception("delivering a chunk of segment %s failed", self.id)
-                self.ended = True
-                item = _Failure(str(exc) or type(exc).__name__, "deliver-failed")
         self.queue.put_nowait(item)
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from cherry_desktop.core.ai.stream import continuation as _cont
@@ -252,21 +251,13 @@ class AiStreamManager:
             self.abort(stream.topic_id, "no-subscribers")
 
     def on_chunk(self, topic_id: str, model_id: UniqueModelId, chunk: UIMessageChunk) -> None:
-        """Deliver one chunk as the execution loop does (public for tests and hosts)."""
-        sink = self.chunk_sink(topic_id, model_id)
-        if sink is None:
-            log.debug("on_chunk for unknown %s/%s dropped", topic_id, model_id)
-            return
-        sink(chunk)
-
-    def chunk_sink(self, topic_id: str, model_id: UniqueModelId) -> Callable[[UIMessageChunk], None] | None:
-        """`on_chunk` bound to the topic's current execution of `model_id` (None without one),
-        for a host that hands that execution many chunks while its loop waits for the next."""
+        """Deliver one chunk as the execution loop does (public for tests)."""
         stream = self._streams.get(topic_id)
         ex = stream.executions.get(model_id) if stream is not None else None
         if stream is None or ex is None:
-            return None
-        return functools.partial(self._deliver, stream, ex)
+            log.debug("on_chunk for unknown %s/%s dropped", topic_id, model_id)
+            return
+        self._deliver(stream, ex, chunk)
 
     def _promote(self, stream: ActiveStream) -> None:
         stream.status = "streaming"
