@@ -111,6 +111,16 @@ class Harness:
         await until(lambda: self.runtime.is_session_settled(self.session.id))
 
 
+def add_model(repos: Repositories, unique_model_id: str) -> None:
+    """The provider and model rows a turn on `unique_model_id` needs (a turn on a model that no
+    longer exists is refused)."""
+    provider_id, _, model_id = unique_model_id.partition("::")
+    if repos.providers.find_provider(provider_id) is None:
+        repos.providers.upsert_provider(id=provider_id, name=provider_id, type="anthropic",
+                                        base_url="http://127.0.0.1:9")
+    repos.providers.upsert_model(provider_id=provider_id, model_id=model_id, name=model_id)
+
+
 def make_harness(repos: Repositories, tmp_path: Path, *, supports_redirect: bool = True,
                  idle_window_s: float = 300.0, driver: ScriptedDriver | None = None,
                  model: str | None = MODEL) -> Harness:
@@ -120,6 +130,10 @@ def make_harness(repos: Repositories, tmp_path: Path, *, supports_redirect: bool
     driver = driver or ScriptedDriver(supports_redirect=supports_redirect)
     registry = RuntimeDriverRegistry()
     registry.register(driver)  # type: ignore[arg-type]
+    for name in ("sonnet", "opus", "m"):
+        add_model(repos, f"demo::{name}")
+    if model is not None:
+        add_model(repos, model)
     agent = repos.agents.create_agent(type=driver.type, name="Ada", model=model)
     ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
     session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id)

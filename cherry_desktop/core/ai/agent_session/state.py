@@ -13,15 +13,8 @@ import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from cherry_desktop.core.ai.runtime.types import (
-    AgentRuntimeConnection,
-    AgentSessionRuntimeDriver,
-    ContextUsage,
-    RuntimeConnectInput,
-    RuntimeSessionContext,
-)
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
 
 log = logging.getLogger(__name__)
@@ -30,20 +23,20 @@ TurnKind = Literal["normal", "autonomous"]
 TerminalStatus = Literal["success", "paused", "error"]
 
 
-class _End:
+class End:
     """Queue sentinel: the segment's chunk stream ends normally."""
 
 
 @dataclass(frozen=True)
-class _Failure:
+class Failure:
     """Queue sentinel: the segment's chunk stream ends with an error."""
 
     message: str
     code: str | None = None
 
 
-END = _End()
-SegmentItem = UIMessageChunk | _End | _Failure
+END = End()
+SegmentItem = UIMessageChunk | End | Failure
 
 
 class SegmentQueue:
@@ -105,7 +98,7 @@ class Segment:
         """Queue an item for the segment's execution, which pulls it (the one way in)."""
         if self.ended:
             return
-        if type(item) is _End or type(item) is _Failure:
+        if type(item) is End or type(item) is Failure:
             self.ended = True
         self.queue.put_nowait(item)
 
@@ -141,38 +134,3 @@ class RuntimeTurn:
     def settle(self) -> None:
         self.settled = True
         self.settled_event.set()
-
-
-@dataclass(eq=False)
-class SessionEntry:
-    """The host's state of one agent session."""
-
-    session_id: str
-    topic_id: str
-    driver: AgentSessionRuntimeDriver | None = None
-    connection: AgentRuntimeConnection | None = None
-    connect_input: RuntimeConnectInput | None = None
-    # The validated session (re-validated for queued successors).
-    context: RuntimeSessionContext | None = None
-    pump_task: asyncio.Task[None] | None = None
-    last_resume_token: str | None = None
-    # Ids of queued user messages the next turn wraps in a steer system-reminder.
-    steer_message_ids: set[str] = field(default_factory=set)
-    current: RuntimeTurn | None = None
-    # A successor / continuation launch is between its ownership check and its handoff.
-    starting: bool = False
-    # Queued follow-ups wait for the user (after a restart, a Stop or an error).
-    queue_held: bool = False
-    idle_handle: asyncio.TimerHandle | None = None
-    connect_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    context_usage: ContextUsage | None = None
-    # Usage records of the live turn's requests, written once it settles (`_record_usage`).
-    pending_usage: list[dict[str, Any]] = field(default_factory=list)
-    closed: bool = False
-
-    # A successor start was suppressed by a write-quiesce hold (re-kicked on resume).
-    suppressed: bool = False
-
-    @property
-    def busy(self) -> bool:
-        return self.current is not None or self.starting or self.suppressed

@@ -181,8 +181,13 @@ def _check(rows: _SessionRows, registry: RuntimeDriverRegistry) -> RuntimeSessio
     model_id = rows.model_id
     if not model_id:
         raise AgentSessionValidationError("model-missing", agent.id)
+    # A model or provider that no longer exists is refused here, before any row or process.
+    if rows.provider is None:
+        raise AgentSessionValidationError("provider-not-found", model_id)
+    if rows.model is None:
+        raise AgentSessionValidationError("model-not-found", model_id)
     caps = get_capabilities(agent.type)
-    if caps is not None and rows.model is not None and not caps.is_model_compatible(rows.provider, rows.model):
+    if caps is not None and not caps.is_model_compatible(rows.provider, rows.model):
         raise AgentSessionValidationError("model-incompatible", model_id)
     context = RuntimeSessionContext(
         session=rows.session, agent=agent, workspace=rows.workspace, workspace_path=rows.workspace_path,
