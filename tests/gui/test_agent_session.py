@@ -13,6 +13,7 @@ from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStart
 from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
+from tests.unit.agent_session.harness import add_model
 
 pytestmark = pytest.mark.gui
 
@@ -25,6 +26,7 @@ def agent_topic(ui_core: Any, tmp_path: Any) -> tuple[str, ScriptedDriver]:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     repos = ui_core.repos
+    add_model(repos, "demo::sonnet")
     agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
     ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
     session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Build")

@@ -274,9 +274,9 @@ class LiveSession:
             return False
         self.cancel_idle()
         self.state = SessionState.HANDING_OVER
-        host = self.service.host
-        if hold_topic and host.has_live_stream(self.topic_id):
-            host.will_continue_topic(self.topic_id)
+        if hold_topic:
+            # Refused (False) when the topic's stream already ended: the successor starts anew.
+            self.service.host.will_continue_topic(self.topic_id)
         self.publish()
         return True
 

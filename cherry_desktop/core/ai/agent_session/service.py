@@ -27,6 +27,7 @@ from cherry_desktop.core.ai.agent_session.host import RuntimeStreamHost
 from cherry_desktop.core.ai.agent_session.live_session import LiveSession, SessionState
 from cherry_desktop.core.ai.agent_session.recovery import recover_interrupted_rows
 from cherry_desktop.core.ai.agent_session.segments import BeginTurnResult, segment_chunks, segment_listeners
+from cherry_desktop.core.ai.agent_session.sessions_admin import agent_session_runtime_key
 from cherry_desktop.core.ai.agent_session.state import RuntimeTurn, Segment, TurnKind
 from cherry_desktop.core.ai.agent_session.tasks import DrainResult, HostTasks
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
@@ -53,14 +54,6 @@ DEFAULT_IDLE_WINDOW_S = 300.0
 # How long a stopped turn may take to settle in the runtime before its connection is dropped.
 SETTLE_TIMEOUT_S = 10.0
 CLOSE_TIMEOUT_S = 5.0
-RUNTIME_STATE_PREFIX = "agent.session.runtime."
-
-
-def agent_session_runtime_key(session_id: str) -> str:
-    """SharedCache key of a session's runtime state: {busy, state, pending, held, issue}."""
-    return RUNTIME_STATE_PREFIX + session_id
-
-
 @dataclass(frozen=True)
 class HostSettings:
     username: str = ""
@@ -349,9 +342,10 @@ class AgentSessionRuntimeService(Service):
     async def delete_agent(self, agent_id: str) -> None:
         await sessions_admin.delete_agent(self, agent_id)
 
-    async def update_agent(self, agent_id: str, **changes: Any) -> None:
-        """Save an agent's edit and push it onto its live sessions' connections."""
-        await sessions_admin.update_agent(self, agent_id, **changes)
+    def update_agent(self, agent_id: str, **changes: Any) -> asyncio.Task[None] | None:
+        """Save an agent's edit now; push it onto its live sessions' connections at once (the
+        task returned; None when no session of the agent is live)."""
+        return sessions_admin.update_agent(self, agent_id, **changes)
 
     # -- stop, write quiesce ---------------------------------------------------------------------
     async def stop(self) -> None:

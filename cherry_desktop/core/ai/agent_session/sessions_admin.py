@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,13 @@ from cherry_desktop.core.topics import session_topic_id
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
+
+RUNTIME_STATE_PREFIX = "agent.session.runtime."
+
+
+def agent_session_runtime_key(session_id: str) -> str:
+    """SharedCache key of a session's runtime state: {busy, state, pending, held, issue}."""
+    return RUNTIME_STATE_PREFIX + session_id
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +57,8 @@ async def delete_session(service: AgentSessionRuntimeService, session_id: str) -
             except Exception:
                 log.exception("closing the warm query of %s failed", session_id)
     service.repos.sessions.delete_session(session_id)
+    if service.shared_cache is not None:
+        service.shared_cache.delete(agent_session_runtime_key(session_id))
 
 
 async def delete_agent(service: AgentSessionRuntimeService, agent_id: str) -> None:
@@ -57,13 +67,18 @@ async def delete_agent(service: AgentSessionRuntimeService, agent_id: str) -> No
     service.repos.agents.delete_agent(agent_id)
 
 
-async def update_agent(service: AgentSessionRuntimeService, agent_id: str, **changes: Any) -> None:
+def update_agent(service: AgentSessionRuntimeService, agent_id: str, **changes: Any) -> asyncio.Task[None] | None:
     service.repos.agents.update_agent(agent_id, **changes)
-    for session in list(service.sessions.values()):
-        context = session.context
-        if context is None or context.agent.id != agent_id or session.closed:
-            continue
-        await push_agent_edit(service, session)
+    live = [s for s in service.sessions.values()
+            if s.context is not None and s.context.agent.id == agent_id and not s.closed]
+    if not live:
+        return None
+
+    async def push_all() -> None:
+        for session in live:
+            await push_agent_edit(service, session)
+
+    return service.spawn(push_all())
 
 
 async def push_agent_edit(service: AgentSessionRuntimeService, session: LiveSession) -> None:
