@@ -28,7 +28,7 @@ from cherry_desktop.core.messages import TextPart, UIMessageChunk
 from cherry_desktop.core.paths import PathRegistry, build_path_registry
 from cherry_desktop.core.shared_cache import SharedCache
 from cherry_desktop.core.topics import session_topic_id
-from tests.fakes.scripted_driver import ScriptedDriver
+from tests.fakes.scripted_driver import ScriptedConnection, ScriptedDriver
 
 MODEL = "demo::sonnet"
 
@@ -105,6 +105,13 @@ class Harness:
     def topic_status(self) -> str | None:
         snap = self.manager.inspect(self.topic)
         return snap.status if snap is not None else None
+
+    async def first_turn(self, text: str) -> ScriptedConnection:
+        """Send `text` as the harness's first turn; return its connection once the runtime has it."""
+        await self.send(text)
+        conn = await self.driver.wait_connection()
+        await conn.wait_sent(1)
+        return conn
 
     async def idle(self) -> None:
         """Wait until the runtime released the session and the topic is no longer live."""

@@ -53,9 +53,7 @@ async def run_queue(h: Harness, replies: list[str]) -> None:
 async def test_a_message_sent_from_a_terminal_listener_queues_behind_the_queue(repos: Repositories,
                                                                               tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    await h.send("one")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("one")
     await h.send("two", mode="queue")
     window = SendingSubscriber(h, "three")
     h.manager.attach(window, h.topic)
@@ -100,9 +98,7 @@ async def test_a_message_sent_after_the_host_released_but_before_the_topic_ended
         return Listeners(begun.turn_id, begun.persistence_listener, begun.terminal_listener, trace)
 
     monkeypatch.setattr(h.runtime, "segment_listeners", with_blocker)
-    await h.send("one")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("one")
     if queued:
         await h.send("two", mode="queue")
     conn.complete("answer one")
@@ -136,9 +132,7 @@ async def test_a_message_sent_in_the_same_tick_as_the_handover_never_overtakes(r
         return real_hand_over(session)
 
     monkeypatch.setattr(h.runtime, "hand_over", hand_over)
-    await h.send("one")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("one")
     await h.send("two", mode="queue")
     conn.complete("answer one")
     await until(lambda: racing and racing[0].done())

@@ -31,9 +31,7 @@ def published(h: Harness) -> dict[str, Any]:
 async def test_deleting_a_session_mid_turn_releases_its_runtime_and_drops_the_late_save(
         repos: Repositories, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("long task")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("long task")
     conn.emit(ResumeTokenEvent("tok-1"))
     conn.emit_text("partial")
     await until(lambda: h.subscriber.chunks)
@@ -58,9 +56,7 @@ async def test_deleting_a_session_mid_turn_releases_its_runtime_and_drops_the_la
 
 async def test_a_deleted_idle_session_is_never_prewarmed(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, idle_window_s=0.05)
-    await h.send("one")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("one")
     conn.complete("1", resume_token="tok-a")
     await h.idle()
     await h.runtime.delete_session(h.session.id)
@@ -71,9 +67,7 @@ async def test_a_deleted_idle_session_is_never_prewarmed(repos: Repositories, tm
 
 async def test_deleting_an_agent_releases_every_live_session_of_it(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("go")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("go")
     await h.runtime.delete_agent(h.session.agent_id or "")
     assert conn.closed
     assert repos.agents.find_agent(h.session.agent_id or "") is None
@@ -100,9 +94,7 @@ async def test_a_turn_on_a_vanished_model_is_refused_before_anything_is_written(
 async def test_a_queued_turn_on_a_vanished_model_is_held_with_the_error_shown(repos: Repositories,
                                                                              tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    await h.send("first")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("first")
     await h.send("queued")
     repos.providers.delete_model("demo::sonnet")
     conn.complete("done")
@@ -119,9 +111,7 @@ async def test_a_queued_turn_on_a_vanished_model_is_held_with_the_error_shown(re
 async def test_a_queued_turn_whose_placeholder_cannot_be_saved_shows_an_error(repos: Repositories,
                                                                             tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    await h.send("first")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("first")
     await h.send("queued")
     real = repos.session_messages.create_message
 
@@ -154,9 +144,7 @@ async def test_a_queued_turn_whose_placeholder_cannot_be_saved_shows_an_error(re
 
 async def test_an_agent_edit_reaches_the_live_connection_at_once(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("go")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("go")
     task = h.runtime.update_agent(h.session.agent_id or "", permission_mode="plan", disabled_tools=["Bash"])
     assert task is not None
     await task
@@ -171,9 +159,7 @@ async def test_an_agent_edit_reaches_the_live_connection_at_once(repos: Reposito
 async def test_an_agent_edit_needing_a_rebuild_waits_for_the_turn_to_end(repos: Repositories,
                                                                         tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("go")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("go")
     h.driver.reconcile_result = "rebuild"
     task = h.runtime.update_agent(h.session.agent_id or "", permission_mode="bypassPermissions")
     assert task is not None
@@ -193,9 +179,7 @@ async def test_an_agent_edit_needing_a_rebuild_waits_for_the_turn_to_end(repos: 
 
 async def test_an_agent_edit_the_connection_refuses_fails_closed(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    await h.send("go")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("go")
     conn.emit_text("working")
     await until(lambda: h.subscriber.chunks)
     await h.send("queued")
