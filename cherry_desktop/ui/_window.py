@@ -298,11 +298,16 @@ class ChatWindow(QMainWindow):
             self._refresh_queue()
 
     def _on_cache_changed(self, key: str, _value: Any) -> None:
-        # The host publishes each session's runtime state (busy, pending, held): the queue
+        # The host publishes each session's runtime state (busy, pending, held, issue): the queue
         # may have changed from another window or from the host itself.
         session_id = session_id_from_topic(self.topic_id) if self.topic_id else None
         if session_id is not None and key == RUNTIME_STATE_PREFIX + session_id:
             self._refresh_queue()
+            issue = _value.get("issue") if isinstance(_value, dict) else None
+            if isinstance(issue, dict) and issue.get("code"):
+                # Why the queue is on hold (a queued turn that could not start, an agent edit
+                # the running session could not take): the user sees it, the queue stays.
+                self._show_error(self.words.describe_session_issue(str(issue["code"])))
 
     def is_streaming(self) -> bool:
         if self.topic_id is None:

@@ -150,3 +150,18 @@ async def test_held_queue_after_stop_offers_resume(controller: Any, ui_core: Any
     await until(lambda: "queued one" in sent_texts())  # the held follow-up runs now
     assert sent_texts() == ["first", "queued one"] and conn in driver.connections
     await until(lambda: not window.queue_dock.items)
+
+
+async def test_a_queued_turn_that_cannot_start_says_why(controller: Any, ui_core: Any, agent_topic: Any,
+                                                        qtbot: Any) -> None:
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "first task")
+    _type(window, "second task")
+    qtbot.mouseClick(window.composer.queue_button, Qt.MouseButton.LeftButton)
+    await until(lambda: window.queue_dock.items)
+    ui_core.repos.providers.delete_model("demo::sonnet")  # the session's model is gone meanwhile
+    conn.complete()
+    await until(lambda: window.last_error == window.words.describe_session_issue("model-not-found"))
+    assert len(conn.sent) == 1
+    assert [i.text for i in window.queue_dock.items] == ["second task"]  # kept, on hold
