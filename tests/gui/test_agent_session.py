@@ -33,6 +33,17 @@ def agent_topic(ui_core: Any, tmp_path: Any) -> tuple[str, ScriptedDriver]:
     return session_topic_id(session.id), driver
 
 
+async def _queue_behind_a_turn(controller: Any, qtbot: Any, agent_topic: Any) -> tuple[Any, Any]:
+    """A window running "first task" with "second task" queued from the composer."""
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "first task")
+    _type(window, "second task")
+    qtbot.mouseClick(window.composer.queue_button, Qt.MouseButton.LeftButton)
+    await until(lambda: window.queue_dock.items)
+    return window, conn
+
+
 def _type(window: Any, text: str) -> None:
     window.composer.editor.setPlainText(text)
 
@@ -74,12 +85,7 @@ async def test_steer_now_from_the_composer_is_injected_and_rolled(controller: An
 
 async def test_queue_from_the_composer_lists_in_dock_then_runs_next(controller: Any, ui_core: Any, agent_topic: Any,
                                                                    qtbot: Any) -> None:
-    topic_id, driver = agent_topic
-    window = controller.open_window(topic_id)
-    conn = await _start_turn(qtbot, window, driver, "first task")
-    _type(window, "second task")
-    qtbot.mouseClick(window.composer.queue_button, Qt.MouseButton.LeftButton)
-    await until(lambda: window.queue_dock.items)
+    window, conn = await _queue_behind_a_turn(controller, qtbot, agent_topic)
     assert not window.queue_dock.isHidden()
     assert [i.text for i in window.queue_dock.items] == ["second task"]
     assert conn.redirects == []  # queued, never injected
@@ -154,12 +160,7 @@ async def test_held_queue_after_stop_offers_resume(controller: Any, ui_core: Any
 
 async def test_a_queued_turn_that_cannot_start_says_why(controller: Any, ui_core: Any, agent_topic: Any,
                                                         qtbot: Any) -> None:
-    topic_id, driver = agent_topic
-    window = controller.open_window(topic_id)
-    conn = await _start_turn(qtbot, window, driver, "first task")
-    _type(window, "second task")
-    qtbot.mouseClick(window.composer.queue_button, Qt.MouseButton.LeftButton)
-    await until(lambda: window.queue_dock.items)
+    window, conn = await _queue_behind_a_turn(controller, qtbot, agent_topic)
     ui_core.repos.providers.delete_model("demo::sonnet")  # the session's model is gone meanwhile
     conn.complete()
     await until(lambda: window.last_error == window.words.describe_session_issue("model-not-found"))
