@@ -103,6 +103,7 @@ class ChatWindow(QMainWindow):
         self.title.setObjectName("topicTitle")
         v.addWidget(self.title)
         self.words = IssueWords(self)
+        self.shown_session_issue: str | None = None
         self.chat_header = ChatHeader(right)
         self.chat_header.model_chosen.connect(self._on_model_chosen)
         self.chat_header.providers_requested.connect(lambda pid: self.controller.open_providers(self, pid or None))
@@ -304,10 +305,12 @@ class ChatWindow(QMainWindow):
         if session_id is not None and key == RUNTIME_STATE_PREFIX + session_id:
             self._refresh_queue()
             issue = _value.get("issue") if isinstance(_value, dict) else None
-            if isinstance(issue, dict) and issue.get("code"):
+            code = str(issue["code"]) if isinstance(issue, dict) and issue.get("code") else None
+            if code is not None and code != self.shown_session_issue:
                 # Why the queue is on hold (a queued turn that could not start, an agent edit
-                # the running session could not take): the user sees it, the queue stays.
-                self._show_error(self.words.describe_session_issue(str(issue["code"])))
+                # the running session could not take): the user sees it once, the queue stays.
+                self._show_error(self.words.describe_session_issue(code))
+            self.shown_session_issue = code
 
     def is_streaming(self) -> bool:
         if self.topic_id is None:
