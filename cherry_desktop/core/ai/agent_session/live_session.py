@@ -379,8 +379,9 @@ class LiveSession:
             except Exception:
                 log.exception("on_session_idle of %s failed", self.session_id)
 
-    async def close(self, reason: str) -> None:
-        """Any state -> CLOSING -> CLOSED: the turn fails, the connection (and its process) closes."""
+    async def close(self, reason: str, message: str = "") -> None:
+        """Any state -> CLOSING -> CLOSED: the turn fails (`reason` is its code), the connection
+        (and its process) closes."""
         if self.state is SessionState.CLOSED:
             return
         self.state = SessionState.CLOSING
@@ -389,7 +390,7 @@ class LiveSession:
         if turn is not None and not turn.settled:
             turn.settle()
             for seg in turn.segments:
-                seg.push(Failure(reason, reason))
+                seg.push(Failure(message or reason, reason))
         await self.drop_connection()
         self.state = SessionState.CLOSED
 

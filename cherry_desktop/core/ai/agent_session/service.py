@@ -352,7 +352,7 @@ class AgentSessionRuntimeService(Service):
         """Close every session (connections, timers) and shut the drivers down."""
         self.stopped = True
         for session in list(self.sessions.values()):
-            await session.close("shutdown")
+            await session.close("shutdown", "the app is shutting down")
         self.sessions.clear()
         # Closes already under way (a torn-down connection, an idle close and its prewarm)
         # finish before the drivers shut down instead of being cut mid-way.

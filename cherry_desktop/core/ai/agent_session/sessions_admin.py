@@ -46,7 +46,7 @@ async def delete_session(service: AgentSessionRuntimeService, session_id: str) -
     session = service.sessions.get(session_id)
     if session is not None:
         session.usage.dropped = True
-        await session.close("session-deleted")
+        await session.close("session-deleted", "the session was deleted")
         service.forget(session)
     for driver in service.registry.drivers():
         # A query prewarmed for the session while it was idle goes too (a driver's own hook).
