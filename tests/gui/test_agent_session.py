@@ -166,3 +166,20 @@ async def test_a_queued_turn_that_cannot_start_says_why(controller: Any, ui_core
     await until(lambda: window.last_error == window.words.describe_session_issue("model-not-found"))
     assert len(conn.sent) == 1
     assert [i.text for i in window.queue_dock.items] == ["second task"]  # kept, on hold
+
+
+async def test_saving_the_agent_in_the_dialog_reaches_the_live_session(controller: Any, ui_core: Any,
+                                                                       agent_topic: Any, qtbot: Any) -> None:
+    """The agent dialog's save goes through the host: the running session's connection takes
+    the new permission mode at once (not only at its next turn)."""
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "first task")
+    session = ui_core.repos.sessions.list_sessions()[0]
+    agent = ui_core.repos.agents.get_agent(session.agent_id)
+    window.bridge.save_agent(agent.id, {"name": agent.name, "permission_mode": "plan", "model": agent.model})
+    await until(lambda: conn.reconciles and conn.reconciles[-1].permission_mode == "plan")
+    assert ui_core.repos.agents.get_agent(agent.id).permission_mode == "plan"
+    assert len(conn.sent) == 1
+    conn.complete()
+    await until(lambda: not window.is_streaming())
