@@ -197,3 +197,27 @@ async def test_an_agent_edit_the_connection_refuses_fails_closed(repos: Reposito
     assert len(conn.sent) == 1
     entry = h.runtime.get_entry(h.session.id)
     assert entry is not None and entry.state is SessionState.IDLE
+
+
+async def test_a_session_deleted_while_it_connects_never_keeps_the_connection(repos: Repositories,
+                                                                             tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path)
+    gate, connecting = asyncio.Event(), asyncio.Event()
+    real_connect = h.driver.connect
+
+    async def slow_connect(input: Any) -> Any:
+        connecting.set()
+        await gate.wait()
+        return await real_connect(input)
+
+    h.driver.connect = slow_connect  # type: ignore[method-assign]
+    await h.send("go")
+    await asyncio.wait_for(connecting.wait(), 5)
+    await h.runtime.delete_session(h.session.id)
+    gate.set()
+    await until(lambda: not h.manager.has_live_stream(h.topic))
+    await asyncio.sleep(0.02)
+    # The connect was abandoned with its turn (or, had it finished, closed at once): no
+    # connection of the deleted session is left open, nothing was sent.
+    assert all(c.closed and c.sent == [] for c in h.driver.connections)
+    assert h.runtime.get_entry(h.session.id) is None
