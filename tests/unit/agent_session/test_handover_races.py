@@ -140,3 +140,28 @@ async def test_a_message_sent_in_the_same_tick_as_the_handover_never_overtakes(r
     await run_queue(h, ["answer two", "answer racer"])
     assert sent_texts(h) == ["one", "two", "racer"]
     assert [r.status for r in h.rows() if r.role == "assistant"] == ["success"] * 3
+
+
+async def test_a_session_deleted_in_the_same_tick_as_the_handover_starts_nothing(
+        repos: Repositories, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    h = make_harness(repos, tmp_path, supports_redirect=False)
+    deleting: list[asyncio.Task[Any]] = []
+    real_hand_over = h.runtime.hand_over
+
+    def hand_over(session: Any) -> bool:
+        if not deleting:
+            deleting.append(asyncio.get_running_loop().create_task(h.runtime.delete_session(h.session.id)))
+        return real_hand_over(session)
+
+    monkeypatch.setattr(h.runtime, "hand_over", hand_over)
+    conn = await h.first_turn("one")
+    await h.send("two", mode="queue")
+    conn.complete("answer one")
+    await until(lambda: deleting and deleting[0].done())
+    deleting[0].result()
+    await until(lambda: not h.manager.has_live_stream(h.topic))
+    await asyncio.sleep(0.02)
+    assert sent_texts(h) == ["one"] and conn.closed
+    assert h.runtime.get_entry(h.session.id) is None and h.rows() == []
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
