@@ -6,6 +6,7 @@ the queued continuation fail."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,22 @@ class SendingSubscriber(Subscriber):
         if self.text:
             text, self.text = self.text, ""
             self.results.append(await self.h.send(text, mode="queue"))
+
+
+def before_first_handover(h: Harness, monkeypatch: pytest.MonkeyPatch,
+                          make: Callable[[], Coroutine[Any, Any, Any]]) -> list[asyncio.Task[Any]]:
+    """At the host's first handover to a queued turn, schedule `make()` so it runs in the same
+    tick, before the launch of that turn; the task is put in the list returned."""
+    tasks: list[asyncio.Task[Any]] = []
+    real_hand_over = h.runtime.hand_over
+
+    def hand_over(session: Any) -> bool:
+        if not tasks:
+            tasks.append(asyncio.get_running_loop().create_task(make()))
+        return real_hand_over(session)
+
+    monkeypatch.setattr(h.runtime, "hand_over", hand_over)
+    return tasks
 
 
 def sent_texts(h: Harness) -> list[str]:
@@ -123,15 +140,7 @@ async def test_a_message_sent_in_the_same_tick_as_the_handover_never_overtakes(r
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The send is scheduled to run *before* the host's launch of the queued turn."""
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    racing: list[asyncio.Task[Any]] = []
-    real_hand_over = h.runtime.hand_over
-
-    def hand_over(session: Any) -> bool:
-        if not racing:
-            racing.append(asyncio.get_running_loop().create_task(h.send("racer")))
-        return real_hand_over(session)
-
-    monkeypatch.setattr(h.runtime, "hand_over", hand_over)
+    racing = before_first_handover(h, monkeypatch, lambda: h.send("racer"))
     conn = await h.first_turn("one")
     await h.send("two", mode="queue")
     conn.complete("answer one")
@@ -146,15 +155,7 @@ async def test_a_session_deleted_in_the_same_tick_as_the_handover_starts_nothing
         repos: Repositories, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    deleting: list[asyncio.Task[Any]] = []
-    real_hand_over = h.runtime.hand_over
-
-    def hand_over(session: Any) -> bool:
-        if not deleting:
-            deleting.append(asyncio.get_running_loop().create_task(h.runtime.delete_session(h.session.id)))
-        return real_hand_over(session)
-
-    monkeypatch.setattr(h.runtime, "hand_over", hand_over)
+    deleting = before_first_handover(h, monkeypatch, lambda: h.runtime.delete_session(h.session.id))
     conn = await h.first_turn("one")
     await h.send("two", mode="queue")
     conn.complete("answer one")
