@@ -68,7 +68,7 @@ os.environ["CHERRY_DESKTOP_DATA_DIR"] = str(_SCRATCH / "data")
 
 from _harness import TimingSubscriber, TurnTiming, driver_first_turn  # noqa: E402
 
-from cherry_desktop.core.ai.agent_session.service import provider_child_env  # noqa: E402
+from cherry_desktop.core.ai.agent_session.connections import provider_child_env  # noqa: E402
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context  # noqa: E402
 from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver  # noqa: E402
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import (  # noqa: E402
@@ -124,7 +124,7 @@ class AppSide:
         runtime = self.core.agent_runtime
         entry = runtime.get_entry(self.session_id)
         if entry is not None:
-            await runtime._close_idle(entry)
+            await entry.close_idle()
         await self.driver.warm_queries.close(self.session_id)
         old = self.core.repos.sessions.get_session(self.session_id)
         self.session_id = self.core.repos.sessions.create_session(

@@ -427,6 +427,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The model of this chat is no longer available. Choose another one.</source>
         <translation>The model of this chat is no longer available. Choose another one.</translation>
     </message>
+    <message>
+        <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
+        <translation>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</translation>
+    </message>
+    <message>
+        <source>The next queued message could not be started. It stays queued; resume it when ready.</source>
+        <translation>The next queued message could not be started. It stays queued; resume it when ready.</translation>
+    </message>
+    <message>
+        <source>Queued messages are on hold: this session cannot run (%1).</source>
+        <translation>Queued messages are on hold: this session cannot run (%1).</translation>
+    </message>
 </context>
 <context>
     <name>MessageRow</name>

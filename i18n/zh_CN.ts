@@ -427,6 +427,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The model of this chat is no longer available. Choose another one.</source>
         <translation>此对话的模型已不可用。请选择其他模型。</translation>
     </message>
+    <message>
+        <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
+        <translation>智能体的新设置无法应用到正在运行的会话，因此会话已暂停。排队的消息会等待你恢复。</translation>
+    </message>
+    <message>
+        <source>The next queued message could not be started. It stays queued; resume it when ready.</source>
+        <translation>下一条排队消息无法开始。它仍在队列中；准备好后请恢复。</translation>
+    </message>
+    <message>
+        <source>Queued messages are on hold: this session cannot run (%1).</source>
+        <translation>排队的消息已暂停：此会话无法运行（%1）。</translation>
+    </message>
 </context>
 <context>
     <name>MessageRow</name>

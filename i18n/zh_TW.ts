@@ -427,6 +427,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The model of this chat is no longer available. Choose another one.</source>
         <translation>此對話的模型已無法使用。請選擇其他模型。</translation>
     </message>
+    <message>
+        <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
+        <translation>智慧體的新設定無法套用到正在執行的工作階段，因此工作階段已暫停。排隊的訊息會等待你恢復。</translation>
+    </message>
+    <message>
+        <source>The next queued message could not be started. It stays queued; resume it when ready.</source>
+        <translation>下一則排隊訊息無法開始。它仍在佇列中；準備好後請恢復。</translation>
+    </message>
+    <message>
+        <source>Queued messages are on hold: this session cannot run (%1).</source>
+        <translation>排隊的訊息已暫停：此工作階段無法執行（%1）。</translation>
+    </message>
 </context>
 <context>
     <name>MessageRow</name>

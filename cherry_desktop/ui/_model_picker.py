@@ -45,6 +45,17 @@ class IssueWords(QObject):
             return self.describe(ChatIssue(code, provider_name))
         return None
 
+    def describe_session_issue(self, code: str) -> str:
+        """Why an agent session's queued messages are on hold (the host's published issue)."""
+        if code in ("model-not-found", "provider-not-found"):
+            return self.describe(ChatIssue("model-unavailable"))
+        if code == "agent-edit-not-applied":
+            return self.tr("The agent's new settings could not be applied to the running session, so it was "
+                           "paused. Queued messages wait until you resume them.")
+        if code in ("placeholder-failed", "turn-start-failed"):
+            return self.tr("The next queued message could not be started. It stays queued; resume it when ready.")
+        return self.tr("Queued messages are on hold: this session cannot run (%1).").replace("%1", code)
+
     def describe_error(self, exc: BaseException) -> str | None:
         from cherry_desktop.core.credentials import KeyringUnavailableError
 

@@ -102,6 +102,7 @@ class ChatWindow(QMainWindow):
         self.title.setObjectName("topicTitle")
         v.addWidget(self.title)
         self.words = IssueWords(self)
+        self.shown_session_issue: str | None = None
         self.chat_header = ChatHeader(right)
         self.chat_header.model_chosen.connect(self._on_model_chosen)
         self.chat_header.providers_requested.connect(lambda pid: self.controller.open_providers(self, pid or None))
@@ -289,11 +290,18 @@ class ChatWindow(QMainWindow):
             self._refresh_queue()
 
     def _on_cache_changed(self, key: str, _value: Any) -> None:
-        # The host publishes each session's runtime state (busy, pending, held): the queue
+        # The host publishes each session's runtime state (busy, pending, held, issue): the queue
         # may have changed from another window or from the host itself.
         session_id = session_id_from_topic(self.topic_id) if self.topic_id else None
         if session_id is not None and key == RUNTIME_STATE_PREFIX + session_id:
             self._refresh_queue()
+            issue = _value.get("issue") if isinstance(_value, dict) else None
+            code = str(issue["code"]) if isinstance(issue, dict) and issue.get("code") else None
+            if code is not None and code != self.shown_session_issue:
+                # Why the queue is on hold (a queued turn that could not start, an agent edit
+                # the running session could not take): the user sees it once, the queue stays.
+                self._show_error(self.words.describe_session_issue(code))
+            self.shown_session_issue = code
 
     def is_streaming(self) -> bool:
         if self.topic_id is None:

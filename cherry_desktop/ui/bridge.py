@@ -271,10 +271,22 @@ class UiBridge(QObject):
         if manager is not None and manager.has_live_stream(topic_id):
             manager.abort(topic_id)
         session_id = session_id_from_topic(topic_id)
-        if session_id is not None:
+        runtime = self.agent_runtime
+        if session_id is not None and runtime is not None:
+            await runtime.delete_session(session_id)  # its runtime is released at once
+        elif session_id is not None:
             self.repos.sessions.delete_session(session_id)
         else:
             self.repos.topics.delete_topic(topic_id)
+
+    async def delete_agent(self, agent_id: str) -> None:
+        """Delete an agent and its sessions (their runtimes released at once)."""
+        await self.services()
+        runtime = self.agent_runtime
+        if runtime is not None:
+            await runtime.delete_agent(agent_id)
+        else:
+            self.repos.agents.delete_agent(agent_id)
 
     # -- agents, settings, keys ---------------------------------------------------------------------
     def save_agent(self, agent_id: str | None, values: dict[str, Any]) -> str:
@@ -282,8 +294,12 @@ class UiBridge(QObject):
         agents = self.repos.agents
         fields = {"name": values["name"], "permission_mode": values["permission_mode"],
                   "model": values.get("model"), "instructions": values.get("instructions", "")}
+        runtime = self.agent_runtime
         if agent_id is None:
             agent_id = agents.create_agent(type=values["type"], **fields).id
+        elif runtime is not None:
+            # Through the host: a live session of the agent takes the edit at once.
+            runtime.update_agent(agent_id, **fields)
         else:
             agents.update_agent(agent_id, **fields)
         workspace = values.get("workspace")

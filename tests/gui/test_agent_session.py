@@ -13,6 +13,7 @@ from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStart
 from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
+from tests.unit.agent_session.harness import add_model
 
 pytestmark = pytest.mark.gui
 
@@ -25,10 +26,22 @@ def agent_topic(ui_core: Any, tmp_path: Any) -> tuple[str, ScriptedDriver]:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     repos = ui_core.repos
+    add_model(repos, "demo::sonnet")
     agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
     ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
     session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Build")
     return session_topic_id(session.id), driver
+
+
+async def _queue_behind_a_turn(controller: Any, qtbot: Any, agent_topic: Any) -> tuple[Any, Any]:
+    """A window running "first task" with "second task" queued from the composer."""
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "first task")
+    _type(window, "second task")
+    qtbot.mouseClick(window.composer.queue_button, Qt.MouseButton.LeftButton)
+    await until(lambda: window.queue_dock.items)
+    return window, conn
 
 
 def _type(window: Any, text: str) -> None:
@@ -72,12 +85,7 @@ async def test_steer_now_from_the_composer_is_injected_and_rolled(controller: An
 
 async def test_queue_from_the_composer_lists_in_dock_then_runs_next(controller: Any, ui_core: Any, agent_topic: Any,
                                                                    qtbot: Any) -> None:
-    topic_id, driver = agent_topic
-    window = controller.open_window(topic_id)
-    conn = await _start_turn(qtbot, window, driver, "first task")
-    _type(window, "second task")
-    qtbot.mouseClick(window.composer.queue_button, Qt.MouseButton.LeftButton)
-    await until(lambda: window.queue_dock.items)
+    window, conn = await _queue_behind_a_turn(controller, qtbot, agent_topic)
     assert not window.queue_dock.isHidden()
     assert [i.text for i in window.queue_dock.items] == ["second task"]
     assert conn.redirects == []  # queued, never injected
@@ -148,3 +156,30 @@ async def test_held_queue_after_stop_offers_resume(controller: Any, ui_core: Any
     await until(lambda: "queued one" in sent_texts())  # the held follow-up runs now
     assert sent_texts() == ["first", "queued one"] and conn in driver.connections
     await until(lambda: not window.queue_dock.items)
+
+
+async def test_a_queued_turn_that_cannot_start_says_why(controller: Any, ui_core: Any, agent_topic: Any,
+                                                        qtbot: Any) -> None:
+    window, conn = await _queue_behind_a_turn(controller, qtbot, agent_topic)
+    ui_core.repos.providers.delete_model("demo::sonnet")  # the session's model is gone meanwhile
+    conn.complete()
+    await until(lambda: window.last_error == window.words.describe_session_issue("model-not-found"))
+    assert len(conn.sent) == 1
+    assert [i.text for i in window.queue_dock.items] == ["second task"]  # kept, on hold
+
+
+async def test_saving_the_agent_in_the_dialog_reaches_the_live_session(controller: Any, ui_core: Any,
+                                                                       agent_topic: Any, qtbot: Any) -> None:
+    """The agent dialog's save goes through the host: the running session's connection takes
+    the new permission mode at once (not only at its next turn)."""
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "first task")
+    session = ui_core.repos.sessions.list_sessions()[0]
+    agent = ui_core.repos.agents.get_agent(session.agent_id)
+    window.bridge.save_agent(agent.id, {"name": agent.name, "permission_mode": "plan", "model": agent.model})
+    await until(lambda: conn.reconciles and conn.reconciles[-1].permission_mode == "plan")
+    assert ui_core.repos.agents.get_agent(agent.id).permission_mode == "plan"
+    assert len(conn.sent) == 1
+    conn.complete()
+    await until(lambda: not window.is_streaming())

@@ -16,14 +16,15 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeSendInput,
     RuntimeSessionContext,
 )
-from cherry_desktop.core.data.records import AgentRecord, AgentSessionRecord, WorkspaceRecord
+from cherry_desktop.core.data.records import AgentRecord, AgentSessionRecord, ProviderRecord, WorkspaceRecord
 from cherry_desktop.core.messages import UIMessage
 from cherry_desktop.demo import ScriptedModelServer, build_cli_env
 
 TERMINAL = ("turn-complete", "error")
 
 
-def make_context(tmp_path: Path, workspace: Path, *, session_id: str = "session-1") -> RuntimeSessionContext:
+def make_context(tmp_path: Path, workspace: Path, *, session_id: str = "session-1",
+                 base_url: str = "http://127.0.0.1:9") -> RuntimeSessionContext:
     agent = AgentRecord(
         id="agent-1",
         type="claude-code",
@@ -55,7 +56,9 @@ def make_context(tmp_path: Path, workspace: Path, *, session_id: str = "session-
         workspace_path=workspace,
         agent_data_dir=tmp_path / "agent-data",
         model_id=agent.model,
-        provider=None,
+        # Claude Code runs only against a configured endpoint (the scripted server).
+        provider=ProviderRecord(id="anthropic", name="A", type="anthropic", base_url=base_url, enabled=True,
+                                settings={}),
     )
 
 
@@ -79,7 +82,7 @@ class Harness:
     ) -> RuntimeConnectInput:
         env = build_cli_env(self.server.base_url, home=self.tmp_path / "cli-home", no_retries=no_retries)
         return RuntimeConnectInput(
-            context=make_context(self.tmp_path, self.workspace),
+            context=make_context(self.tmp_path, self.workspace, base_url=self.server.base_url),
             resume_token=resume_token,
             permission_mode=permission_mode,
             disabled_tools=disabled_tools,

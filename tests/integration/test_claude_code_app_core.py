@@ -23,7 +23,7 @@ from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.paths import build_path_registry
 from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, slow_text, text, tool_use
-from cherry_desktop.demo.bootstrap import DEMO_PROVIDER_ID, demo_provider_settings, ensure_demo_records
+from cherry_desktop.demo.bootstrap import DEMO_MODEL_ID, DEMO_PROVIDER_ID, demo_provider_settings, ensure_demo_records
 from cherry_desktop.demo.cli_env import NO_RETRY_CLI_ENV
 from tests.unit.agent_session.harness import Subscriber, until
 
@@ -124,6 +124,8 @@ async def open_app(tmp_path: Path, model_server: ScriptedModelServer) -> AsyncIt
             provider = core.repos.providers.get_provider(DEMO_PROVIDER_ID)
             core.repos.providers.upsert_provider(id=provider.id, name=provider.name, type=provider.type,
                                                  base_url=provider.base_url, settings=settings)
+            # Replacing the provider row drops its models: put the demo model back.
+            core.repos.providers.upsert_model(provider_id=DEMO_PROVIDER_ID, model_id=DEMO_MODEL_ID, name="Demo model")
         return App(core=core, session_id=session_id, workspace=workspace)
 
     try:

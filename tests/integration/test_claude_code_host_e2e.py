@@ -22,11 +22,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 async def host(
     repos: Repositories, tmp_path: Path, model_server: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Harness]:
-    # The session's agent has no provider row: the CLI reaches the server through its env.
+    # The CLI reaches the server through its env and the session's provider row.
     for key, value in build_cli_env(model_server.base_url, home=tmp_path / "cli-home", no_retries=True).items():
         monkeypatch.setenv(key, value)
     driver = ClaudeCodeRuntimeDriver()
     h = make_harness(repos, tmp_path, driver=driver)  # type: ignore[arg-type]
+    repos.providers.update_provider("demo", base_url=model_server.base_url)
     try:
         yield h
     finally:

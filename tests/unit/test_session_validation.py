@@ -117,10 +117,10 @@ def test_changed_provider_and_model_rows_are_seen(setup: Setup) -> None:
     assert setup.code() == "model-incompatible"
     repos.providers.update_provider("anth", type="anthropic")
     setup.resolve()
-    # Without a model row the capability check has nothing to judge: validation passes.
+    # A model that no longer exists is refused (typed), before anything is written or spawned.
     repos.providers.delete_model("anth::m")
     repos.providers.update_provider("anth", type="openai")
-    assert setup.resolve().model_id == "anth::m"
+    assert setup.code() == "model-not-found"
     repos.providers.upsert_model(provider_id="anth", model_id="m")
     assert setup.code() == "model-incompatible"
 

@@ -28,7 +28,7 @@ from cherry_desktop.core.messages import TextPart, UIMessageChunk
 from cherry_desktop.core.paths import PathRegistry, build_path_registry
 from cherry_desktop.core.shared_cache import SharedCache
 from cherry_desktop.core.topics import session_topic_id
-from tests.fakes.scripted_driver import ScriptedDriver
+from tests.fakes.scripted_driver import ScriptedConnection, ScriptedDriver
 
 MODEL = "demo::sonnet"
 
@@ -106,9 +106,26 @@ class Harness:
         snap = self.manager.inspect(self.topic)
         return snap.status if snap is not None else None
 
+    async def first_turn(self, text: str) -> ScriptedConnection:
+        """Send `text` as the harness's first turn; return its connection once the runtime has it."""
+        await self.send(text)
+        conn = await self.driver.wait_connection()
+        await conn.wait_sent(1)
+        return conn
+
     async def idle(self) -> None:
         """Wait until the runtime released the session and the topic is no longer live."""
         await until(lambda: self.runtime.is_session_settled(self.session.id))
+
+
+def add_model(repos: Repositories, unique_model_id: str) -> None:
+    """The provider and model rows a turn on `unique_model_id` needs (a turn on a model that no
+    longer exists is refused)."""
+    provider_id, _, model_id = unique_model_id.partition("::")
+    if repos.providers.find_provider(provider_id) is None:
+        repos.providers.upsert_provider(id=provider_id, name=provider_id, type="anthropic",
+                                        base_url="http://127.0.0.1:9")
+    repos.providers.upsert_model(provider_id=provider_id, model_id=model_id, name=model_id)
 
 
 def make_harness(repos: Repositories, tmp_path: Path, *, supports_redirect: bool = True,
@@ -120,6 +137,10 @@ def make_harness(repos: Repositories, tmp_path: Path, *, supports_redirect: bool
     driver = driver or ScriptedDriver(supports_redirect=supports_redirect)
     registry = RuntimeDriverRegistry()
     registry.register(driver)  # type: ignore[arg-type]
+    for name in ("sonnet", "opus", "m"):
+        add_model(repos, f"demo::{name}")
+    if model is not None:
+        add_model(repos, model)
     agent = repos.agents.create_agent(type=driver.type, name="Ada", model=model)
     ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
     session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id)

@@ -21,9 +21,7 @@ from tests.unit.agent_session.harness import attach_harness, make_harness, until
 async def test_start_next_turn_rechecks_ownership_before_touching_the_queue(repos: Repositories,
                                                                              tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    await h.send("first")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("first")
     await h.send("queued")
     rows_before = len(h.rows())
     # premature: the runtime still owns the turn -> no queue, DB or stream side effects
@@ -39,9 +37,7 @@ async def test_start_next_turn_rechecks_ownership_before_touching_the_queue(repo
 async def test_error_turn_records_the_resume_token_and_a_cold_session_hydrates_it(repos: Repositories,
                                                                                   tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("go")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("go")
     assert h.driver.connect_inputs[0].resume_token is None  # brand-new session
     conn.emit(ResumeTokenEvent("tok-err"))
     conn.emit_text("partial")
@@ -75,9 +71,7 @@ def _registry(h: object) -> RuntimeDriverRegistry:
 
 async def test_idle_window_keeps_then_closes_and_prewarms(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, idle_window_s=0.05)
-    await h.send("one")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("one")
     conn.complete("1", resume_token="tok-a")
     await h.idle()
     # within the window a new turn reuses the entry and its connection
@@ -103,9 +97,7 @@ async def test_idle_window_keeps_then_closes_and_prewarms(repos: Repositories, t
 
 async def test_stop_closes_every_connection_and_the_drivers(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("x")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("x")
     conn.complete("y")
     await h.idle()
     await h.runtime.stop()
@@ -115,9 +107,7 @@ async def test_stop_closes_every_connection_and_the_drivers(repos: Repositories,
 
 async def test_write_quiesce_gates_successor_starts_before_the_queue(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    await h.send("first")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("first")
     await h.send("queued")
     hold = h.runtime.pause("backup")
     assert h.runtime.writes_paused
@@ -144,9 +134,7 @@ async def test_write_quiesce_gates_successor_starts_before_the_queue(repos: Repo
 
 async def test_quiesce_defers_a_steer_continuation_until_resumed(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("go")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("go")
     conn.emit_text("before ")
     await h.send("steer")
     steer = h.rows()[-1]
@@ -167,9 +155,7 @@ async def test_quiesce_defers_a_steer_continuation_until_resumed(repos: Reposito
 async def test_continuation_placeholder_failure_terminates_the_held_stream(repos: Repositories, tmp_path: Path,
                                                                            monkeypatch: object) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("go")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("go")
     conn.emit_text("a")
     await h.send("s")
     steer = h.rows()[-1]
@@ -192,9 +178,7 @@ async def test_continuation_placeholder_failure_terminates_the_held_stream(repos
 
 async def test_user_stop_interrupts_the_runtime_and_holds_the_queue(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    await h.send("long task")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("long task")
     conn.emit_text("part")
     await until(lambda: h.subscriber.chunks)
     await h.send("then this")
@@ -216,9 +200,7 @@ async def test_user_stop_interrupts_the_runtime_and_holds_the_queue(repos: Repos
 async def test_tool_approval_request_reaches_the_ui_and_the_answer_the_runtime(repos: Repositories,
                                                                               tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("rm -rf build")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("rm -rf build")
     conn.emit(ToolApprovalRequestEvent(approval_id="ap1", tool_call_id="t1", tool_name="Bash"))
     await until(lambda: any(c.type == "tool-approval-request" for _, c in h.subscriber.chunks))
     ok = await h.runtime.respond_tool_approval(h.session.id, "ap1", ApprovalDecision(approved=True))
@@ -230,9 +212,7 @@ async def test_tool_approval_request_reaches_the_ui_and_the_answer_the_runtime(r
 async def test_connection_dying_mid_turn_fails_the_turn_and_reconnects_next(repos: Repositories,
                                                                             tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    await h.send("go")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("go")
     conn.emit(ResumeTokenEvent("tok-x"))
     conn.die(RuntimeError("cli crashed"))
     await h.idle()
@@ -254,9 +234,7 @@ async def test_send_failure_is_a_pre_stream_error_and_releases(repos: Repositori
     row = h.rows()[1]
     assert row.status == "error" and "connect failed" in str(row.parts[-1].data)  # type: ignore[union-attr]
     h.driver.fail_connect = False
-    await h.send("again")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("again")
     conn.complete("ok")
     await h.idle()
 
@@ -265,9 +243,7 @@ async def test_queued_follow_ups_sort_with_their_answers(repos: Repositories, tm
     """Two follow-ups queued during one turn: each user row sorts right above its own answer
     (U1 A1 U2 A2 U3 A3), not all questions first."""
     h = make_harness(repos, tmp_path, supports_redirect=False)
-    await h.send("one")
-    conn = await h.driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await h.first_turn("one")
     assert (await h.send("two", mode="queue")).follow_up == "queued"
     assert (await h.send("three", mode="queue")).follow_up == "queued"
     conn.complete("answer one")
@@ -283,3 +259,17 @@ async def test_queued_follow_ups_sort_with_their_answers(repos: Repositories, tm
         ("user", "three"), ("assistant", "answer three"),
     ]
     assert [r.ordering for r in rows] == sorted(r.ordering for r in rows)
+
+
+async def test_the_resume_token_is_written_to_the_running_row_as_soon_as_reported(repos: Repositories,
+                                                                                  tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path)
+    conn = await h.first_turn("go")
+    assistant = h.rows()[1]
+    conn.emit(ResumeTokenEvent("tok-early"))
+    await until(lambda: h.row(assistant.id).runtime_resume_token == "tok-early")
+    assert h.row(assistant.id).status == "pending"  # mid-turn: a crash now still resumes
+    assert repos.session_messages.get_last_runtime_resume_token(h.session.id) == "tok-early"
+    conn.complete("done", resume_token="tok-late")
+    await h.idle()
+    assert h.row(assistant.id).runtime_resume_token == "tok-late"

@@ -9,7 +9,10 @@ import pytest
 from cherry_desktop.core.ai.agent_session import AgentSessionValidationError, RuntimeMetadataMissingError
 from cherry_desktop.core.ai.agent_session.routing import make_runtime_stream_text
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context, resolve_workspace_path
+from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver
+from cherry_desktop.core.ai.runtime.claude_code.query_builder import CLAUDE_LOGIN_SETTING, child_env
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeValidationError
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.models import AgentSession
@@ -17,6 +20,7 @@ from cherry_desktop.core.data.records import WorkspaceRecord
 from cherry_desktop.core.messages import TextPart, message_text
 from cherry_desktop.core.paths import build_path_registry
 from tests.fakes.scripted_driver import ScriptedDriver
+from tests.integration.claude_driver_helpers import make_context
 from tests.unit.agent_session.harness import attach_harness, make_harness
 
 
@@ -211,3 +215,46 @@ def test_session_context_reads_agent_workspace_provider_and_model(repos: Reposit
     assert code(session.id) == "agent-unreadable"
     db.execute_sql('UPDATE "agent_session" SET "agent_id" = NULL WHERE "id" = ?', (session.id,))
     assert code(session.id) == "agent-missing"
+
+
+@pytest.mark.parametrize("case", ["no-base-url", "claude-login", "endpoint"])
+async def test_claude_code_needs_an_endpoint_or_the_explicit_claude_login(repos: Repositories, tmp_path: Path,
+                                                                         case: str) -> None:
+    """Never a silent fall back to the public endpoint or the user's own Claude login: a provider
+    without a base URL is refused before anything is written or spawned, unless it is the
+    explicit Claude-login kind."""
+
+    driver = ClaudeCodeRuntimeDriver()
+    h = make_harness(repos, tmp_path, driver=driver)  # type: ignore[arg-type]
+    if case != "endpoint":
+        repos.providers.update_provider("demo", base_url="")
+    if case == "claude-login":
+        repos.providers.update_provider("demo", settings={CLAUDE_LOGIN_SETTING: True})
+    if case == "no-base-url":
+        with pytest.raises(AgentSessionValidationError) as info:
+            await h.send("hi")
+        assert info.value.code == "runtime-invalid:provider-endpoint-missing"
+        assert h.rows() == [] and driver.connections == []
+        return
+    context = h.runtime.resolve_context(h.session.id)
+    connect_input = h.runtime.connect_input(h.runtime.session(h.session.id), context)
+    env = child_env(connect_input)
+    if case == "claude-login":
+        assert "ANTHROPIC_BASE_URL" not in env  # the user's own login, chosen explicitly
+    else:
+        assert env["ANTHROPIC_BASE_URL"] == "http://127.0.0.1:9"
+    await h.runtime.stop()
+
+
+def test_claude_code_refuses_a_session_whose_provider_is_gone(tmp_path: Path) -> None:
+
+    context = make_context(tmp_path, tmp_path)
+    context.provider = None
+    with pytest.raises(RuntimeValidationError) as info:
+        ClaudeCodeRuntimeDriver().validate_session(context)
+    assert info.value.code == "provider-missing"
+    connect_input = RuntimeConnectInput(context=context, resume_token=None, permission_mode="default",
+                                        disabled_tools=frozenset(), get_api_key=lambda: None,
+                                        get_last_resume_token=lambda: None)
+    with pytest.raises(RuntimeValidationError):
+        child_env(connect_input)  # and never spawned without one

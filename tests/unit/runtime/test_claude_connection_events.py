@@ -11,8 +11,8 @@ from claude_agent_sdk import ResultMessage, StreamEvent, SystemMessage
 
 from cherry_desktop.core.ai.runtime.claude_code.connection import ClaudeCodeConnection
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import QueryRequest
-from cherry_desktop.core.ai.runtime.types import AgentRuntimeEvent, ChunkEvent, RuntimeSendInput
-from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+from cherry_desktop.core.ai.runtime.types import AgentRuntimeEvent, RuntimeSendInput
+from cherry_desktop.core.messages import UIMessage
 
 
 def _turn(session_id: str) -> list[Any]:
@@ -135,30 +135,4 @@ async def test_a_detached_sink_gets_nothing_more_and_events_queue_again() -> Non
     while not conn._queue.empty():
         queued.append(conn._queue.get_nowait())
     assert _kinds(queued) == EXPECTED
-    await conn.close()
-
-
-async def test_a_chunk_sink_takes_the_text_deltas_in_order_with_the_other_events() -> None:
-    conn = _connection()
-    await conn.start()
-    got: list[AgentRuntimeEvent | None] = []
-    direct: list[str] = []
-
-    def chunk(c: UIMessageChunk) -> None:
-        direct.append(c.type)
-        got.append(ChunkEvent(c))
-
-    conn.set_chunk_sink(chunk)  # no event sink yet: ignored, everything queues
-    await conn.send(RuntimeSendInput(message=UIMessage.user_text("one")))
-    await asyncio.sleep(0.01)
-    assert direct == [] and conn._queue.qsize() == len(EXPECTED)
-    conn.set_event_sink(got.append)
-    conn.set_chunk_sink(chunk)
-    await conn.send(RuntimeSendInput(message=UIMessage.user_text("two")))
-    await asyncio.sleep(0.01)
-    assert _kinds(got) == [*EXPECTED, *EXPECTED] and direct == ["text-delta", "text-delta"]
-    conn.set_event_sink(None)  # detaching the event sink drops the chunk sink too
-    await conn.send(RuntimeSendInput(message=UIMessage.user_text("three")))
-    await asyncio.sleep(0.01)
-    assert len(direct) == 2 and conn._queue.qsize() == len(EXPECTED)
     await conn.close()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from cherry_desktop.core.ai.agent_session.errors import AgentSessionError, AgentSessionValidationError
 from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
-from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 from cherry_desktop.core.ai.stream.types import (
     AiStreamOpenRequest,
     DispatchContext,
@@ -51,7 +50,7 @@ class AgentChatContextProvider:
         listeners: list[StreamListener] = [subscriber] if subscriber is not None else []
         runtime = self.runtime
         repos = runtime.repos
-        if ctx.has_live_stream or runtime.is_session_busy(session_id):
+        if ctx.has_live_stream or runtime.is_session_busy(session_id) or runtime.host.has_live_stream(req.topic_id):
             if repos.sessions.find_session(session_id) is None:
                 raise AgentSessionValidationError("session-not-found", session_id)
             row = repos.session_messages.create_message(session_id=session_id, role="user",
@@ -60,7 +59,8 @@ class AgentChatContextProvider:
                                                            mode=req.follow_up_mode)
             return PreparedDispatch(topic_id=req.topic_id, models=[], listeners=listeners,
                                     user_message_id=row.id, follow_up=follow_up)
-        context = resolve_session_context(session_id, repos=repos, paths=runtime.paths, registry=runtime.registry)
+        # Refused with a typed error before anything is written or spawned.
+        context = runtime.resolve_context(session_id)
         model_id = context.model_id or ""
         user, assistant = repos.session_messages.create_turn(session_id=session_id,
                                                              user_parts=list(req.user_message_parts),
@@ -73,7 +73,7 @@ class AgentChatContextProvider:
             repos.session_messages.update_message(assistant.id, status="error")
             raise
         seed = [user_message, UIMessage(id=assistant.id, role="assistant")]
-        request = runtime.build_request(runtime._entry(session_id), runtime._segments[begun.turn_id][1], seed)
+        request = runtime.build_turn_request(session_id, begun.turn_id, seed)
         return PreparedDispatch(
             topic_id=req.topic_id,
             models=[ModelDispatch(model_id=model_id, request=request, anchor_message_id=assistant.id)],

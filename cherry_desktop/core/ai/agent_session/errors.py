@@ -18,7 +18,8 @@ class AgentSessionError(Exception):
 class AgentSessionValidationError(AgentSessionError):
     """The session cannot run: session-not-found, agent-missing, agent-unreadable,
     workspace-missing, workspace-not-directory, workspace-unavailable, driver-not-registered,
-    model-missing, model-incompatible, or a driver's own code (`runtime-invalid:<code>`)."""
+    model-missing, provider-not-found, model-not-found (the model or its provider no longer
+    exists), model-incompatible, or a driver's own code (`runtime-invalid:<code>`)."""
 
     code = "session-invalid"
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, SerializedError, StreamListener, UniqueModelId
-from cherry_desktop.core.messages import UIMessageChunk
 
 
 class RuntimeStreamHost(Protocol):
@@ -28,8 +27,3 @@ class RuntimeStreamHost(Protocol):
         ...
 
     def abort(self, topic_id: str, reason: str = "user") -> None: ...
-
-    def chunk_sink(self, topic_id: str, model_id: UniqueModelId) -> Callable[[UIMessageChunk], None] | None:
-        """Delivers chunks to the topic's current execution of `model_id` as its loop would
-        (`on_chunk` bound to it); None when the topic has no such execution."""
-        ...

@@ -22,7 +22,7 @@ from cherry_desktop.core.ai.stream.types import (
     StreamTerminalResult,
     UniqueModelId,
 )
-from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository
+from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository, NotFoundError
 from cherry_desktop.core.messages import MessagePart, UIMessage, UIMessageChunk
 
 log = logging.getLogger(__name__)
@@ -33,10 +33,12 @@ class AgentSessionMessageBackend:
 
     def __init__(self, messages: AgentSessionMessageRepository, *, message_id: str,
                  get_resume_token: Callable[[], str | None],
-                 on_persisted: Callable[[PersistStatus], None] | None = None) -> None:
+                 on_persisted: Callable[[PersistStatus], None] | None = None,
+                 is_dropped: Callable[[], bool] = lambda: False) -> None:
         self._messages = messages
         self.message_id = message_id
         self._get_resume_token = get_resume_token
+        self._is_dropped = is_dropped
         self._on_persisted = on_persisted
         self.persisted: PersistStatus | None = None
 
@@ -49,8 +51,15 @@ class AgentSessionMessageBackend:
         parts: list[MessagePart] = list(message.parts) if message is not None else []
         metadata = dict(message.metadata) if message is not None and message.metadata else None
         try:
-            self._messages.update_message(self.message_id, parts=parts, status=input.status, stats=input.stats,
-                                          metadata=metadata, runtime_resume_token=self._get_resume_token())
+            if self._is_dropped():
+                return  # the session was deleted: a late save is dropped quietly
+            try:
+                self._messages.update_message(self.message_id, parts=parts, status=input.status,
+                                              stats=input.stats, metadata=metadata,
+                                              runtime_resume_token=self._get_resume_token())
+            except NotFoundError:
+                if not self._is_dropped():
+                    raise
         finally:
             self.persisted = input.status
             if self._on_persisted is not None:
@@ -58,7 +67,7 @@ class AgentSessionMessageBackend:
 
     async def checkpoint(self, partial: UIMessage) -> None:
         """Crash safety: the partial parts land on the still-pending row."""
-        if self.persisted is None:
+        if self.persisted is None and not self._is_dropped():
             self._messages.update_message(self.message_id, parts=list(partial.parts))
 
 

@@ -12,17 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from cherry_desktop.core.ai.runtime.types import (
-    AgentRuntimeConnection,
-    AgentSessionRuntimeDriver,
-    ContextUsage,
-    RuntimeConnectInput,
-    RuntimeSessionContext,
-)
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
 
 log = logging.getLogger(__name__)
@@ -31,20 +23,20 @@ TurnKind = Literal["normal", "autonomous"]
 TerminalStatus = Literal["success", "paused", "error"]
 
 
-class _End:
+class End:
     """Queue sentinel: the segment's chunk stream ends normally."""
 
 
 @dataclass(frozen=True)
-class _Failure:
+class Failure:
     """Queue sentinel: the segment's chunk stream ends with an error."""
 
     message: str
     code: str | None = None
 
 
-END = _End()
-SegmentItem = UIMessageChunk | _End | _Failure
+END = End()
+SegmentItem = UIMessageChunk | End | Failure
 
 
 class SegmentQueue:
@@ -76,12 +68,6 @@ class SegmentQueue:
                     self._waiter = None
         return self._items.popleft()
 
-    @property
-    def parked(self) -> bool:
-        """The reader waits here for the next item and nothing is queued before it."""
-        waiter = self._waiter
-        return waiter is not None and not waiter.done() and not self._items
-
     def qsize(self) -> int:
         return len(self._items)
 
@@ -107,27 +93,13 @@ class Segment:
     rolled: bool = False
     continuation_deferred: bool = False
     terminal_status: TerminalStatus | None = None
-    # Hands a chunk to this segment's execution as its loop would (`AiStreamManager.chunk_sink`);
-    # set once the execution reads the segment.
-    deliver: Callable[[UIMessageChunk], None] | None = None
 
     def push(self, item: SegmentItem) -> None:
+        """Queue an item for the segment's execution, which pulls it (the one way in)."""
         if self.ended:
             return
-        deliver = self.deliver
-        if type(item) is _End or type(item) is _Failure:
+        if type(item) is End or type(item) is Failure:
             self.ended = True
-        elif deliver is not None and self.queue.parked:
-            # The execution sits idle on the empty queue: deliver now, in order, instead of
-            # waking its task for each chunk. END and failures still go through the queue,
-            # so the execution's own loop ends the segment.
-            try:
-                deliver(item)  # type: ignore[arg-type]  # neither _End nor _Failure here
-                return
-            except Exception as exc:
-                log.exception("delivering a chunk of segment %s failed", self.id)
-                self.ended = True
-                item = _Failure(str(exc) or type(exc).__name__, "deliver-failed")
         self.queue.put_nowait(item)
 
 
@@ -162,38 +134,3 @@ class RuntimeTurn:
     def settle(self) -> None:
         self.settled = True
         self.settled_event.set()
-
-
-@dataclass(eq=False)
-class SessionEntry:
-    """The host's state of one agent session."""
-
-    session_id: str
-    topic_id: str
-    driver: AgentSessionRuntimeDriver | None = None
-    connection: AgentRuntimeConnection | None = None
-    connect_input: RuntimeConnectInput | None = None
-    # The validated session (re-validated for queued successors).
-    context: RuntimeSessionContext | None = None
-    pump_task: asyncio.Task[None] | None = None
-    last_resume_token: str | None = None
-    # Ids of queued user messages the next turn wraps in a steer system-reminder.
-    steer_message_ids: set[str] = field(default_factory=set)
-    current: RuntimeTurn | None = None
-    # A successor / continuation launch is between its ownership check and its handoff.
-    starting: bool = False
-    # Queued follow-ups wait for the user (after a restart, a Stop or an error).
-    queue_held: bool = False
-    idle_handle: asyncio.TimerHandle | None = None
-    connect_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    context_usage: ContextUsage | None = None
-    # Usage records of the live turn's requests, written once it settles (`_record_usage`).
-    pending_usage: list[dict[str, Any]] = field(default_factory=list)
-    closed: bool = False
-
-    # A successor start was suppressed by a write-quiesce hold (re-kicked on resume).
-    suppressed: bool = False
-
-    @property
-    def busy(self) -> bool:
-        return self.current is not None or self.starting or self.suppressed

@@ -87,8 +87,13 @@ def resolve_session_context(session_id: str, *, repos: Repositories, paths: Path
     except ValueError:
         provider_id = ""
     provider, model = repos.providers.find_provider_and_model(provider_id or None, model_id)
+    # A model or provider that no longer exists is refused here, before any row or process.
+    if provider is None:
+        raise AgentSessionValidationError("provider-not-found", model_id)
+    if model is None:
+        raise AgentSessionValidationError("model-not-found", model_id)
     caps = get_capabilities(agent.type)
-    if caps is not None and model is not None and not caps.is_model_compatible(provider, model):
+    if caps is not None and not caps.is_model_compatible(provider, model):
         raise AgentSessionValidationError("model-incompatible", model_id)
     context = RuntimeSessionContext(
         session=session, agent=agent, workspace=workspace, workspace_path=workspace_path,

@@ -9,9 +9,8 @@ the public `ContinuationHost` methods below) and `WriteQuiesce`. One asyncio loo
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from cherry_desktop.core.ai.stream import continuation as _cont
@@ -163,22 +162,14 @@ class AiStreamManager:
 
     # -- chunks from outside the loop -------------------------------------------------------------
     def on_chunk(self, topic_id: str, model_id: UniqueModelId, chunk: UIMessageChunk) -> None:
-        """Deliver one chunk as the execution loop does (public for tests and hosts); a chunk
-        for an execution that is no longer current is dropped."""
-        sink = self.chunk_sink(topic_id, model_id)
-        if sink is None:
-            log.debug("on_chunk for unknown %s/%s dropped", topic_id, model_id)
-            return
-        sink(chunk)
-
-    def chunk_sink(self, topic_id: str, model_id: UniqueModelId) -> Callable[[UIMessageChunk], None] | None:
-        """`on_chunk` bound to the topic's current execution of `model_id` (None without one),
-        for a host that hands that execution many chunks while its loop waits for the next."""
+        """Deliver one chunk as the execution loop does (public for tests); a chunk for an
+        execution that is no longer current is dropped."""
         stream = self.registry.get(topic_id)
         ex = stream.executions.get(model_id) if stream is not None else None
         if stream is None or ex is None:
-            return None
-        return functools.partial(self.runner.deliver, stream, ex)
+            log.debug("on_chunk for unknown %s/%s dropped", topic_id, model_id)
+            return
+        self.runner.deliver(stream, ex, chunk)
 
     # -- ContinuationHost (public for continuation.py) ---------------------------------------------
     def stream(self, topic_id: str) -> ActiveStream | None:

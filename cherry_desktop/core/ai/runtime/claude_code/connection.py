@@ -47,7 +47,7 @@ from cherry_desktop.core.ai.runtime.types import (
     wrap_steer_reminder,
 )
 from cherry_desktop.core.ai.runtime.user_text import runtime_input_text
-from cherry_desktop.core.messages import MessageMetadataChunk, UIMessageChunk
+from cherry_desktop.core.messages import MessageMetadataChunk
 
 log = logging.getLogger(__name__)
 
@@ -190,17 +190,9 @@ class ClaudeCodeConnection:
         """
         self._sink = sink
         if sink is None:
-            self._adapter.chunk_out = None  # chunks queue with the other events again
             return
         while not self._queue.empty():
             sink(self._queue.get_nowait())
-
-    def set_chunk_sink(self, chunk_sink: Callable[[UIMessageChunk], None] | None) -> None:
-        """With an event sink set: hand the bulk of the chunks (text deltas) to `chunk_sink`
-        directly, without wrapping each in a `ChunkEvent`; every other event still goes to the
-        event sink, in order with them (both are called from the one reader). Ignored without
-        an event sink; dropped when the event sink is detached."""
-        self._adapter.chunk_out = chunk_sink if self._sink is not None else None
 
     def _emit(self, event: AgentRuntimeEvent | None) -> None:
         sink = self._sink

@@ -19,6 +19,7 @@ from cherry_desktop.core.ai.runtime.claude_code.query_builder import (
     QueryRequest,
     build_claude_code_query_request,
     build_sdk_options,
+    uses_claude_login,
 )
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import DEFAULT_WARM_TTL_S, ClaudeCodeWarmQueryManager
 from cherry_desktop.core.ai.runtime.types import (
@@ -59,8 +60,14 @@ class ClaudeCodeRuntimeDriver:
             raise RuntimeValidationError("workspace-not-a-directory", str(context.workspace_path))
         if not context.model_id:
             raise RuntimeValidationError("model-missing")
-        if context.provider is not None and not context.provider.enabled:
-            raise RuntimeValidationError("provider-disabled", context.provider.id)
+        provider = context.provider
+        if provider is None:
+            # Never a silent fall back to the public endpoint or the user's own Claude login.
+            raise RuntimeValidationError("provider-missing", context.model_id)
+        if not provider.enabled:
+            raise RuntimeValidationError("provider-disabled", provider.id)
+        if not provider.base_url and not uses_claude_login(provider):
+            raise RuntimeValidationError("provider-endpoint-missing", provider.id)
 
     def list_available_tools(self, mcp_ids: Sequence[str] = ()) -> list[ToolDescriptor]:
         return [ToolDescriptor(t.name, t.category, t.requires_approval) for t in CLAUDE_CODE_BUILTIN_TOOLS]

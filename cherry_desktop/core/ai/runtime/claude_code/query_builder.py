@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_agent_runtime_prompt
-from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeValidationError
+from cherry_desktop.core.data.records import ProviderRecord
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +69,21 @@ def system_prompt_option(prompt: AgentRuntimePrompt) -> Any:
     return f"{prompt.base}\n\n{prompt.append}"
 
 
+#: A provider setting: the provider stands for the user's own Claude Code login (no endpoint,
+#: no key of ours). Only this explicit choice lets the CLI run without a configured endpoint.
+CLAUDE_LOGIN_SETTING = "claude_login"
+
+
+def uses_claude_login(provider: ProviderRecord) -> bool:
+    return provider.settings.get(CLAUDE_LOGIN_SETTING) is True
+
+
 def child_env(input: RuntimeConnectInput) -> dict[str, str]:
     """The CLI child's environment overrides: provider endpoint and key, then extra env.
 
-    The key is read from the keyring now (per connection) and lives only here. Without a key
-    and without a provider endpoint the CLI uses the user's own Claude Code login (real HOME).
+    The key is read from the keyring now (per connection) and lives only here. Without an
+    endpoint the provider must be the explicit Claude-login kind (`uses_claude_login`): the CLI
+    then uses the user's own Claude Code login (real HOME); anything else is refused.
     """
     # The app pins the CLI it ships: never let it update itself.
     env: dict[str, str] = {"DISABLE_AUTOUPDATER": "1"}
@@ -81,6 +92,8 @@ def child_env(input: RuntimeConnectInput) -> dict[str, str]:
         env["ANTHROPIC_BASE_URL"] = provider.base_url.rstrip("/")
         # A configured endpoint is the only address the CLI may talk to.
         env.update(ENDPOINT_ONLY_ENV)
+    elif provider is None or not uses_claude_login(provider):
+        raise RuntimeValidationError("provider-endpoint-missing", provider.id if provider else "")
     # A key set in the provider's own env (the demo's) wins below: the keyring is not asked
     # for one it would drop (its first use imports its backends, ~13 MB with cryptography).
     key = None if "ANTHROPIC_API_KEY" in input.extra_env else input.get_api_key()

@@ -20,7 +20,7 @@ be unit-tested with the SDK's own message objects or look-alikes.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -198,10 +198,6 @@ class ClaudeStreamAdapter:
         self._compacting = False
         self.turn_has_output = False
         self.last_request_usage: dict[str, Any] = {}
-        #: When set, the text deltas `adapt` folds go straight here instead of into its result
-        #: as `ChunkEvent`s (the bulk of a turn: one object and one hand-off less each). The
-        #: caller must treat both outputs as one ordered stream.
-        self.chunk_out: Callable[[UIMessageChunk], None] | None = None
 
     # ---- turn bookkeeping ----------------------------------------------------------------
 
@@ -245,10 +241,6 @@ class ClaudeStreamAdapter:
                     self.turn_has_output = True
                     text = delta.get("text", "")
                     chunk = _build(TextDeltaChunk, {"id": block.id, "delta": text if type(text) is str else str(text)})
-                    out = self.chunk_out
-                    if out is not None:
-                        out(chunk)
-                        return []
                     return [ChunkEvent(chunk)]
                 return self._block_delta(block, delta)
             return self._stream_event(event, now)
