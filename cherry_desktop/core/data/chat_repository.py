@@ -78,14 +78,18 @@ def split_unique_model_id(value: str) -> tuple[str, str]:
 class ProviderRepository:
     def upsert_provider(self, *, id: str, name: str, type: str, base_url: str = "", enabled: bool = True,
                         settings: dict[str, Any] | None = None) -> ProviderRecord:
-        Provider.insert(id=id, name=name, type=type, base_url=base_url, enabled=enabled,
-                        settings=dumps(settings or {})).on_conflict_replace().execute()
+        """Create the provider, or change an existing one in place (its models stay: a REPLACE
+        would delete the row and cascade to them)."""
+        fields = {Provider.name: name, Provider.type: type, Provider.base_url: base_url,
+                  Provider.enabled: enabled, Provider.settings: dumps(settings or {})}
+        Provider.insert({Provider.id: id, **fields}).on_conflict(conflict_target=[Provider.id],
+                                                                 update=fields).execute()
         return self.get_provider(id)
 
     def update_provider(self, provider_id: str, *, name: str | None = None, type: str | None = None,
                         base_url: str | None = None, enabled: bool | None = None,
                         settings: dict[str, Any] | None = None) -> ProviderRecord:
-        """Change fields in place (`upsert_provider` replaces the row, which cascades to its models)."""
+        """Change the given fields in place; the others keep their values."""
         changes: dict[Any, Any] = {}
         for column, value in ((Provider.name, name), (Provider.type, type), (Provider.base_url, base_url),
                               (Provider.enabled, enabled)):

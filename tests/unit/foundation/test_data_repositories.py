@@ -257,3 +257,15 @@ def test_usage_insert_fills_defaults_and_rejects_unknown_fields(repos: Repositor
     with pytest.raises(TypeError):
         repos.usage.add(message_id="m", bogus=1)
     assert [r["id"] for r in repos.usage.list(message_id="m")] == [rid, rid + 1]
+
+
+def test_upsert_of_an_existing_provider_keeps_its_models(repos: Repositories) -> None:
+    """Refreshing a provider (the demo does at every start) changes it in place: a REPLACE
+    would delete the row and cascade to its models, and a session on one of them would then
+    be refused with model-not-found."""
+    repos.providers.upsert_provider(id="p", name="P", type="anthropic", base_url="http://a")
+    repos.providers.upsert_model(provider_id="p", model_id="m")
+    repos.providers.upsert_provider(id="p", name="P2", type="anthropic", base_url="http://b")
+    assert repos.providers.get_provider("p").base_url == "http://b"
+    assert repos.providers.get_provider("p").name == "P2"
+    assert [m.unique_model_id for m in repos.providers.list_models("p")] == ["p::m"]
