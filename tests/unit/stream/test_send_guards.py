@@ -106,11 +106,12 @@ async def test_chunks_after_a_stop_reach_no_listener_by_the_loop_or_on_chunk() -
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("ab")[:-1])
     await until(lambda: len(rec.chunks) == 3)
-    sink = mgr.chunk_sink("t", M1)
-    assert sink is not None
+    stream = mgr.stream("t")
+    assert stream is not None
+    ex = stream.executions[M1]
     mgr.abort("t")
     mgr.on_chunk("t", M1, delta("late-on-chunk"))
-    sink(delta("late-sink"))
+    mgr.runner.deliver(stream, ex, delta("late-deliver"))
     feed.push(delta("late-loop"))
     await until(lambda: bool(rec.paused))
     assert rec.text() == "ab"
@@ -122,11 +123,12 @@ async def test_chunks_after_an_executions_own_terminal_reach_no_listener() -> No
     mgr = AiStreamManager(stream_text=fake.stream_text)
     rec = Recorder()
     mgr.send(SendInput(topic_id="t", models=models("t", M1), listeners=[rec]))
-    sink = mgr.chunk_sink("t", M1)
-    assert sink is not None
+    stream = mgr.stream("t")
+    assert stream is not None
+    ex = stream.executions[M1]
     (await fake.feed("t", M1)).push(*text_chunks("ok"), END)
     await until(lambda: bool(rec.done))
-    sink(delta("after-done"))
+    mgr.runner.deliver(stream, ex, delta("after-done"))
     mgr.on_chunk("t", M1, delta("after-done-2"))
     assert rec.text() == "ok"
     assert mgr.inspect("t").executions[0].buffer_size == 4  # type: ignore[union-attr]
@@ -137,13 +139,14 @@ async def test_chunks_of_a_replaced_execution_reach_neither_the_old_nor_the_new_
     mgr = AiStreamManager(stream_text=fake.stream_text, grace_period_ms=60_000)
     first = Recorder("wc:1")
     mgr.send(SendInput(topic_id="t", models=models("t", M1), listeners=[first]))
-    old_sink = mgr.chunk_sink("t", M1)
-    assert old_sink is not None
+    old_stream = mgr.stream("t")
+    assert old_stream is not None
+    old_ex = old_stream.executions[M1]
     (await fake.feed("t", M1)).push(*text_chunks("one"), END)
     await until(lambda: bool(first.done))
     second = Recorder("wc:2")
     mgr.send(SendInput(topic_id="t", models=models("t", M1), listeners=[second]))
-    old_sink(delta("stale"))
+    mgr.runner.deliver(old_stream, old_ex, delta("stale"))
     (await fake.feed("t", M1, 1)).push(*text_chunks("two"), END)
     await until(lambda: bool(second.done))
     assert first.text() == "one" and second.text() == "two"
