@@ -370,6 +370,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Regenerate</source>
         <translation>Regenerate</translation>
     </message>
+    <message>
+        <source>↓ Jump to latest</source>
+        <translation>↓ Jump to latest</translation>
+    </message>
+    <message>
+        <source>Scroll to the newest message (Ctrl+End)</source>
+        <translation>Scroll to the newest message (Ctrl+End)</translation>
+    </message>
 </context>
 <context>
     <name>ProvidersDialog</name>

@@ -370,6 +370,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
+    <message>
+        <source>↓ Jump to latest</source>
+        <translation>↓ 跳到最新</translation>
+    </message>
+    <message>
+        <source>Scroll to the newest message (Ctrl+End)</source>
+        <translation>捲動到最新訊息（Ctrl+End）</translation>
+    </message>
 </context>
 <context>
     <name>ProvidersDialog</name>

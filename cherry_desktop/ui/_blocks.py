@@ -20,7 +20,17 @@ TOOL_TEXT_LIMIT = 4000
 # A tail past this size is committed at its last line break even without a blank line, so
 # one endless paragraph cannot make every frame re-lay out a huge label.
 TAIL_SOFT_LIMIT = 2000
-GROW_STEP_PX = 160
+# While streaming a text part grows in steps (a height change relayouts the message view):
+# a quarter of its height, at least MIN and at most MAX pixels, so a short reply does not sit
+# in a tall empty box and a long one still relayouts rarely.
+GROW_STEP_MIN_PX = 40
+GROW_STEP_MAX_PX = 160
+
+
+def grow_height(doc_height: int) -> int:
+    """The streaming height for a document of `doc_height` pixels (>= it, on a step)."""
+    step = max(GROW_STEP_MIN_PX, min(GROW_STEP_MAX_PX, doc_height // 4))
+    return -(-doc_height // step) * step
 
 
 def split_finished_blocks(text: str) -> tuple[str, str]:
@@ -175,7 +185,7 @@ class LiveText(QTextBrowser):
         else:
             # While streaming, grow in steps: a height change relayouts the whole message view,
             # which costs far more per frame than painting the appended text.
-            height = -(-doc_height // GROW_STEP_PX) * GROW_STEP_PX
+            height = grow_height(doc_height)
         if height != self.height():
             self.setFixedHeight(height)
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter, QPaintEvent
-from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._listener import StreamChunk
 from cherry_desktop.ui._message_row import MessageRow
 
 PAGE_SIZE = 40
+ROW_SPACING = 10
 # Posted below the paint's priority: the follow-the-bottom scroll runs once pending paints are
 # done, so Qt can blit it (it repaints the whole view when the scrolled area holds unpainted
 # regions, as it does right after a row grew).
@@ -27,10 +29,17 @@ class _Canvas(QWidget):
     count as opaque, so while streaming every scroll step repainted the whole visible text.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_layout_request: Callable[[], None]) -> None:
         super().__init__()
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
         self.setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
+        self._on_layout_request = on_layout_request
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            # A row's size changed: size to the rows first, so the layout activates once.
+            self._on_layout_request()
+        return super().event(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         # The style sheet's background is in the palette (Qt copies it there when polishing).
@@ -53,13 +62,17 @@ class MessageView(QScrollArea):
         self.setObjectName("messageView")
         self.bridge = bridge
         self.topic_id: str | None = None
-        self.setWidgetResizable(True)
+        # The view sizes its content itself (`fit_content`): a resizable scroll area makes the
+        # content at least its minimum size hint, and word-wrapped labels report that hint at a
+        # narrow width, so the content grew empty space below the last row until the view,
+        # following the bottom, showed nothing.
+        self.setWidgetResizable(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self._content = _Canvas()
+        self._content = _Canvas(self.fit_content)
         self._content.setObjectName("messageViewContent")
         self._layout = QVBoxLayout(self._content)
-        self._layout.setContentsMargins(12, 12, 12, 12)
-        self._layout.setSpacing(10)
+        self._layout.setContentsMargins(12, 12, 12, ROW_SPACING)
+        self._layout.setSpacing(ROW_SPACING)
         self._empty = QLabel(self.tr("No messages yet. Say hello!"))
         self._empty.setObjectName("emptyHint")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -79,6 +92,13 @@ class MessageView(QScrollArea):
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._on_scroll)
         bar.rangeChanged.connect(self._on_range_changed)
+        self.jump_button = QToolButton(self)
+        self.jump_button.setObjectName("jumpToLatestButton")
+        self.jump_button.setText(self.tr("↓ Jump to latest"))
+        self.jump_button.setToolTip(self.tr("Scroll to the newest message (Ctrl+End)"))
+        self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.jump_button.clicked.connect(self.jump_to_latest)
+        self.jump_button.setVisible(False)
 
     # -- loading -----------------------------------------------------------------------------
     def show_topic(self, topic_id: str | None) -> None:
@@ -122,6 +142,7 @@ class MessageView(QScrollArea):
                 kept.deleteLater()
         self._empty.setVisible(not self._rows)
         self._stick_to_bottom = True
+        self.fit_content()
         self.scroll_to_bottom()
 
     def load_older(self) -> int:
@@ -141,7 +162,7 @@ class MessageView(QScrollArea):
                 continue
             self._rows.insert(i, row)
             self._layout.insertWidget(1 + i, row)
-        self._content.adjustSize()
+        self.fit_content()
         QTimer.singleShot(0, lambda: bar.setValue(old_value + bar.maximum() - old_max))
         return len(rows)
 
@@ -284,7 +305,43 @@ class MessageView(QScrollArea):
         menu.addAction(self.tr("Regenerate"), lambda: self.regenerate_requested.emit(row.message_id))
         menu.exec(self._content.mapToGlobal(pos))
 
-    # -- scrolling --------------------------------------------------------------------------------
+    # -- sizing and scrolling -------------------------------------------------------------------
+    def fit_content(self) -> None:
+        """Size the content to its rows at the viewport's width: it ends at the last row
+        (plus one row spacing), whatever the rows' minimum size hints say."""
+        width = self.viewport().width()
+        content = self._content
+        has_hfw = content.hasHeightForWidth()
+        height = content.heightForWidth(width) if has_hfw else self._layout.totalSizeHint().height()
+        if content.width() != width or content.height() != height:
+            content.resize(width, height)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.fit_content()
+        return super().viewportEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_jump_button()
+
+    def _place_jump_button(self) -> None:
+        b = self.jump_button
+        b.adjustSize()
+        vp = self.viewport().geometry()
+        b.move(vp.right() - b.width() - 16, vp.bottom() - b.height() - 12)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_End and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.jump_to_latest()
+            return
+        super().keyPressEvent(event)
+
+    def jump_to_latest(self) -> None:
+        self._stick_to_bottom = True
+        self.scroll_to_bottom()
+        self.jump_button.setVisible(False)
+
     def scroll_to_bottom(self) -> None:
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
@@ -292,13 +349,23 @@ class MessageView(QScrollArea):
     def _on_scroll(self, value: int) -> None:
         bar = self.verticalScrollBar()
         self._stick_to_bottom = value >= bar.maximum() - 24
+        self._update_jump_button()
         if value == bar.minimum() and self._has_more and bar.maximum() > 0:
             self.load_older()
+
+    def _update_jump_button(self) -> None:
+        show = not self._stick_to_bottom and self.verticalScrollBar().maximum() > 0
+        if show != self.jump_button.isVisible():
+            if show:
+                self._place_jump_button()
+                self.jump_button.raise_()
+            self.jump_button.setVisible(show)
 
     def _on_range_changed(self, _min: int, _max: int) -> None:
         if self._stick_to_bottom and not self._follow_posted:
             self._follow_posted = True
             QCoreApplication.postEvent(self, QEvent(_FOLLOW_BOTTOM), _AFTER_PAINT_PRIORITY)
+        self._update_jump_button()
 
     def event(self, event: QEvent) -> bool:
         if event.type() == _FOLLOW_BOTTOM:
