@@ -7,6 +7,7 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -69,6 +70,7 @@ class ChatWindow(QMainWindow):
         self.attached_live = False
         self.live_text_at_terminal: str | None = None
         self.last_error: str | None = None
+        self._closed = False
         self.setWindowTitle(self.tr("Cherry Desktop"))
         self.resize(1100, 720)
         self._build()
@@ -234,7 +236,7 @@ class ChatWindow(QMainWindow):
         if listener is None or topic_id is None:
             return
         response = await self.bridge.attach(topic_id, listener)
-        if listener is not self.listener:
+        if not self.alive or listener is not self.listener:
             return  # switched topic meanwhile
         if response.status == "streaming":
             self.attached_live = True
@@ -269,13 +271,13 @@ class ChatWindow(QMainWindow):
         topic_id = self.topic_id
         loop = asyncio.get_running_loop()
         deadline = loop.time() + PERSIST_WAIT_S
-        while topic_id == self.topic_id and topic_id is not None:
+        while self.alive and topic_id == self.topic_id and topic_id is not None:
             rows = self.bridge.load_messages(topic_id, limit=4)
             live_ids = {r.message_id for r in self.message_view.rows() if r.live}
             if not any(r.status == "pending" and r.id not in live_ids for r in rows) or loop.time() > deadline:
                 break
             await asyncio.sleep(0.05)
-        if topic_id == self.topic_id:
+        if self.alive and topic_id == self.topic_id:
             self.message_view.reload()
             self._refresh_queue()
             self._refresh_approval()
@@ -331,27 +333,34 @@ class ChatWindow(QMainWindow):
             if not self.composer.editor.toPlainText().strip():
                 self.composer.editor.setPlainText(text)
             return None
-        return spawn(self._submit(self.topic_id, self.listener, text, mode), on_error=self._report_error)
+        from cherry_desktop.core.messages import new_id  # loaded after first paint
 
-    async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str) -> Any:
-        from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
-        from cherry_desktop.core.messages import TextPart, new_id
-
+        # Everything the window shows happens now, while it surely exists; the task only sends
+        # (and may outlive the window: closing it right after Enter must not drop the message).
         local_id = f"local:{new_id()}"
         if mode != "queue":
             # Shown at once, before any reply chunk can arrive; renamed once core names it.
             self.message_view.add_user_row(local_id, text, steer=mode == "steer")
+        self.attached_live = True
+        self._update_composer()
+        return spawn(self._submit(self.topic_id, self.listener, text, mode, local_id), on_error=self._report_error)
+
+    async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str, local_id: str) -> Any:
+        from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
+        from cherry_desktop.core.messages import TextPart
+
         request = AiStreamOpenRequest(
             topic_id=topic_id, user_message_parts=[TextPart(text=text, state="done")],
             follow_up_mode="queue" if mode == "queue" else "steer")
-        self.attached_live = True
-        self._update_composer()
         try:
             result = await self.bridge.open(request, listener)
         except Exception:
-            self.attached_live = self.cache.topic_status(topic_id).is_live
-            self._update_composer()
+            if self.alive:
+                self.attached_live = self.cache.topic_status(topic_id).is_live
+                self._update_composer()
             raise
+        if not self.alive or topic_id != self.topic_id:
+            return result  # sent and saved; this window is gone or shows another topic
         row = self.message_view.row(local_id)
         if row is not None and result.user_message_id:
             self.message_view.rename_row(local_id, result.user_message_id)
@@ -378,8 +387,9 @@ class ChatWindow(QMainWindow):
             try:
                 return await self.bridge.open(request, self.listener)
             except Exception:
-                self.attached_live = False
-                self._update_composer()
+                if self.alive:
+                    self.attached_live = False
+                    self._update_composer()
                 raise
 
         return spawn(run(), on_error=self._report_error)
@@ -395,7 +405,8 @@ class ChatWindow(QMainWindow):
 
         async def respond() -> None:
             await self.bridge.respond_tool_approval(topic_id, approval_id, allowed)
-            self.message_view.mark_approval_responded(approval_id, allowed)
+            if self.alive:
+                self.message_view.mark_approval_responded(approval_id, allowed)
 
         spawn(respond(), on_error=self._report_error)
         self.message_view.mark_approval_responded(approval_id, allowed)
@@ -496,6 +507,9 @@ class ChatWindow(QMainWindow):
         return spawn(run(), on_error=self._report_error)
 
     def _report_error(self, exc: BaseException) -> None:
+        if not self.alive:
+            log.warning("after its window closed: %s", exc)
+            return
         if isinstance(exc, BridgeUnavailableError):
             message = self.tr("This part of the app is not available yet (%1).").replace("%1", exc.what)
         else:
@@ -523,7 +537,13 @@ class ChatWindow(QMainWindow):
             self.mark_seen()
         super().changeEvent(event)
 
+    @property
+    def alive(self) -> bool:
+        """False once the window closed (its widgets may be deleted by then)."""
+        return not self._closed and shiboken6.isValid(self)
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._closed = True
         self._drop_listener()
         try:
             self.cache.topic_status_changed.disconnect(self._on_topic_status)
