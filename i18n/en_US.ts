@@ -763,4 +763,23 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>%1 s total</translation>
     </message>
 </context>
+<context>
+    <name>CodeBlock</name>
+    <message>
+        <source>code</source>
+        <translation>code</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copy</translation>
+    </message>
+    <message>
+        <source>Copy the code</source>
+        <translation>Copy the code</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copied</translation>
+    </message>
+</context>
 </TS>

@@ -762,4 +762,23 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>共 %1 秒</translation>
     </message>
 </context>
+<context>
+    <name>CodeBlock</name>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+</context>
 </TS>

@@ -762,4 +762,23 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>共 %1 秒</translation>
     </message>
 </context>
+<context>
+    <name>CodeBlock</name>
+    <message>
+        <source>code</source>
+        <translation>程式碼</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Copy the code</source>
+        <translation>複製程式碼</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已複製</translation>
+    </message>
+</context>
 </TS>

@@ -13,10 +13,12 @@ import json
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextBlockFormat, QTextCursor
+from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
 TOOL_TEXT_LIMIT = 4000
+# Translucent, so one tint reads on the light and the dark theme.
+QUOTE_BACKGROUND = "#26888888"
 # A tail past this size is committed at its last line break even without a blank line, so
 # one endless paragraph cannot make every frame re-lay out a huge label.
 TAIL_SOFT_LIMIT = 2000
@@ -27,9 +29,10 @@ GROW_STEP_MIN_PX = 40
 GROW_STEP_MAX_PX = 160
 
 
-def grow_height(doc_height: int) -> int:
-    """The streaming height for a document of `doc_height` pixels (>= it, on a step)."""
-    step = max(GROW_STEP_MIN_PX, min(GROW_STEP_MAX_PX, doc_height // 4))
+def grow_height(doc_height: int, above: int = 0) -> int:
+    """The streaming height for a document of `doc_height` pixels (>= it, on a step); `above`
+    is the height of the message's parts above this one (the step follows the message)."""
+    step = max(GROW_STEP_MIN_PX, min(GROW_STEP_MAX_PX, (doc_height + above) // 4))
     return -(-doc_height // step) * step
 
 
@@ -76,6 +79,25 @@ def _label(text: str = "", *, markdown: bool, object_name: str = "") -> QLabel:
     return label
 
 
+def style_blockquotes(document: QTextDocument, start: int, end: int) -> None:
+    """Quoted blocks between `start` and `end` get a tinted background and muted italics
+    (Qt's Markdown import only indents them)."""
+    block = document.findBlock(start)
+    while block.isValid() and block.position() <= end:
+        fmt = block.blockFormat()
+        level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
+        if isinstance(level, int) and level > 0:
+            fmt.setBackground(QColor(QUOTE_BACKGROUND))
+            fmt.setLeftMargin(12.0 * level)
+            cursor = QTextCursor(block)
+            cursor.setBlockFormat(fmt)
+            cursor.select(QTextCursor.SelectionType.BlockUnderCursor)
+            char = QTextCharFormat()
+            char.setFontItalic(True)
+            cursor.mergeCharFormat(char)
+        block = block.next()
+
+
 class LiveText(QTextBrowser):
     """A text (or reasoning) part in one `QTextDocument` sized to its content.
 
@@ -107,6 +129,8 @@ class LiveText(QTextBrowser):
         self._pending: list[str] = []
         self._tail_pos = 0
         self.done = False
+        # Height of the message's parts above this one (set by its container; sizes steps).
+        self.height_above = 0
         if text:
             self._pending.append(text)
         if done:
@@ -144,9 +168,17 @@ class LiveText(QTextBrowser):
         cursor.endEditBlock()
 
     def finish(self) -> None:
-        """The part ended: the remaining tail becomes Markdown, once."""
+        """The part ended: the remaining tail becomes Markdown, once. A part that streamed in
+        several pieces is rendered again as one document, so it is spaced exactly as the same
+        message reloaded from the database (one render per part, at its end)."""
         self._tail += "".join(self._pending)
         self._pending.clear()
+        if self._rendered and (self._tail or len(self._rendered) > 1):
+            source = "".join(self._rendered) + self._tail
+            self._rendered.clear()
+            self._tail_pos = 0
+            self.document().clear()
+            self._tail = source
         if self._tail:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
@@ -165,9 +197,12 @@ class LiveText(QTextBrowser):
     def _insert_markdown(self, cursor: QTextCursor, text: str, *, open_tail: bool = True) -> None:
         self._rendered.append(text)
         if text.strip():
-            if self._tail_pos > 0:
+            if self._tail_pos > 0 and not cursor.atBlockStart():
                 cursor.insertBlock()
+            start = cursor.position()
             cursor.insertMarkdown(text.strip("\n"))
+            if ">" in text:
+                style_blockquotes(self.document(), start, cursor.position())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         self._tail_pos = cursor.position()
         if open_tail and self._tail_pos > 0:
@@ -185,7 +220,7 @@ class LiveText(QTextBrowser):
         else:
             # While streaming, grow in steps: a height change relayouts the whole message view,
             # which costs far more per frame than painting the appended text.
-            height = grow_height(doc_height)
+            height = grow_height(doc_height, self.height_above)
         if height != self.height():
             self.setFixedHeight(height)
 

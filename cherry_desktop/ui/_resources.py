@@ -6,10 +6,13 @@ from functools import cache
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from cherry_desktop.core.assets import asset_dir
+
+# Readable on each theme's message background (WCAG contrast >= 4.5).
+LINK_COLOURS = {"light": "#0b57d0", "dark": "#8ab4f8"}
 
 
 @cache
@@ -42,5 +45,10 @@ def apply_theme(app: QApplication, theme: str) -> str:
     resolved = resolve_theme(theme)
     path = resources_dir() / "styles" / f"{resolved}.qss"
     app.setStyleSheet(path.read_text(encoding="utf-8") if path.exists() else "")
+    # Rich text (Markdown links) takes its link colour from the palette, not the style sheet.
+    palette = app.palette()
+    palette.setColor(QPalette.ColorRole.Link, QColor(LINK_COLOURS[resolved]))
+    palette.setColor(QPalette.ColorRole.LinkVisited, QColor(LINK_COLOURS[resolved]))
+    app.setPalette(palette)
     app.setProperty("cherryTheme", resolved)
     return resolved
