@@ -102,6 +102,10 @@
         <source>Allow the agent to run %1?</source>
         <translation>Allow the agent to run %1?</translation>
     </message>
+    <message>
+        <source>Always allow %1 in this session</source>
+        <translation>Always allow %1 in this session</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -207,6 +211,10 @@
     <message>
         <source>This part of the app is not available yet (%1).</source>
         <translation>This part of the app is not available yet (%1).</translation>
+    </message>
+    <message>
+        <source>%1 is allowed without asking for the rest of this session</source>
+        <translation>%1 is allowed without asking for the rest of this session</translation>
     </message>
 </context>
 <context>
@@ -780,6 +788,17 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Copied</source>
         <translation>Copied</translation>
+    </message>
+</context>
+<context>
+    <name>FoldingText</name>
+    <message>
+        <source>Show all %1 lines</source>
+        <translation>Show all %1 lines</translation>
+    </message>
+    <message>
+        <source>Show less</source>
+        <translation>Show less</translation>
     </message>
 </context>
 </TS>

@@ -102,6 +102,10 @@
         <source>Allow the agent to run %1?</source>
         <translation>允许智能体运行 %1 吗？</translation>
     </message>
+    <message>
+        <source>Always allow %1 in this session</source>
+        <translation>本会话中始终允许 %1</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -207,6 +211,10 @@
     <message>
         <source>This part of the app is not available yet (%1).</source>
         <translation>应用的这部分暂不可用（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 is allowed without asking for the rest of this session</source>
+        <translation>本会话剩余时间内 %1 无需再询问即可运行</translation>
     </message>
 </context>
 <context>
@@ -779,6 +787,17 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Copied</source>
         <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>FoldingText</name>
+    <message>
+        <source>Show all %1 lines</source>
+        <translation>显示全部 %1 行</translation>
+    </message>
+    <message>
+        <source>Show less</source>
+        <translation>收起</translation>
     </message>
 </context>
 </TS>

@@ -102,6 +102,10 @@
         <source>Allow the agent to run %1?</source>
         <translation>允許智慧體運行 %1 嗎？</translation>
     </message>
+    <message>
+        <source>Always allow %1 in this session</source>
+        <translation>本工作階段中一律允許 %1</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -207,6 +211,10 @@
     <message>
         <source>This part of the app is not available yet (%1).</source>
         <translation>應用的這部分暫不可用（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 is allowed without asking for the rest of this session</source>
+        <translation>本工作階段剩餘時間內 %1 無需再詢問即可執行</translation>
     </message>
 </context>
 <context>
@@ -779,6 +787,17 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Copied</source>
         <translation>已複製</translation>
+    </message>
+</context>
+<context>
+    <name>FoldingText</name>
+    <message>
+        <source>Show all %1 lines</source>
+        <translation>顯示全部 %1 行</translation>
+    </message>
+    <message>
+        <source>Show less</source>
+        <translation>收合</translation>
     </message>
 </context>
 </TS>

@@ -9,14 +9,12 @@ text per frame.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
-TOOL_TEXT_LIMIT = 4000
 # Translucent, so one tint reads on the light and the dark theme.
 QUOTE_BACKGROUND = "#26888888"
 # A tail past this size is committed at its last line break even without a blank line, so
@@ -250,26 +248,14 @@ class ReasoningBlock(QFrame):
         self.text.setVisible(on)
 
 
-def _pretty(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        text = value
-    else:
-        try:
-            text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-        except (TypeError, ValueError):
-            text = str(value)
-    if len(text) > TOOL_TEXT_LIMIT:
-        text = text[:TOOL_TEXT_LIMIT] + "\n…"
-    return text
-
-
 class ToolCard(QFrame):
-    """A tool call: name and state, input, then output, error or denial."""
+    """A tool call: name and state, its arguments as fields (a diff for file edits), then its
+    output (folded when long), error or denial."""
 
     def __init__(self, fields: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        from cherry_desktop.ui._tool_view import FoldingText
+
         self.setObjectName("toolCard")
         self.fields: dict[str, Any] = {}
         layout = QVBoxLayout(self)
@@ -278,9 +264,11 @@ class ToolCard(QFrame):
         self.header = QLabel(self)
         self.header.setObjectName("toolHeader")
         self.input_label = _label(markdown=False, object_name="toolInput")
-        self.result_label = _label(markdown=False, object_name="toolOutput")
+        self.input_label.setTextFormat(Qt.TextFormat.RichText)
+        self.result_label = FoldingText("toolOutput", self)
         for w in (self.header, self.input_label, self.result_label):
             layout.addWidget(w)
+        self._input_key: Any = None
         self.update_fields(fields)
 
     def _state_text(self, state: str) -> str:
@@ -295,6 +283,8 @@ class ToolCard(QFrame):
         }.get(state, state)
 
     def update_fields(self, fields: dict[str, Any]) -> None:
+        from cherry_desktop.ui._tool_view import readable_output, tool_input_html
+
         self.fields.update(fields)
         f = self.fields
         state = str(f.get("state") or "input-streaming")
@@ -303,23 +293,29 @@ class ToolCard(QFrame):
         suffix = ""
         if isinstance(duration, int | float):
             suffix = f" · {duration:.0f} ms" if duration < 1000 else f" · {duration / 1000:.1f} s"
-        self.header.setText(f"{f.get('tool_name') or '?'} — {self._state_text(state)}{suffix}")
+        name = str(f.get("tool_name") or "?")
+        self.header.setText(f"{name} — {self._state_text(state)}{suffix}")
         tool_input = f.get("input")
         if tool_input is None:
             tool_input = f.get("input_text")
-        self.input_label.setText(_pretty(tool_input))
-        self.input_label.setVisible(tool_input not in (None, ""))
+        key = (name, id(tool_input), tool_input if isinstance(tool_input, str) else None)
+        if key != self._input_key:  # rendered once per input, not per state change
+            self._input_key = key
+            self.input_label.setText(tool_input_html(name, tool_input))
+        self.input_label.setVisible(tool_input not in (None, "", {}))
         if state == "output-available":
-            self.result_label.setText(_pretty(f.get("output")))
+            result = readable_output(f.get("output"))
         elif state == "output-error":
-            self.result_label.setText(self.tr("Error: %1").replace("%1", str(f.get("error_text") or "")))
+            result = self.tr("Error: %1").replace("%1", str(f.get("error_text") or ""))
         elif state == "output-denied":
             reason = f.get("error_text")
-            self.result_label.setText(self.tr("Denied by the user") + (f" ({reason})" if reason else ""))
+            result = self.tr("Denied by the user") + (f" ({reason})" if reason else "")
         else:
-            self.result_label.setText("")
-        self.result_label.setProperty("state", state)
-        self.result_label.setVisible(bool(self.result_label.text()))
+            result = ""
+        self.result_label.set_text(result)
+        self.result_label.label.setProperty("state", state)
+        self.result_label.label.style().unpolish(self.result_label.label)
+        self.result_label.label.style().polish(self.result_label.label)
         self.style().unpolish(self)
         self.style().polish(self)
 

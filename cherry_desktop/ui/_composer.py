@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.ui._blocks import _pretty
+from cherry_desktop.ui._tool_view import tool_input_html
 
 
 class _Editor(QPlainTextEdit):
@@ -214,13 +214,17 @@ class QueueDock(QFrame):
 
 
 class ApprovalCard(QFrame):
-    """Replaces the composer while a tool call waits: Allow (Enter) / Deny (Esc).
+    """Replaces the composer while a tool call waits: Allow (Enter) / Deny (Esc) / always
+    allow this tool for the rest of the session.
 
     Signals:
         decided(str, bool): approval id and whether it was allowed.
+        always_allowed(str, str): approval id and tool name: allowed, and from now on without
+            asking for the rest of the session.
     """
 
     decided = Signal(str, bool)
+    always_allowed = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -232,6 +236,7 @@ class ApprovalCard(QFrame):
         self.title.setObjectName("approvalTitle")
         self.input_label = QLabel(self)
         self.input_label.setObjectName("approvalInput")
+        self.input_label.setTextFormat(Qt.TextFormat.RichText)
         self.input_label.setWordWrap(True)
         self.input_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.title)
@@ -243,17 +248,30 @@ class ApprovalCard(QFrame):
         self.allow_button = QPushButton(self.tr("Allow (Enter)"), self)
         self.allow_button.setObjectName("allowButton")
         self.allow_button.setDefault(True)
+        self.always_button = QPushButton(self)
+        self.always_button.setObjectName("alwaysAllowButton")
         buttons.addWidget(self.deny_button)
+        buttons.addWidget(self.always_button)
         buttons.addWidget(self.allow_button)
         layout.addLayout(buttons)
         self.approval: dict[str, Any] | None = None
         self.allow_button.clicked.connect(lambda: self._decide(True))
         self.deny_button.clicked.connect(lambda: self._decide(False))
+        self.always_button.clicked.connect(self._always)
 
     def show_approval(self, approval: dict[str, Any]) -> None:
         self.approval = approval
         self.title.setText(self.tr("Allow the agent to run %1?").replace("%1", str(approval.get("tool_name") or "?")))
-        self.input_label.setText(_pretty(approval.get("input")))
+        name = str(approval.get("tool_name") or "?")
+        self.input_label.setText(tool_input_html(name, approval.get("input")))
+        self.always_button.setText(self.tr("Always allow %1 in this session").replace("%1", name))
+
+    def _always(self) -> None:
+        if self.approval is None:
+            return
+        approval_id, name = str(self.approval["approval_id"]), str(self.approval.get("tool_name") or "")
+        self.approval = None
+        self.always_allowed.emit(approval_id, name)
 
     def _decide(self, allowed: bool) -> None:
         if self.approval is None:

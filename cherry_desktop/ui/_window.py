@@ -133,6 +133,7 @@ class ChatWindow(QMainWindow):
         self._composer_placeholder = self.composer.editor.placeholderText()
         self.approval_card = ApprovalCard(self.bottom)
         self.approval_card.decided.connect(self._on_approval_decided)
+        self.approval_card.always_allowed.connect(self._on_always_allowed)
         self.bottom.addWidget(self.composer)
         self.bottom.addWidget(self.approval_card)
         self.bottom.currentChanged.connect(self._fit_bottom)
@@ -398,13 +399,18 @@ class ChatWindow(QMainWindow):
         if self.topic_id is not None:
             spawn(self.bridge.abort(self.topic_id), on_error=self._report_error)
 
-    def _on_approval_decided(self, approval_id: str, allowed: bool) -> None:
+    def _on_always_allowed(self, approval_id: str, tool_name: str) -> None:
+        self._on_approval_decided(approval_id, True, always=True)
+        self.statusBar().showMessage(
+            self.tr("%1 is allowed without asking for the rest of this session").replace("%1", tool_name), 8000)
+
+    def _on_approval_decided(self, approval_id: str, allowed: bool, *, always: bool = False) -> None:
         if self.topic_id is None:
             return
         topic_id = self.topic_id
 
         async def respond() -> None:
-            await self.bridge.respond_tool_approval(topic_id, approval_id, allowed)
+            await self.bridge.respond_tool_approval(topic_id, approval_id, allowed, always_allow=always)
             if self.alive:
                 self.message_view.mark_approval_responded(approval_id, allowed)
 

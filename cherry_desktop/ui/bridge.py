@@ -154,8 +154,9 @@ class UiBridge(QObject):
         self._manager().abort(topic_id)
 
     async def respond_tool_approval(self, topic_id: str, approval_id: str, approved: bool,
-                                    reason: str | None = None) -> bool:
-        """`Ai_ToolApproval_Respond`: the user's decision on a pending tool call."""
+                                    reason: str | None = None, *, always_allow: bool = False) -> bool:
+        """`Ai_ToolApproval_Respond`: the user's decision on a pending tool call; with
+        `always_allow`, the runtime allows this tool without asking for the rest of the session."""
         await self.services()
         runtime = self.agent_runtime
         session_id = session_id_from_topic(topic_id)
@@ -163,7 +164,7 @@ class UiBridge(QObject):
             raise BridgeUnavailableError("agent_runtime")
         from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 
-        decision = ApprovalDecision(approved=approved, reason=reason)
+        decision = ApprovalDecision(approved=approved, reason=reason, always_allow=always_allow and approved)
         return bool(await runtime.respond_tool_approval(session_id, approval_id, decision))
 
     # -- queued follow-ups (agent sessions) ---------------------------------------------------

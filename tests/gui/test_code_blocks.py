@@ -18,7 +18,7 @@ from cherry_desktop.ui._code_block import CodeBlock
 from cherry_desktop.ui._markdown import MarkdownView
 from cherry_desktop.ui._message_row import MessageRow
 from cherry_desktop.ui._resources import apply_theme
-from tests.gui.conftest import ARTIFACTS
+from tests.gui.conftest import save_screenshot
 
 pytestmark = pytest.mark.gui
 
@@ -134,13 +134,7 @@ def test_screenshot_of_a_long_markdown_answer(qtbot: Any, qapp: Any, theme: str)
         row = MessageRow("s", "assistant")
         row.set_parts([TextPart(text=LONG_ANSWER)])
         qtbot.addWidget(row)
-        row.resize(760, row.layout().totalHeightForWidth(760))
-        row.show()
-        QApplication.processEvents()
-        row.resize(760, row.layout().totalHeightForWidth(760))
-        QApplication.processEvents()
-        ARTIFACTS.mkdir(exist_ok=True)
-        assert row.grab().save(str(ARTIFACTS / f"markdown_answer_{theme}.png"))
+        save_screenshot(row, f"markdown_answer_{theme}", 760)
     finally:
         apply_theme(qapp, "light")
 

@@ -20,12 +20,11 @@ from cherry_desktop.core.messages import (
     ToolOutputAvailableChunk,
 )
 from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.ui._message_view import ROW_SPACING
 from cherry_desktop.ui._resources import apply_theme
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
-from tests.gui.conftest import ARTIFACTS
+from tests.gui.conftest import ARTIFACTS, scripted_agent_session
 
 pytestmark = pytest.mark.gui
 
@@ -88,14 +87,7 @@ async def test_five_tool_turns_in_two_windows_and_after_a_restart_never_go_blank
     core = await start_core(paths)
     ctl = UiController(core)
     try:
-        driver = ScriptedDriver(type="claude-code", supports_redirect=True)
-        core.agent_runtime.registry.register(driver, replace=True)
-        workspace = tmp_path / "ws"
-        workspace.mkdir()
-        agent = core.repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
-        ws = core.repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
-        session = core.repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Notes")
-        topic_id = session_topic_id(session.id)
+        topic_id, driver = scripted_agent_session(core, tmp_path / "ws", "Notes")
         first = ctl.open_window(topic_id)
         second = ctl.open_window(topic_id)
         second.resize(700, 560)
@@ -140,15 +132,8 @@ async def test_five_tool_turns_in_two_windows_and_after_a_restart_never_go_blank
 
 async def test_the_view_follows_a_stream_only_at_the_bottom_and_jumps_back(
         controller: Any, ui_core: Any, qtbot: Any, tmp_path: Path) -> None:
-    driver = ScriptedDriver(type="claude-code", supports_redirect=True)
-    ui_core.agent_runtime.registry.register(driver, replace=True)
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    repos = ui_core.repos
-    agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
-    ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
-    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Long")
-    window = controller.open_window(session_topic_id(session.id))
+    topic_id, driver = scripted_agent_session(ui_core, tmp_path / "ws", "Long")
+    window = controller.open_window(topic_id)
     view = window.message_view
     await _turn(qtbot, window, driver, 0)
     await _turn(qtbot, window, driver, 1)

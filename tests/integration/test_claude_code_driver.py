@@ -222,6 +222,32 @@ async def test_tool_approval(driver: ClaudeCodeRuntimeDriver, harness: Harness, 
     assert events[-1].type == "turn-complete"
 
 
+async def test_always_allow_a_tool_for_the_rest_of_the_session(driver: ClaudeCodeRuntimeDriver, harness: Harness,
+                                                               workspace: Path) -> None:
+    first, second, other = workspace / "one.txt", workspace / "two.txt", workspace / "three.txt"
+    harness.server.enqueue(tool_use("Write", {"file_path": str(first), "content": "1"}), text("one"),
+                           tool_use("Write", {"file_path": str(second), "content": "2"}), text("two"))
+    connection = await driver.connect(harness.connect_input(permission_mode="default"))
+    reader = EventReader(connection)
+    await send_text(connection, "write one")
+    request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
+    assert await connection.respond_tool_approval(request.approval_id,
+                                                  ApprovalDecision(approved=True, always_allow=True))
+    await reader.turn()
+    await send_text(connection, "write two")  # the same tool again: not asked
+    events = await reader.turn()
+    assert first.exists() and second.exists()
+    assert not any(e.type == "tool-approval-request" for e in events)
+    # Another tool still asks.
+    harness.server.enqueue(tool_use("Bash", {"command": f"touch {other}"}), text("three"))
+    await send_text(connection, "touch three")
+    request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
+    assert request.tool_name == "Bash"
+    assert await connection.respond_tool_approval(request.approval_id, ApprovalDecision(approved=False))
+    await reader.turn()
+    assert not other.exists()
+
+
 async def test_reconcile_permission_mode_and_disabled_tools(
     driver: ClaudeCodeRuntimeDriver, harness: Harness, workspace: Path
 ) -> None:
