@@ -259,6 +259,10 @@
         <source>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</source>
         <translation>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</translation>
     </message>
+    <message>
+        <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
+        <translation>Editing a sent message: Enter sends it again, Esc cancels.</translation>
+    </message>
 </context>
 <context>
     <name>EmptyState</name>
@@ -799,6 +803,60 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Show less</source>
         <translation>Show less</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <source>Copy</source>
+        <translation>Copy</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown (%1)</source>
+        <translation>Copy as Markdown (%1)</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Edit</translation>
+    </message>
+    <message>
+        <source>Edit and send again (%1 in an empty message box)</source>
+        <translation>Edit and send again (%1 in an empty message box)</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>Regenerate</translation>
+    </message>
+    <message>
+        <source>Another answer (%1)</source>
+        <translation>Another answer (%1)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Delete this message (you can undo it)</source>
+        <translation>Delete this message (you can undo it)</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>Copy as Markdown</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>Edit and resend</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Message deleted</source>
+        <translation>Message deleted</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Undo</translation>
     </message>
 </context>
 </TS>

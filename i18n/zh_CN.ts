@@ -259,6 +259,10 @@
         <source>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</source>
         <translation>正在回复… Ctrl+Enter 引导，Enter 排队，Esc 停止。</translation>
     </message>
+    <message>
+        <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
+        <translation>正在编辑已发送的消息：Enter 重新发送，Esc 取消。</translation>
+    </message>
 </context>
 <context>
     <name>EmptyState</name>
@@ -798,6 +802,60 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Show less</source>
         <translation>收起</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown (%1)</source>
+        <translation>复制为 Markdown（%1）</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Edit and send again (%1 in an empty message box)</source>
+        <translation>编辑并重新发送（在空输入框中按 %1）</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>Another answer (%1)</source>
+        <translation>换一个回答（%1）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete this message (you can undo it)</source>
+        <translation>删除这条消息（可撤销）</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>编辑并重新发送</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Message deleted</source>
+        <translation>消息已删除</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
     </message>
 </context>
 </TS>

@@ -259,6 +259,10 @@
         <source>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</source>
         <translation>正在回覆… Ctrl+Enter 引導，Enter 排隊，Esc 停止。</translation>
     </message>
+    <message>
+        <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
+        <translation>正在編輯已傳送的訊息：Enter 重新傳送，Esc 取消。</translation>
+    </message>
 </context>
 <context>
     <name>EmptyState</name>
@@ -798,6 +802,60 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Show less</source>
         <translation>收合</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown (%1)</source>
+        <translation>複製為 Markdown（%1）</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>編輯</translation>
+    </message>
+    <message>
+        <source>Edit and send again (%1 in an empty message box)</source>
+        <translation>編輯並重新傳送（在空白輸入框中按 %1）</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新產生</translation>
+    </message>
+    <message>
+        <source>Another answer (%1)</source>
+        <translation>換一個回答（%1）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <source>Delete this message (you can undo it)</source>
+        <translation>刪除這則訊息（可復原）</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>複製為 Markdown</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>編輯並重新傳送</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Message deleted</source>
+        <translation>訊息已刪除</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>復原</translation>
     </message>
 </context>
 </TS>

@@ -22,11 +22,13 @@ from cherry_desktop.ui._tool_view import tool_input_html
 
 
 class _Editor(QPlainTextEdit):
-    """Enter sends, Shift+Enter breaks the line, Ctrl+Enter steers, Esc stops."""
+    """Enter sends, Shift+Enter breaks the line, Ctrl+Enter steers, Esc stops, Up in an empty
+    box edits the last message sent."""
 
     enter = Signal()
     ctrl_enter = Signal()
     escape = Signal()
+    up_when_empty = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key, mods = event.key(), event.modifiers()
@@ -40,6 +42,9 @@ class _Editor(QPlainTextEdit):
         if key == Qt.Key.Key_Escape:
             self.escape.emit()
             return
+        if key == Qt.Key.Key_Up and not mods and not self.toPlainText():
+            self.up_when_empty.emit()
+            return
         super().keyPressEvent(event)
 
 
@@ -49,10 +54,14 @@ class Composer(QFrame):
     Signals:
         submitted(str, str): text and mode ("send", "steer" or "queue").
         stop_requested(): the user pressed Stop (or Esc).
+        edit_last_requested(): Up in the empty box: edit the last message sent.
+        cancel_edit_requested(): Esc while editing a sent message.
     """
 
     submitted = Signal(str, str)
     stop_requested = Signal()
+    edit_last_requested = Signal()
+    cancel_edit_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -85,6 +94,8 @@ class Composer(QFrame):
         self.editor.enter.connect(lambda: self._submit("queue" if self.streaming else "send"))
         self.editor.ctrl_enter.connect(lambda: self._submit("steer" if self.streaming else "send"))
         self.editor.escape.connect(self._on_escape)
+        self.editor.up_when_empty.connect(self.edit_last_requested)
+        self.editing = False
         self.set_streaming(False)
 
     def _button(self, name: str, text: str, tip: str) -> QPushButton:
@@ -102,7 +113,22 @@ class Composer(QFrame):
         self.queue_button.setVisible(streaming)
         self.steer_button.setVisible(streaming)
         self.steer_button.setEnabled(self.can_steer)
-        self.hint.setText(self.tr("Replying… Ctrl+Enter steers, Enter queues, Esc stops.") if streaming else "")
+        self._set_hint()
+
+    def set_editing(self, editing: bool) -> None:
+        """A sent message is in the box: the next send replaces it (a branch in chats)."""
+        self.editing = editing
+        if not editing:
+            self.editor.clear()
+        self._set_hint()
+
+    def _set_hint(self) -> None:
+        if self.streaming:
+            self.hint.setText(self.tr("Replying… Ctrl+Enter steers, Enter queues, Esc stops."))
+        elif self.editing:
+            self.hint.setText(self.tr("Editing a sent message: Enter sends it again, Esc cancels."))
+        else:
+            self.hint.setText("")
 
     def _submit(self, mode: str) -> None:
         text = self.editor.toPlainText().strip()
@@ -116,6 +142,8 @@ class Composer(QFrame):
     def _on_escape(self) -> None:
         if self.streaming:
             self.stop_requested.emit()
+        elif self.editing:
+            self.cancel_edit_requested.emit()
 
 
 class QueueDock(QFrame):

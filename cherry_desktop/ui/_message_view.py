@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QCursor, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._listener import StreamChunk
+from cherry_desktop.ui._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui._message_row import MessageRow
 
 PAGE_SIZE = 40
@@ -52,10 +53,14 @@ class MessageView(QScrollArea):
     Signals:
         approvals_changed(): the set of tool calls awaiting the user's decision changed.
         regenerate_requested(str): the user asked for another answer to this assistant row.
+        edit_requested(str): the user wants to edit this user row and send it again.
+        delete_requested(str): the user deleted this row (the window offers undo).
     """
 
     approvals_changed = Signal()
     regenerate_requested = Signal(str)
+    edit_requested = Signal(str)
+    delete_requested = Signal(str)
 
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,6 +104,12 @@ class MessageView(QScrollArea):
         self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.jump_button.clicked.connect(self.jump_to_latest)
         self.jump_button.setVisible(False)
+        self.row_actions = MessageActions(self._content)
+        self.row_actions.copy_requested.connect(self._copy)
+        self.row_actions.edit_requested.connect(self.edit_requested)
+        self.row_actions.regenerate_requested.connect(self.regenerate_requested)
+        self.row_actions.delete_requested.connect(self.delete_requested)
+        self.row_actions.installEventFilter(self)
 
     # -- loading -----------------------------------------------------------------------------
     def show_topic(self, topic_id: str | None) -> None:
@@ -160,6 +171,7 @@ class MessageView(QScrollArea):
             row = self._make_row(stored)
             if row is None:
                 continue
+            row.installEventFilter(self)
             self._rows.insert(i, row)
             self._layout.insertWidget(1 + i, row)
         self.fit_content()
@@ -181,6 +193,7 @@ class MessageView(QScrollArea):
             self._append_row(row)
 
     def _append_row(self, row: MessageRow) -> None:
+        row.installEventFilter(self)
         self._rows.append(row)
         self._by_id[row.message_id] = row
         self._layout.insertWidget(self._layout.count() - 1, row)
@@ -263,6 +276,14 @@ class MessageView(QScrollArea):
             self._layout.removeWidget(row)
             row.deleteLater()
 
+    def truncate_from(self, message_id: str) -> None:
+        """Remove this row and every row after it (a chat branches off before it)."""
+        row = self._by_id.get(message_id)
+        if row is None:
+            return
+        for later in self._rows[self._rows.index(row):]:
+            self.remove_row(later.message_id)
+
     # -- queries -----------------------------------------------------------------------------------
     def rows(self) -> list[MessageRow]:
         return list(self._rows)
@@ -287,9 +308,9 @@ class MessageView(QScrollArea):
 
     def row_at(self, pos: QPoint) -> MessageRow | None:
         widget = self._content.childAt(pos)
-        while widget is not None and not isinstance(widget, MessageRow):
+        while widget is not None and not isinstance(widget, MessageRow) and widget is not self._content:
             widget = widget.parentWidget()
-        return widget
+        return widget if isinstance(widget, MessageRow) else None
 
     def can_regenerate(self, row: MessageRow) -> bool:
         from cherry_desktop.core.topics import is_agent_session_topic
@@ -297,12 +318,61 @@ class MessageView(QScrollArea):
         return (row.role == "assistant" and not row.live and self.topic_id is not None
                 and not is_agent_session_topic(self.topic_id) and not row.message_id.startswith(("local:", "__")))
 
+    def can_edit(self, row: MessageRow) -> bool:
+        return (row.role == "user" and self.topic_id is not None
+                and not row.message_id.startswith(("local:", "__")))
+
+    def can_delete(self, row: MessageRow) -> bool:
+        return (not row.live and row.status not in ("pending", "streaming") and self.topic_id is not None
+                and not row.message_id.startswith(("local:", "__")))
+
+    def _configure_actions(self, row: MessageRow) -> None:
+        self.row_actions.configure(row, can_edit=self.can_edit(row), can_regenerate=self.can_regenerate(row),
+                               can_delete=self.can_delete(row))
+
+    def show_actions(self, row: MessageRow) -> None:
+        """The hover toolbar over `row` (hovering shows it; tests call this directly)."""
+        self._configure_actions(row)
+        self.row_actions.show_over(row)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.Enter and isinstance(watched, MessageRow):
+            self.show_actions(watched)
+        elif kind == QEvent.Type.Leave:
+            QTimer.singleShot(0, self._sync_hover)
+        return False
+
+    def _sync_hover(self) -> None:
+        pos = self._content.mapFromGlobal(QCursor.pos())
+        if self.row_actions.isVisible() and self.row_actions.geometry().contains(pos):
+            return
+        row = self.row_at(pos)
+        if row is None or not row.isVisible():
+            self.row_actions.hide()
+        else:
+            self.show_actions(row)
+
+    def _copy(self, message_id: str) -> None:
+        row = self._by_id.get(message_id)
+        if row is not None:
+            copy_markdown(row.text())
+
+    def set_row_hidden(self, message_id: str, hidden: bool) -> None:
+        """Hide a row while its deletion can still be undone (or show it again)."""
+        row = self._by_id.get(message_id)
+        if row is not None:
+            row.setVisible(not hidden)
+            if hidden and self.row_actions.message_id == message_id:
+                self.row_actions.hide()
+
     def _menu(self, pos: QPoint) -> None:
         row = self.row_at(pos)
-        if row is None or not self.can_regenerate(row):
+        if row is None:
             return
+        self._configure_actions(row)
         menu = QMenu(self)
-        menu.addAction(self.tr("Regenerate"), lambda: self.regenerate_requested.emit(row.message_id))
+        self.row_actions.fill_menu(menu)
         menu.exec(self._content.mapToGlobal(pos))
 
     # -- sizing and scrolling -------------------------------------------------------------------

@@ -23,9 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
+from cherry_desktop.ui._actions_handler import MessageActionsHandler
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
+from cherry_desktop.ui._message_actions import UndoBar
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
 from cherry_desktop.ui._sidebar import SessionList
@@ -126,6 +128,8 @@ class ChatWindow(QMainWindow):
         self.queue_dock.resume_requested.connect(lambda: self._queue_action("resume_queue"))
         self.bridge.queue_changed.connect(self._on_queue_changed)
         v.addWidget(self.queue_dock)
+        self.undo_bar = UndoBar(right)
+        v.addWidget(self.undo_bar)
         self.bottom = QStackedWidget(right)
         self.composer = Composer(self.bottom)
         self.composer.submitted.connect(self.submit)
@@ -145,6 +149,7 @@ class ChatWindow(QMainWindow):
         splitter.setSizes([260, 840])
         self.setCentralWidget(splitter)
         self.statusBar().setObjectName("windowStatus")
+        self.actions_handler = MessageActionsHandler(self, self.undo_bar)
 
     def _fit_bottom(self, _index: int = 0) -> None:
         # A stacked widget sizes to its largest page; only the shown page should count.
@@ -197,6 +202,8 @@ class ChatWindow(QMainWindow):
         if topic_id == self.topic_id and self.listener is not None:
             return None
         self._drop_listener()
+        self.undo_bar.commit()
+        self.actions_handler.cancel_edit()
         self.topic_id = topic_id
         self.attached_live = False
         self.title.setText(self.bridge.topic_title(topic_id) if topic_id else "")
@@ -338,21 +345,24 @@ class ChatWindow(QMainWindow):
 
         # Everything the window shows happens now, while it surely exists; the task only sends
         # (and may outlive the window: closing it right after Enter must not drop the message).
+        parent = self.actions_handler.take_parent_anchor() if mode == "send" else None
         local_id = f"local:{new_id()}"
         if mode != "queue":
             # Shown at once, before any reply chunk can arrive; renamed once core names it.
             self.message_view.add_user_row(local_id, text, steer=mode == "steer")
         self.attached_live = True
         self._update_composer()
-        return spawn(self._submit(self.topic_id, self.listener, text, mode, local_id), on_error=self._report_error)
+        return spawn(self._submit(self.topic_id, self.listener, text, mode, local_id, parent),
+                     on_error=self._report_error)
 
-    async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str, local_id: str) -> Any:
+    async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str, local_id: str,
+                      parent: str | None = None) -> Any:
         from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
         from cherry_desktop.core.messages import TextPart
 
         request = AiStreamOpenRequest(
             topic_id=topic_id, user_message_parts=[TextPart(text=text, state="done")],
-            follow_up_mode="queue" if mode == "queue" else "steer")
+            follow_up_mode="queue" if mode == "queue" else "steer", parent_anchor_id=parent)
         try:
             result = await self.bridge.open(request, listener)
         except Exception:
@@ -549,6 +559,7 @@ class ChatWindow(QMainWindow):
         return not self._closed and shiboken6.isValid(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.undo_bar.commit()  # a deletion still undoable becomes final
         self._closed = True
         self._drop_listener()
         try:

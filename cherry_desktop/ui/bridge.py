@@ -267,6 +267,28 @@ class UiBridge(QObject):
         else:
             self.repos.topics.delete_topic(topic_id)
 
+    def delete_message(self, topic_id: str, message_id: str) -> None:
+        """Delete one stored message of a chat (its replies move up to its parent) or of an
+        agent session. A row still streaming is not deleted (the caller offers no such action)."""
+        session_id = session_id_from_topic(topic_id)
+        if session_id is not None:
+            self.repos.session_messages.delete_message(message_id)
+        else:
+            self.repos.messages.delete_message(message_id)
+
+    def message_parent(self, topic_id: str, message_id: str) -> str | None:
+        """The parent node of a chat message (None at the root, and for agent sessions)."""
+        if session_id_from_topic(topic_id) is not None:
+            return None
+        stored = self.repos.messages.find_message(message_id)
+        return stored.parent_id if stored is not None else None
+
+    def start_branch_at_root(self, topic_id: str) -> None:
+        """The next message of this chat starts a new branch at its root (editing its first
+        message): the active node is cleared, so the new message has no parent."""
+        if session_id_from_topic(topic_id) is None:
+            self.repos.topics.set_active_node(topic_id, None)
+
     # -- agents, settings, keys ---------------------------------------------------------------------
     def save_agent(self, agent_id: str | None, values: dict[str, Any]) -> str:
         """Create or update an agent (and its workspace) from the agent dialog's values."""
