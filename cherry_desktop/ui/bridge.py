@@ -128,7 +128,16 @@ class UiBridge(QObject):
         session_id = session_id_from_topic(request.topic_id)
         if session_id and result.follow_up == "queued":
             self.queue_changed.emit(session_id)
+        if session_id and result.follow_up == "injected" and result.user_message_id:
+            self.mark_steer(result.user_message_id)
         return result
+
+    def mark_steer(self, message_id: str) -> None:
+        """Store that this agent-session user message was steered into a running turn (its
+        row keeps the "steer" label after a reload)."""
+        stored = self.repos.session_messages.find_message(message_id)
+        if stored is not None:
+            self.repos.session_messages.update_message(message_id, metadata={**stored.metadata, "steer": True})
 
     async def attach(self, topic_id: str, listener: Any) -> AttachResponse:
         """`Ai_Stream_Attach`: register the window's listener; compact replay when live."""
@@ -205,6 +214,7 @@ class UiBridge(QObject):
 
     async def steer_queued_now(self, session_id: str, message_id: str) -> None:
         await (await self._runtime()).steer_now(session_id, message_id)
+        self.mark_steer(message_id)
         self.queue_changed.emit(session_id)
 
     # -- runtime facts --------------------------------------------------------------------------
