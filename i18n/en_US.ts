@@ -216,6 +216,10 @@
         <source>%1 is allowed without asking for the rest of this session</source>
         <translation>%1 is allowed without asking for the rest of this session</translation>
     </message>
+    <message>
+        <source>Export to Markdown…</source>
+        <translation>Export to Markdown…</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -857,6 +861,45 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Undo</source>
         <translation>Undo</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation>Conversation</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>You</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Assistant</translation>
+    </message>
+    <message>
+        <source>steer</source>
+        <translation>steer</translation>
+    </message>
+    <message>
+        <source>Export to Markdown</source>
+        <translation>Export to Markdown</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Could not export: %1</source>
+        <translation>Could not export: %1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>Exported to %1</translation>
     </message>
 </context>
 </TS>

@@ -216,6 +216,10 @@
         <source>%1 is allowed without asking for the rest of this session</source>
         <translation>本工作階段剩餘時間內 %1 無需再詢問即可執行</translation>
     </message>
+    <message>
+        <source>Export to Markdown…</source>
+        <translation>匯出為 Markdown…</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -856,6 +860,45 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Undo</source>
         <translation>復原</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation>對話</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助理</translation>
+    </message>
+    <message>
+        <source>steer</source>
+        <translation>引導</translation>
+    </message>
+    <message>
+        <source>Export to Markdown</source>
+        <translation>匯出為 Markdown</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown（*.md）</translation>
+    </message>
+    <message>
+        <source>Could not export: %1</source>
+        <translation>無法匯出：%1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已匯出至 %1</translation>
     </message>
 </context>
 </TS>

@@ -179,6 +179,7 @@ class ChatWindow(QMainWindow):
                                         "Ctrl+Shift+N", "openInNewWindow")
         action(self.tr("New chat"), self.new_chat, QKeySequence.StandardKey.New)
         action(self.tr("New agent…"), lambda: self.controller.edit_agent(self, None))
+        action(self.tr("Export to Markdown…"), self.export_markdown, "Ctrl+Shift+E", "exportMarkdown")
         menu.addSeparator()
         action(self.tr("Providers and API keys…"), lambda: self.controller.open_providers(self, None),
                name="providersAction")
@@ -186,6 +187,11 @@ class ChatWindow(QMainWindow):
         menu.addSeparator()
         action(self.tr("Close window"), self.close, QKeySequence.StandardKey.Close)
         action(self.tr("Quit"), self.controller.quit, QKeySequence.StandardKey.Quit)
+
+    def export_markdown(self) -> None:
+        from cherry_desktop.ui._export import export_topic
+
+        export_topic(self)
 
     # -- topic ------------------------------------------------------------------------------------
     def _on_open_requested(self, topic_id: str, new_window: bool) -> None:
