@@ -50,8 +50,9 @@ def tool_diff(tool_name: str, tool_input: Any) -> list[str] | None:
         new = tool_input.get("new_string", tool_input.get("new_source", ""))
         pairs.append((_text(old), _text(new)))
     lines: list[str] = []
+    rel = path.lstrip("/")
     for old, new in pairs:
-        diff = difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/{path}", f"b/{path}",
+        diff = difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/{rel}", f"b/{rel}",
                                     lineterm="", n=3)
         body = list(diff)
         lines.extend(body[2:] if lines else body)  # one file header for all edits
@@ -61,6 +62,8 @@ def tool_diff(tool_name: str, tool_input: Any) -> list[str] | None:
 def diff_html(lines: list[str]) -> str:
     out = []
     for line in lines:
+        if line.startswith(("--- ", "+++ ")):
+            continue  # the card names the file above the diff
         escaped = html.escape(line) or "&nbsp;"
         if line.startswith("+") and not line.startswith("+++"):
             out.append(f'<div style="background-color:{ADDED_BG}">{escaped}</div>')

@@ -152,6 +152,30 @@ async def test_steer_injected_mid_turn(driver: ClaudeCodeRuntimeDriver, harness:
     assert STEER_REMINDER_OPEN.split("\n")[1] in last
 
 
+async def test_the_demo_model_acknowledges_a_steer_the_cli_delivered(driver: ClaudeCodeRuntimeDriver, harness: Harness,
+                                                                     workspace: Path) -> None:
+    """The demo's first answer invites a steer; the real CLI delivers it after the Write's tool
+    result (PreToolUse additionalContext, HTML-escaped in its own reminder) and the demo quotes
+    exactly what the user typed."""
+    from cherry_desktop.demo.script import STEER_INVITE, DemoScript
+
+    harness.server.default = DemoScript(workspace, delay_s=0.01, first_turn_s=2.0)
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "show me the demo")
+    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    assert await connection.redirect(RuntimeRedirectInput(message=UIMessage.user_text("Please mention <penguins>")))
+    events = await reader.turn()
+    said = text_of(events)
+    assert STEER_INVITE.strip().split(":")[0] in said  # "Try steering now"
+    assert "You steered me mid-turn with: “Please mention <penguins>”." in said
+    assert "steer-undelivered" not in [e.type for e in events]
+    # The next turn does not quote the old steer again.
+    await send_text(connection, "again")
+    later = text_of(await reader.turn())
+    assert "Done: the note is in your workspace." in later and "steered" not in later
+
+
 async def test_steer_undelivered_when_turn_ends_first(driver: ClaudeCodeRuntimeDriver, harness: Harness) -> None:
     harness.server.enqueue(slow_text("No tools in this answer at all.", delay_s=0.03, chunk_size=4))
     connection = await driver.connect(harness.connect_input())
