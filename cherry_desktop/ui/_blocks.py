@@ -198,7 +198,13 @@ class LiveText(QTextBrowser):
             if self._tail_pos > 0 and not cursor.atBlockStart():
                 cursor.insertBlock()
             start = cursor.position()
-            cursor.insertMarkdown(text.strip("\n"))
+            shown = text.strip("\n")
+            if "$" in shown or "\\" in shown:
+                from cherry_desktop.ui._math import has_math, replace_math  # ziamath on first formula
+
+                if has_math(shown):
+                    shown = replace_math(shown, self.document())
+            cursor.insertMarkdown(shown)
             if ">" in text:
                 style_blockquotes(self.document(), start, cursor.position())
         cursor.movePosition(QTextCursor.MoveOperation.End)
