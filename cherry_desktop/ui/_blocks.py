@@ -165,18 +165,15 @@ class LiveText(QTextBrowser):
             cursor.insertText(tail)
         cursor.endEditBlock()
 
-    def finish(self) -> None:
+    def finish(self, *, settle: bool = True) -> None:
         """The part ended: the remaining tail becomes Markdown, once. A part that streamed in
-        several pieces is rendered again as one document, so it is spaced exactly as the same
-        message reloaded from the database (one render per part, at its end)."""
+        several pieces is then rendered again as one document (`settle`), so it is spaced
+        exactly as the same message reloaded from the database. Without `settle` (a prose
+        segment that ends mid-stream, at a code fence) its owner settles it once the whole
+        message ended: while streaming, a re-render moved everything below it."""
         self._tail += "".join(self._pending)
         self._pending.clear()
-        if self._rendered and (self._tail or len(self._rendered) > 1):
-            source = "".join(self._rendered) + self._tail
-            self._rendered.clear()
-            self._tail_pos = 0
-            self.document().clear()
-            self._tail = source
+        pieces = len(self._rendered) + bool(self._tail)
         if self._tail:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
@@ -185,6 +182,22 @@ class LiveText(QTextBrowser):
             cursor.endEditBlock()
             self._tail = ""
         self.done = True
+        if pieces > 1 and settle:
+            self.settle()
+        self._fit()
+
+    def settle(self) -> None:
+        """Render the finished part again as one Markdown document (see `finish`)."""
+        if len(self._rendered) <= 1:
+            return
+        source = "".join(self._rendered)
+        self._rendered.clear()
+        self._tail_pos = 0
+        self.document().clear()
+        cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()
+        self._insert_markdown(cursor, source, open_tail=False)
+        cursor.endEditBlock()
         self._fit()
 
     def _drop_tail(self, cursor: QTextCursor) -> None:

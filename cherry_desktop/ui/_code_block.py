@@ -101,7 +101,9 @@ class CodeBlock(QFrame):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codeBlock")
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)  # never taller than its code
+        # Fixed height: a box layout short of room squeezes shrinkable items, which moved every
+        # block below a growing one up and back (full repaints while streaming; measured).
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.language = language.strip()
         self.code = ""
         self.done = False
@@ -136,11 +138,18 @@ class CodeBlock(QFrame):
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertText(code)
 
-    def finish(self) -> None:
-        """The fence closed: highlight once (the trailing newline is the fence's, not code's)."""
+    def finish(self, *, later: bool = False) -> None:
+        """The fence closed: highlight once (the trailing newline is the fence's, not code's);
+        `later`: in the next loop iteration (mid-stream, so one frame does not pay for it)."""
         if self.done:
             return
         self.done = True
+        if later:
+            QTimer.singleShot(0, self, self.highlight)
+        else:
+            self.highlight()
+
+    def highlight(self) -> None:
         self.text.streaming = False
         code = self.code[:-1] if self.code.endswith("\n") else self.code
         body, name = highlight_html(code, self.language, dark=is_dark_theme())

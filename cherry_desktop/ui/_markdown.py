@@ -8,13 +8,15 @@ as plain monospace (never as a literal "```python" line).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from cherry_desktop.ui._blocks import LiveText
 from cherry_desktop.ui._code_block import CodeBlock
 
 FENCES = ("```", "~~~")
+SEGMENT_SPACING = 6
 
 
 def fence_of(line: str) -> str | None:
@@ -41,16 +43,20 @@ class MarkdownView(QWidget):
     def __init__(self, text: str = "", *, done: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("markdownView")
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         # Growing at the bottom repaints only the new strip (as the row and its text do).
         self.setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(6)
+        # Segments are stacked by hand, not by a box layout: a layout laid out before this
+        # widget grew squeezed the segments above a growing one and moved them back a moment
+        # later, and every move repainted the whole view while it followed a stream (measured).
+        self._height = 0
         self._source: list[str] = []
         self._pending: list[str] = []
         self._line = ""  # the unfinished last line, not yet routed
         self._mid_line = False  # the start of the current line is already shown
+        # In `finish` (stored text, or the end of a part): blocks render at once. While
+        # streaming, the extra work at a fence waits for the next loop iteration.
+        self._finishing = False
         self._prose: LiveText | None = None
         self._code: CodeBlock | None = None
         self._fence = ""
@@ -93,6 +99,7 @@ class MarkdownView(QWidget):
         text = self._line + "".join(self._pending)
         self._pending.clear()
         self._line = ""
+        self._finishing = True
         for line in text.splitlines(keepends=True):
             self._route_line(line)
         if self._code is not None:
@@ -101,6 +108,11 @@ class MarkdownView(QWidget):
         if self._prose is not None:
             self._prose.finish()
             self._prose = None
+        # Prose segments that ended at a fence while streaming render once more as a whole,
+        # each in its own loop iteration (spaced as the reloaded message; no long frame).
+        for segment in self.segments:
+            if isinstance(segment, LiveText):
+                QTimer.singleShot(0, segment, segment.settle)
         self.done = True
 
     # -- routing ---------------------------------------------------------------------------
@@ -112,7 +124,7 @@ class MarkdownView(QWidget):
             return
         if self._code is not None:
             if fence_of(line) == self._fence and not line.strip().strip(self._fence[0]):
-                self._code.finish()
+                self._code.finish(later=not self._finishing)
                 self._code = None
             else:
                 self._code.append(line)
@@ -120,7 +132,7 @@ class MarkdownView(QWidget):
         fence = fence_of(line)
         if fence is not None:
             if self._prose is not None:
-                self._prose.finish()
+                self._prose.finish(settle=self._finishing)
                 self._prose = None
             self._fence = fence
             language = line.strip()[len(fence):].strip().split(" ")[0] if line.strip() != fence else ""
@@ -146,13 +158,52 @@ class MarkdownView(QWidget):
         return self._prose
 
     def _add(self, widget: QWidget) -> None:
-        above = sum(s.height() for s in self.segments)
+        above = self._height
         if isinstance(widget, LiveText):
             widget.height_above = above
         elif isinstance(widget, CodeBlock):
             widget.text.height_above = above
         self.segments.append(widget)
-        self._layout.addWidget(widget)
+        widget.setParent(self)
+        widget.show()
+        self._stack()
+
+    # -- stacking ----------------------------------------------------------------------------
+    @staticmethod
+    def _segment_height(widget: QWidget, width: int) -> int:
+        if isinstance(widget, LiveText):
+            return widget.height()
+        return widget.heightForWidth(width) if widget.hasHeightForWidth() else widget.sizeHint().height()
+
+    def _stack(self) -> None:
+        width = self.width()
+        y = 0
+        for i, widget in enumerate(self.segments):
+            if i:
+                y += SEGMENT_SPACING
+            height = self._segment_height(widget, width)
+            if widget.geometry() != QRect(0, y, width, height):
+                widget.setGeometry(0, y, width, height)
+            y += height
+        if y != self._height:
+            self._height = y
+            self.updateGeometry()
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.width(), self._height)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self._height)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._stack()  # a segment changed its size
+        return super().event(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self._stack()
 
     def toPlainText(self) -> str:
         out = []
