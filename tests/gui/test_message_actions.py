@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton
 
 from tests.gui._scripted import until
-from tests.gui.conftest import scripted_agent_session
+from tests.gui.conftest import ARTIFACTS, scripted_agent_session
 
 pytestmark = pytest.mark.gui
 
@@ -51,6 +51,8 @@ async def test_copy_edit_branch_regenerate_and_delete_with_undo_in_a_chat(
     assert [not _button(view, n).isHidden() for n in names] == [True, True, False, True]
     view.show_actions(answer)
     assert [not _button(view, n).isHidden() for n in names] == [True, False, True, True]
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.grab().save(str(ARTIFACTS / "message_actions.png"))
     # Copy as Markdown.
     qtbot.mouseClick(_button(view, "copyMessageButton"), Qt.MouseButton.LeftButton)
     assert QGuiApplication.clipboard().text() == "Answer **one**."
@@ -75,6 +77,7 @@ async def test_copy_edit_branch_regenerate_and_delete_with_undo_in_a_chat(
     view.show_actions(last)
     qtbot.mouseClick(_button(view, "deleteMessageButton"), Qt.MouseButton.LeftButton)
     assert not last.isVisible() and window.undo_bar.isVisible()
+    window.grab().save(str(ARTIFACTS / "message_deleted_undo.png"))
     qtbot.mouseClick(window.undo_bar.undo_button, Qt.MouseButton.LeftButton)
     assert last.isVisible() and not window.undo_bar.isVisible()
     assert any(m.id == last.message_id for m in live_core.repos.messages.list_messages(topic_id))
