@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QResizeEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
@@ -107,6 +107,7 @@ class CodeBlock(QFrame):
         self.language = language.strip()
         self.code = ""
         self.done = False
+        self._dark = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -149,10 +150,17 @@ class CodeBlock(QFrame):
         else:
             self.highlight()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        # The theme changed (a new application style sheet): colours for the other background.
+        if event.type() == QEvent.Type.StyleChange and self.done and self._dark != is_dark_theme():
+            self.highlight()
+
     def highlight(self) -> None:
         self.text.streaming = False
         code = self.code[:-1] if self.code.endswith("\n") else self.code
-        body, name = highlight_html(code, self.language, dark=is_dark_theme())
+        self._dark = is_dark_theme()
+        body, name = highlight_html(code, self.language, dark=self._dark)
         self.text.setHtml(body)
         self.text.fit()
         if name and not self.language:

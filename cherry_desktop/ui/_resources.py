@@ -54,6 +54,7 @@ def apply_theme(app: QApplication, theme: str) -> str:
     """Apply the light or dark style sheet; returns the one applied."""
     resolved = resolve_theme(theme)
     path = resources_dir() / "styles" / f"{resolved}.qss"
+    app.setProperty("cherryTheme", resolved)  # before the style change reaches the widgets
     app.setStyleSheet(path.read_text(encoding="utf-8") if path.exists() else "")
     # Rich text (Markdown links) and widgets the style sheet does not name (a tab page, a
     # tooltip, a list's rows) take their colours from the palette: it follows the theme too.
@@ -61,5 +62,4 @@ def apply_theme(app: QApplication, theme: str) -> str:
     for role, colour in PALETTES[resolved].items():
         palette.setColor(role, QColor(colour))
     app.setPalette(palette)
-    app.setProperty("cherryTheme", resolved)
     return resolved

@@ -120,6 +120,22 @@ def test_streamed_and_reloaded_messages_render_alike(qtbot: Any) -> None:
     assert quote and all(blk.blockFormat().background().color().alpha() > 0 for blk in quote)
 
 
+def test_a_theme_switch_recolours_highlighted_code(qtbot: Any, qapp: Any) -> None:
+    apply_theme(qapp, "light")
+    try:
+        view = MarkdownView("```python\ndef f():\n    return 1\n```\n")
+        qtbot.addWidget(view)
+        view.show()
+        (code,) = view.segments
+        light = code.text.toHtml()
+        apply_theme(qapp, "dark")
+        QApplication.processEvents()
+        dark = code.text.toHtml()
+        assert dark != light and code.text.toPlainText() == "def f():\n    return 1"
+    finally:
+        apply_theme(qapp, "light")
+
+
 def _blocks(text: LiveText) -> list[Any]:
     out, block = [], text.document().begin()
     while block.isValid():
