@@ -121,3 +121,26 @@ async def test_edit_in_an_agent_session_sends_a_new_turn_and_up_edits_the_last(
     conn.complete("built, with tests.")
     await until(lambda: not window.is_streaming() and len(window.message_view.rows()) == 4)
     assert [r.role for r in window.message_view.rows()] == ["user", "assistant", "user", "assistant"]
+
+
+async def test_closing_the_window_makes_a_pending_deletion_final(
+        live_controller: Any, live_core: Any, scripted_ai: Any, qtbot: Any) -> None:
+    topic_id = live_core.repos.topics.create_topic(name="Chat", model="demo::m").id
+    window = live_controller.open_window(topic_id)
+    await _turn(qtbot, window, scripted_ai, 0, "first", "Answer one.")
+    answer = window.message_view.rows()[1]
+    window.message_view.show_actions(answer)
+    qtbot.mouseClick(_button(window.message_view, "deleteMessageButton"), Qt.MouseButton.LeftButton)
+    window.close()  # before the undo time is up: the user meant it
+    assert [m.role for m in live_core.repos.messages.list_messages(topic_id)] == ["user"]
+    # Live rows offer no Delete (a reply still streaming is not deleted under the stream).
+    other = live_controller.open_window(topic_id)
+    other.composer.editor.setPlainText("second")
+    qtbot.keyClick(other.composer.editor, Qt.Key.Key_Return)
+    feed = await scripted_ai.feed(1)
+    feed.text("streaming…")
+    await until(lambda: any(r.live for r in other.message_view.rows()))
+    live = next(r for r in other.message_view.rows() if r.live)
+    assert not other.message_view.can_delete(live)
+    feed.end()
+    await until(lambda: not other.is_streaming())
