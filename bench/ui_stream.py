@@ -1,6 +1,8 @@
 """3 windows attached to one topic streaming 2 000 chunks/s for 10 s (real AiStreamManager).
 
-Prints figures, then one JSON line: loop_lag_p99_ms (target <= 10), windows_identical (true),
+The reply is Markdown: bold, inline code, links, quotes, lists and fenced Python blocks
+(highlighted with Pygments when each fence closes).
+Prints figures, then one JSON line: loop_lag_p99_ms (target <= 8), windows_identical (true),
 cpu_percent. Usage: python bench/ui_stream.py [--seconds 10] [--rate 2000] [--windows 3]
 """
 
@@ -25,7 +27,10 @@ def _delta(i: int) -> str:
     if i % 97 == 96:
         return "\n\n"
     if i % 503 == 0 and i:
-        return "\n\n```python\nprint('block')\n```\n\n"
+        return ("\n\n```python\nimport sys\n\ndef block(n: int) -> list[str]:\n"
+                "    return [str(k) for k in range(n)]  # a comment\n\nprint(block(3), file=sys.stderr)\n```\n\n")
+    if i % 211 == 0 and i:
+        return "\n\n> a quoted line with a [link](https://example.com)\n\n- one\n- two\n\n"
     return WORDS[i % len(WORDS)]
 
 

@@ -205,6 +205,10 @@
         <source>Allow the agent to run %1?</source>
         <translation>Allow the agent to run %1?</translation>
     </message>
+    <message>
+        <source>Always allow %1 in this session</source>
+        <translation>Always allow %1 in this session</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -311,6 +315,14 @@
         <source>This part of the app is not available yet (%1).</source>
         <translation>This part of the app is not available yet (%1).</translation>
     </message>
+    <message>
+        <source>%1 is allowed without asking for the rest of this session</source>
+        <translation>%1 is allowed without asking for the rest of this session</translation>
+    </message>
+    <message>
+        <source>Export to Markdown…</source>
+        <translation>Export to Markdown…</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -353,6 +365,10 @@
     <message>
         <source>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</source>
         <translation>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</translation>
+    </message>
+    <message>
+        <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
+        <translation>Editing a sent message: Enter sends it again, Esc cancels.</translation>
     </message>
 </context>
 <context>
@@ -500,6 +516,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Regenerate</source>
         <translation>Regenerate</translation>
+    </message>
+    <message>
+        <source>↓ Jump to latest</source>
+        <translation>↓ Jump to latest</translation>
+    </message>
+    <message>
+        <source>Scroll to the newest message (Ctrl+End)</source>
+        <translation>Scroll to the newest message (Ctrl+End)</translation>
     </message>
 </context>
 <context>
@@ -919,6 +943,129 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>%1 cannot be opened. Check that it exists and that you may read and write it.</source>
         <translation>%1 cannot be opened. Check that it exists and that you may read and write it.</translation>
+    </message>
+</context>
+<context>
+    <name>CodeBlock</name>
+    <message>
+        <source>code</source>
+        <translation>code</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copy</translation>
+    </message>
+    <message>
+        <source>Copy the code</source>
+        <translation>Copy the code</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copied</translation>
+    </message>
+</context>
+<context>
+    <name>FoldingText</name>
+    <message>
+        <source>Show all %1 lines</source>
+        <translation>Show all %1 lines</translation>
+    </message>
+    <message>
+        <source>Show less</source>
+        <translation>Show less</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <source>Copy</source>
+        <translation>Copy</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown (%1)</source>
+        <translation>Copy as Markdown (%1)</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Edit</translation>
+    </message>
+    <message>
+        <source>Edit and send again (%1 in an empty message box)</source>
+        <translation>Edit and send again (%1 in an empty message box)</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>Regenerate</translation>
+    </message>
+    <message>
+        <source>Another answer (%1)</source>
+        <translation>Another answer (%1)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Delete this message (you can undo it)</source>
+        <translation>Delete this message (you can undo it)</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>Copy as Markdown</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>Edit and resend</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Message deleted</source>
+        <translation>Message deleted</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Undo</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation>Conversation</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>You</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Assistant</translation>
+    </message>
+    <message>
+        <source>steer</source>
+        <translation>steer</translation>
+    </message>
+    <message>
+        <source>Export to Markdown</source>
+        <translation>Export to Markdown</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Could not export: %1</source>
+        <translation>Could not export: %1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>Exported to %1</translation>
     </message>
 </context>
 </TS>

@@ -205,6 +205,10 @@
         <source>Allow the agent to run %1?</source>
         <translation>允许智能体运行 %1 吗？</translation>
     </message>
+    <message>
+        <source>Always allow %1 in this session</source>
+        <translation>本会话中始终允许 %1</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -311,6 +315,14 @@
         <source>This part of the app is not available yet (%1).</source>
         <translation>应用的这部分暂不可用（%1）。</translation>
     </message>
+    <message>
+        <source>%1 is allowed without asking for the rest of this session</source>
+        <translation>本会话剩余时间内 %1 无需再询问即可运行</translation>
+    </message>
+    <message>
+        <source>Export to Markdown…</source>
+        <translation>导出为 Markdown…</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -353,6 +365,10 @@
     <message>
         <source>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</source>
         <translation>正在回复… Ctrl+Enter 引导，Enter 排队，Esc 停止。</translation>
+    </message>
+    <message>
+        <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
+        <translation>正在编辑已发送的消息：Enter 重新发送，Esc 取消。</translation>
     </message>
 </context>
 <context>
@@ -500,6 +516,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Regenerate</source>
         <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>↓ Jump to latest</source>
+        <translation>↓ 跳到最新</translation>
+    </message>
+    <message>
+        <source>Scroll to the newest message (Ctrl+End)</source>
+        <translation>滚动到最新消息（Ctrl+End）</translation>
     </message>
 </context>
 <context>
@@ -918,6 +942,129 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>%1 cannot be opened. Check that it exists and that you may read and write it.</source>
         <translation>%1 无法打开。请检查它是否存在，以及你是否有读写权限。</translation>
+    </message>
+</context>
+<context>
+    <name>CodeBlock</name>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>FoldingText</name>
+    <message>
+        <source>Show all %1 lines</source>
+        <translation>显示全部 %1 行</translation>
+    </message>
+    <message>
+        <source>Show less</source>
+        <translation>收起</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown (%1)</source>
+        <translation>复制为 Markdown（%1）</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Edit and send again (%1 in an empty message box)</source>
+        <translation>编辑并重新发送（在空输入框中按 %1）</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>Another answer (%1)</source>
+        <translation>换一个回答（%1）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete this message (you can undo it)</source>
+        <translation>删除这条消息（可撤销）</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>编辑并重新发送</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Message deleted</source>
+        <translation>消息已删除</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>steer</source>
+        <translation>引导</translation>
+    </message>
+    <message>
+        <source>Export to Markdown</source>
+        <translation>导出为 Markdown</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown（*.md）</translation>
+    </message>
+    <message>
+        <source>Could not export: %1</source>
+        <translation>无法导出：%1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
     </message>
 </context>
 </TS>

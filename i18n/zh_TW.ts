@@ -205,6 +205,10 @@
         <source>Allow the agent to run %1?</source>
         <translation>允許智慧體運行 %1 嗎？</translation>
     </message>
+    <message>
+        <source>Always allow %1 in this session</source>
+        <translation>本工作階段中一律允許 %1</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -311,6 +315,14 @@
         <source>This part of the app is not available yet (%1).</source>
         <translation>應用的這部分暫不可用（%1）。</translation>
     </message>
+    <message>
+        <source>%1 is allowed without asking for the rest of this session</source>
+        <translation>本工作階段剩餘時間內 %1 無需再詢問即可執行</translation>
+    </message>
+    <message>
+        <source>Export to Markdown…</source>
+        <translation>匯出為 Markdown…</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -353,6 +365,10 @@
     <message>
         <source>Replying… Ctrl+Enter steers, Enter queues, Esc stops.</source>
         <translation>正在回覆… Ctrl+Enter 引導，Enter 排隊，Esc 停止。</translation>
+    </message>
+    <message>
+        <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
+        <translation>正在編輯已傳送的訊息：Enter 重新傳送，Esc 取消。</translation>
     </message>
 </context>
 <context>
@@ -500,6 +516,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Regenerate</source>
         <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>↓ Jump to latest</source>
+        <translation>↓ 跳到最新</translation>
+    </message>
+    <message>
+        <source>Scroll to the newest message (Ctrl+End)</source>
+        <translation>捲動到最新訊息（Ctrl+End）</translation>
     </message>
 </context>
 <context>
@@ -918,6 +942,129 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>%1 cannot be opened. Check that it exists and that you may read and write it.</source>
         <translation>%1 無法開啟。請檢查它是否存在，以及你是否有讀寫權限。</translation>
+    </message>
+</context>
+<context>
+    <name>CodeBlock</name>
+    <message>
+        <source>code</source>
+        <translation>程式碼</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Copy the code</source>
+        <translation>複製程式碼</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已複製</translation>
+    </message>
+</context>
+<context>
+    <name>FoldingText</name>
+    <message>
+        <source>Show all %1 lines</source>
+        <translation>顯示全部 %1 行</translation>
+    </message>
+    <message>
+        <source>Show less</source>
+        <translation>收合</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown (%1)</source>
+        <translation>複製為 Markdown（%1）</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>編輯</translation>
+    </message>
+    <message>
+        <source>Edit and send again (%1 in an empty message box)</source>
+        <translation>編輯並重新傳送（在空白輸入框中按 %1）</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新產生</translation>
+    </message>
+    <message>
+        <source>Another answer (%1)</source>
+        <translation>換一個回答（%1）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <source>Delete this message (you can undo it)</source>
+        <translation>刪除這則訊息（可復原）</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>複製為 Markdown</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>編輯並重新傳送</translation>
+    </message>
+</context>
+<context>
+    <name>UndoBar</name>
+    <message>
+        <source>Message deleted</source>
+        <translation>訊息已刪除</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>復原</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation>對話</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助理</translation>
+    </message>
+    <message>
+        <source>steer</source>
+        <translation>引導</translation>
+    </message>
+    <message>
+        <source>Export to Markdown</source>
+        <translation>匯出為 Markdown</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown（*.md）</translation>
+    </message>
+    <message>
+        <source>Could not export: %1</source>
+        <translation>無法匯出：%1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已匯出至 %1</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,6 @@
 """The offline demo's default script (``cherry-desktop --demo``).
 
-Each user turn gets: slowly streamed text (time to press Stop or type a steer), a ``Write``
+Each user turn gets: slowly streamed text (the first one, about 20 s, invites a steer), a ``Write``
 tool call creating a note in the workspace (the approval prompt in default mode), then a
 final answer once the tool result comes back. The script is a function of the request,
 so it answers every later turn the same way, and it quotes a steer if one reached it.
@@ -8,6 +8,7 @@ so it answers every later turn the same way, and it quotes a steer if one reache
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -15,12 +16,26 @@ from cherry_desktop.demo.replies import AnyReply, Reply, TextBlock, ToolUseBlock
 from cherry_desktop.demo.request_log import ModelRequest
 
 _STEER_RE = re.compile(r"<system-reminder>(.*?)</system-reminder>", re.S)
+# How a steer reaches the model (logged from the real CLI against this server): the runtime's
+# PreToolUse hook returns it as additionalContext, and the CLI adds it to the request after the
+# tool result, as a text block of that user message, HTML-escaped inside its own reminder:
+#   <system-reminder>\nPreToolUse:Write hook additional context: &lt;system-reminder>\nThe user
+#   sent the following message while you were working:\n<steer>\nPlease address this message ...
+_STEER_WORDS_RE = re.compile(
+    r"The user sent the following message while you were working:\s*\n(.*?)\n\s*Please address this message", re.S)
+# The first answer streams for about this long: time to read the invitation and type a steer.
+FIRST_TURN_S = 20.0
 
 INTRO = (
     "This is Cherry's offline demo model: no account, no network. "
     "I stream slowly so you can try steering (type while I work) or Stop. "
     "Next I will write a small note into your workspace with the Write tool, "
     "which asks for your approval in the default permission mode."
+)
+STEER_INVITE = (
+    "\n\nTry steering now: type a message below and press Ctrl+Enter (Steer now) while I am "
+    "still writing. It reaches me before my next step, and I will answer it in this same turn. "
+    "Take your time, I am writing slowly on purpose..."
 )
 
 
@@ -42,9 +57,10 @@ def _turn_number(request: ModelRequest) -> int:
 class DemoScript:
     """A reply function: ``DemoScript(workspace)(request) -> reply``."""
 
-    def __init__(self, workspace: str | Path, *, delay_s: float = 0.04) -> None:
+    def __init__(self, workspace: str | Path, *, delay_s: float = 0.04, first_turn_s: float = FIRST_TURN_S) -> None:
         self.workspace = Path(workspace)
         self.delay_s = delay_s
+        self.first_turn_s = first_turn_s
 
     def __call__(self, request: ModelRequest) -> AnyReply:
         results = request.tool_results()
@@ -69,7 +85,12 @@ class DemoScript:
         # what the user typed.
         prompt = _STEER_RE.sub("", request.last_user_text()).strip()[:200]
         body = f"# Cherry demo note {turn}\n\nYou asked: {prompt}\n"
-        intro = slow_text(INTRO, delay_s=self.delay_s)
+        if turn == 1 and self.delay_s > 0:
+            # The first answer invites a steer and streams slowly enough to type one.
+            content = INTRO + STEER_INVITE
+            intro = slow_text(content, delay_s=self.first_turn_s / max(1, len(content) // 4), chunk_size=4)
+        else:
+            intro = slow_text(INTRO, delay_s=self.delay_s)
         return Reply(
             blocks=(
                 *intro.blocks,
@@ -82,9 +103,11 @@ class DemoScript:
 
     @staticmethod
     def _steer_text(request: ModelRequest) -> str:
-        """Steer text the CLI attached to the tool result (hook additionalContext)."""
-        last = request.last_user_message()
-        blob = str(last.get("content")) if last else ""
+        """Steer text the CLI added after the tool result (the hook's additionalContext)."""
+        blob = _text_since_last_answer(request)
+        words = _STEER_WORDS_RE.findall(html.unescape(blob))
+        if words:
+            return str(words[-1]).strip()[:200]
         found = [m.strip() for m in _STEER_RE.findall(blob)]
         for candidate in reversed(found):
             if "<total_tokens>" in candidate or candidate.startswith("#"):
@@ -95,9 +118,30 @@ class DemoScript:
         return ""
 
 
-def demo_script(workspace: str | Path, *, delay_s: float = 0.04) -> DemoScript:
+def _flatten(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "\n".join(_flatten(v) for v in value)
+    if isinstance(value, dict):
+        return _flatten(value.get("text", "")) + "\n" + _flatten(value.get("content", ""))
+    return ""
+
+
+def _text_since_last_answer(request: ModelRequest) -> str:
+    """The text of the user messages after the last assistant message (tool results and the
+    blocks the CLI adds to them)."""
+    out: list[str] = []
+    for message in reversed(request.messages):
+        if message.get("role") == "assistant":
+            break
+        out.append(_flatten(message.get("content")))
+    return "\n".join(reversed(out))
+
+
+def demo_script(workspace: str | Path, *, delay_s: float = 0.04, first_turn_s: float = FIRST_TURN_S) -> DemoScript:
     """The default script of the offline demo, as a reply function for ``default=``."""
-    return DemoScript(workspace, delay_s=delay_s)
+    return DemoScript(workspace, delay_s=delay_s, first_turn_s=first_turn_s)
 
 
 __all__ = ["INTRO", "DemoScript", "TextBlock", "demo_script"]

@@ -9,18 +9,29 @@ text per frame.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextBlockFormat, QTextCursor
+from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
-TOOL_TEXT_LIMIT = 4000
+# Translucent, so one tint reads on the light and the dark theme.
+QUOTE_BACKGROUND = "#26888888"
 # A tail past this size is committed at its last line break even without a blank line, so
 # one endless paragraph cannot make every frame re-lay out a huge label.
 TAIL_SOFT_LIMIT = 2000
-GROW_STEP_PX = 160
+# While streaming a text part grows in steps (a height change relayouts the message view):
+# a quarter of its height, at least MIN and at most MAX pixels, so a short reply does not sit
+# in a tall empty box and a long one still relayouts rarely.
+GROW_STEP_MIN_PX = 40
+GROW_STEP_MAX_PX = 160
+
+
+def grow_height(doc_height: int, above: int = 0) -> int:
+    """The streaming height for a document of `doc_height` pixels (>= it, on a step); `above`
+    is the height of the message's parts above this one (the step follows the message)."""
+    step = max(GROW_STEP_MIN_PX, min(GROW_STEP_MAX_PX, (doc_height + above) // 4))
+    return -(-doc_height // step) * step
 
 
 def split_finished_blocks(text: str) -> tuple[str, str]:
@@ -66,6 +77,25 @@ def _label(text: str = "", *, markdown: bool, object_name: str = "") -> QLabel:
     return label
 
 
+def style_blockquotes(document: QTextDocument, start: int, end: int) -> None:
+    """Quoted blocks between `start` and `end` get a tinted background and muted italics
+    (Qt's Markdown import only indents them)."""
+    block = document.findBlock(start)
+    while block.isValid() and block.position() <= end:
+        fmt = block.blockFormat()
+        level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
+        if isinstance(level, int) and level > 0:
+            fmt.setBackground(QColor(QUOTE_BACKGROUND))
+            fmt.setLeftMargin(12.0 * level)
+            cursor = QTextCursor(block)
+            cursor.setBlockFormat(fmt)
+            cursor.select(QTextCursor.SelectionType.BlockUnderCursor)
+            char = QTextCharFormat()
+            char.setFontItalic(True)
+            cursor.mergeCharFormat(char)
+        block = block.next()
+
+
 class LiveText(QTextBrowser):
     """A text (or reasoning) part in one `QTextDocument` sized to its content.
 
@@ -97,6 +127,8 @@ class LiveText(QTextBrowser):
         self._pending: list[str] = []
         self._tail_pos = 0
         self.done = False
+        # Height of the message's parts above this one (set by its container; sizes steps).
+        self.height_above = 0
         if text:
             self._pending.append(text)
         if done:
@@ -133,10 +165,15 @@ class LiveText(QTextBrowser):
             cursor.insertText(tail)
         cursor.endEditBlock()
 
-    def finish(self) -> None:
-        """The part ended: the remaining tail becomes Markdown, once."""
+    def finish(self, *, settle: bool = True) -> None:
+        """The part ended: the remaining tail becomes Markdown, once. A part that streamed in
+        several pieces is then rendered again as one document (`settle`), so it is spaced
+        exactly as the same message reloaded from the database. Without `settle` (a prose
+        segment that ends mid-stream, at a code fence) its owner settles it once the whole
+        message ended: while streaming, a re-render moved everything below it."""
         self._tail += "".join(self._pending)
         self._pending.clear()
+        pieces = len(self._rendered) + bool(self._tail)
         if self._tail:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
@@ -145,6 +182,22 @@ class LiveText(QTextBrowser):
             cursor.endEditBlock()
             self._tail = ""
         self.done = True
+        if pieces > 1 and settle:
+            self.settle()
+        self._fit()
+
+    def settle(self) -> None:
+        """Render the finished part again as one Markdown document (see `finish`)."""
+        if len(self._rendered) <= 1:
+            return
+        source = "".join(self._rendered)
+        self._rendered.clear()
+        self._tail_pos = 0
+        self.document().clear()
+        cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()
+        self._insert_markdown(cursor, source, open_tail=False)
+        cursor.endEditBlock()
         self._fit()
 
     def _drop_tail(self, cursor: QTextCursor) -> None:
@@ -155,9 +208,18 @@ class LiveText(QTextBrowser):
     def _insert_markdown(self, cursor: QTextCursor, text: str, *, open_tail: bool = True) -> None:
         self._rendered.append(text)
         if text.strip():
-            if self._tail_pos > 0:
+            if self._tail_pos > 0 and not cursor.atBlockStart():
                 cursor.insertBlock()
-            cursor.insertMarkdown(text.strip("\n"))
+            start = cursor.position()
+            shown = text.strip("\n")
+            if "$" in shown or "\\" in shown:
+                from cherry_desktop.ui._math import has_math, replace_math  # ziamath on first formula
+
+                if has_math(shown):
+                    shown = replace_math(shown, self.document())
+            cursor.insertMarkdown(shown)
+            if ">" in text:
+                style_blockquotes(self.document(), start, cursor.position())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         self._tail_pos = cursor.position()
         if open_tail and self._tail_pos > 0:
@@ -175,7 +237,7 @@ class LiveText(QTextBrowser):
         else:
             # While streaming, grow in steps: a height change relayouts the whole message view,
             # which costs far more per frame than painting the appended text.
-            height = -(-doc_height // GROW_STEP_PX) * GROW_STEP_PX
+            height = grow_height(doc_height, self.height_above)
         if height != self.height():
             self.setFixedHeight(height)
 
@@ -205,26 +267,14 @@ class ReasoningBlock(QFrame):
         self.text.setVisible(on)
 
 
-def _pretty(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        text = value
-    else:
-        try:
-            text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-        except (TypeError, ValueError):
-            text = str(value)
-    if len(text) > TOOL_TEXT_LIMIT:
-        text = text[:TOOL_TEXT_LIMIT] + "\n…"
-    return text
-
-
 class ToolCard(QFrame):
-    """A tool call: name and state, input, then output, error or denial."""
+    """A tool call: name and state, its arguments as fields (a diff for file edits), then its
+    output (folded when long), error or denial."""
 
     def __init__(self, fields: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        from cherry_desktop.ui._tool_view import FoldingText
+
         self.setObjectName("toolCard")
         self.fields: dict[str, Any] = {}
         layout = QVBoxLayout(self)
@@ -233,9 +283,11 @@ class ToolCard(QFrame):
         self.header = QLabel(self)
         self.header.setObjectName("toolHeader")
         self.input_label = _label(markdown=False, object_name="toolInput")
-        self.result_label = _label(markdown=False, object_name="toolOutput")
+        self.input_label.setTextFormat(Qt.TextFormat.RichText)
+        self.result_label = FoldingText("toolOutput", self)
         for w in (self.header, self.input_label, self.result_label):
             layout.addWidget(w)
+        self._input_key: Any = None
         self.update_fields(fields)
 
     def _state_text(self, state: str) -> str:
@@ -250,6 +302,8 @@ class ToolCard(QFrame):
         }.get(state, state)
 
     def update_fields(self, fields: dict[str, Any]) -> None:
+        from cherry_desktop.ui._tool_view import readable_output, tool_input_html
+
         self.fields.update(fields)
         f = self.fields
         state = str(f.get("state") or "input-streaming")
@@ -258,23 +312,29 @@ class ToolCard(QFrame):
         suffix = ""
         if isinstance(duration, int | float):
             suffix = f" · {duration:.0f} ms" if duration < 1000 else f" · {duration / 1000:.1f} s"
-        self.header.setText(f"{f.get('tool_name') or '?'} — {self._state_text(state)}{suffix}")
+        name = str(f.get("tool_name") or "?")
+        self.header.setText(f"{name} — {self._state_text(state)}{suffix}")
         tool_input = f.get("input")
         if tool_input is None:
             tool_input = f.get("input_text")
-        self.input_label.setText(_pretty(tool_input))
-        self.input_label.setVisible(tool_input not in (None, ""))
+        key = (name, id(tool_input), tool_input if isinstance(tool_input, str) else None)
+        if key != self._input_key:  # rendered once per input, not per state change
+            self._input_key = key
+            self.input_label.setText(tool_input_html(name, tool_input))
+        self.input_label.setVisible(tool_input not in (None, "", {}))
         if state == "output-available":
-            self.result_label.setText(_pretty(f.get("output")))
+            result = readable_output(f.get("output"))
         elif state == "output-error":
-            self.result_label.setText(self.tr("Error: %1").replace("%1", str(f.get("error_text") or "")))
+            result = self.tr("Error: %1").replace("%1", str(f.get("error_text") or ""))
         elif state == "output-denied":
             reason = f.get("error_text")
-            self.result_label.setText(self.tr("Denied by the user") + (f" ({reason})" if reason else ""))
+            result = self.tr("Denied by the user") + (f" ({reason})" if reason else "")
         else:
-            self.result_label.setText("")
-        self.result_label.setProperty("state", state)
-        self.result_label.setVisible(bool(self.result_label.text()))
+            result = ""
+        self.result_label.set_text(result)
+        self.result_label.label.setProperty("state", state)
+        self.result_label.label.style().unpolish(self.result_label.label)
+        self.result_label.label.style().polish(self.result_label.label)
         self.style().unpolish(self)
         self.style().polish(self)
 

@@ -18,15 +18,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.ui._blocks import _pretty
+from cherry_desktop.ui._tool_view import tool_input_html
 
 
 class _Editor(QPlainTextEdit):
-    """Enter sends, Shift+Enter breaks the line, Ctrl+Enter steers, Esc stops."""
+    """Enter sends, Shift+Enter breaks the line, Ctrl+Enter steers, Esc stops, Up in an empty
+    box edits the last message sent."""
 
     enter = Signal()
     ctrl_enter = Signal()
     escape = Signal()
+    up_when_empty = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key, mods = event.key(), event.modifiers()
@@ -40,6 +42,9 @@ class _Editor(QPlainTextEdit):
         if key == Qt.Key.Key_Escape:
             self.escape.emit()
             return
+        if key == Qt.Key.Key_Up and not mods and not self.toPlainText():
+            self.up_when_empty.emit()
+            return
         super().keyPressEvent(event)
 
 
@@ -49,10 +54,14 @@ class Composer(QFrame):
     Signals:
         submitted(str, str): text and mode ("send", "steer" or "queue").
         stop_requested(): the user pressed Stop (or Esc).
+        edit_last_requested(): Up in the empty box: edit the last message sent.
+        cancel_edit_requested(): Esc while editing a sent message.
     """
 
     submitted = Signal(str, str)
     stop_requested = Signal()
+    edit_last_requested = Signal()
+    cancel_edit_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -85,6 +94,8 @@ class Composer(QFrame):
         self.editor.enter.connect(lambda: self._submit("queue" if self.streaming else "send"))
         self.editor.ctrl_enter.connect(lambda: self._submit("steer" if self.streaming else "send"))
         self.editor.escape.connect(self._on_escape)
+        self.editor.up_when_empty.connect(self.edit_last_requested)
+        self.editing = False
         self.set_streaming(False)
 
     def _button(self, name: str, text: str, tip: str) -> QPushButton:
@@ -102,7 +113,22 @@ class Composer(QFrame):
         self.queue_button.setVisible(streaming)
         self.steer_button.setVisible(streaming)
         self.steer_button.setEnabled(self.can_steer)
-        self.hint.setText(self.tr("Replying… Ctrl+Enter steers, Enter queues, Esc stops.") if streaming else "")
+        self._set_hint()
+
+    def set_editing(self, editing: bool) -> None:
+        """A sent message is in the box: the next send replaces it (a branch in chats)."""
+        self.editing = editing
+        if not editing:
+            self.editor.clear()
+        self._set_hint()
+
+    def _set_hint(self) -> None:
+        if self.streaming:
+            self.hint.setText(self.tr("Replying… Ctrl+Enter steers, Enter queues, Esc stops."))
+        elif self.editing:
+            self.hint.setText(self.tr("Editing a sent message: Enter sends it again, Esc cancels."))
+        else:
+            self.hint.setText("")
 
     def _submit(self, mode: str) -> None:
         text = self.editor.toPlainText().strip()
@@ -116,6 +142,8 @@ class Composer(QFrame):
     def _on_escape(self) -> None:
         if self.streaming:
             self.stop_requested.emit()
+        elif self.editing:
+            self.cancel_edit_requested.emit()
 
 
 class QueueDock(QFrame):
@@ -214,13 +242,17 @@ class QueueDock(QFrame):
 
 
 class ApprovalCard(QFrame):
-    """Replaces the composer while a tool call waits: Allow (Enter) / Deny (Esc).
+    """Replaces the composer while a tool call waits: Allow (Enter) / Deny (Esc) / always
+    allow this tool for the rest of the session.
 
     Signals:
         decided(str, bool): approval id and whether it was allowed.
+        always_allowed(str, str): approval id and tool name: allowed, and from now on without
+            asking for the rest of the session.
     """
 
     decided = Signal(str, bool)
+    always_allowed = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -232,6 +264,7 @@ class ApprovalCard(QFrame):
         self.title.setObjectName("approvalTitle")
         self.input_label = QLabel(self)
         self.input_label.setObjectName("approvalInput")
+        self.input_label.setTextFormat(Qt.TextFormat.RichText)
         self.input_label.setWordWrap(True)
         self.input_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.title)
@@ -243,17 +276,30 @@ class ApprovalCard(QFrame):
         self.allow_button = QPushButton(self.tr("Allow (Enter)"), self)
         self.allow_button.setObjectName("allowButton")
         self.allow_button.setDefault(True)
+        self.always_button = QPushButton(self)
+        self.always_button.setObjectName("alwaysAllowButton")
         buttons.addWidget(self.deny_button)
+        buttons.addWidget(self.always_button)
         buttons.addWidget(self.allow_button)
         layout.addLayout(buttons)
         self.approval: dict[str, Any] | None = None
         self.allow_button.clicked.connect(lambda: self._decide(True))
         self.deny_button.clicked.connect(lambda: self._decide(False))
+        self.always_button.clicked.connect(self._always)
 
     def show_approval(self, approval: dict[str, Any]) -> None:
         self.approval = approval
         self.title.setText(self.tr("Allow the agent to run %1?").replace("%1", str(approval.get("tool_name") or "?")))
-        self.input_label.setText(_pretty(approval.get("input")))
+        name = str(approval.get("tool_name") or "?")
+        self.input_label.setText(tool_input_html(name, approval.get("input")))
+        self.always_button.setText(self.tr("Always allow %1 in this session").replace("%1", name))
+
+    def _always(self) -> None:
+        if self.approval is None:
+            return
+        approval_id, name = str(self.approval["approval_id"]), str(self.approval.get("tool_name") or "")
+        self.approval = None
+        self.always_allowed.emit(approval_id, name)
 
     def _decide(self, allowed: bool) -> None:
         if self.approval is None:

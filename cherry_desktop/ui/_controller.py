@@ -271,7 +271,11 @@ class UiController(QObject):
             self._closed = asyncio.get_running_loop().create_future()
         if not self.windows and not self._tray_visible():
             self._resolve(0)
-        return await self._closed
+        code = await self._closed
+        # A message sent just before the last window closed is still on its way into core:
+        # the app stops core only once the UI's own tasks ran (or gave up).
+        await drain()
+        return code
 
     def _resolve(self, code: int) -> None:
         if self._closed is None:

@@ -9,6 +9,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, UsageFooter
+from cherry_desktop.ui._markdown import MarkdownView
 
 #: The message-metadata key core's runtimes set on a turn cut short (core's
 #: `CUT_SHORT_METADATA_KEY`; its value is a `CutShortReason`).
@@ -50,11 +51,11 @@ class MessageRow(QFrame):
         self._layout.addLayout(self.body)
         self.footer = UsageFooter(self)
         self._layout.addWidget(self.footer)
-        self._texts: list[LiveText] = []
-        self._live_text: dict[str, LiveText] = {}
+        self._texts: list[MarkdownView] = []
+        self._live_text: dict[str, MarkdownView] = {}
         self._live_reasoning: dict[str, LiveText] = {}
         self._tools: dict[str, ToolCard] = {}
-        self._dirty: set[LiveText] = set()
+        self._dirty: set[LiveText | MarkdownView] = set()
         self.status = "success"
         self.live = False
         # Streamed to its end in this view (a reload keeps it instead of re-rendering).
@@ -104,7 +105,7 @@ class MessageRow(QFrame):
         for part in parts:
             kind = getattr(part, "type", "")
             if kind == "text":
-                self._add_text(LiveText(part.text, done=True))
+                self._add_text(MarkdownView(part.text, done=True))
             elif kind == "reasoning":
                 self.body.addWidget(ReasoningBlock(part.text, done=True))
             elif kind == "dynamic-tool" or kind.startswith("tool-"):
@@ -133,7 +134,7 @@ class MessageRow(QFrame):
         self.cut_short = self.cut_short_text = None
         self.history_reset = False
 
-    def _add_text(self, text: LiveText) -> None:
+    def _add_text(self, text: MarkdownView) -> None:
         self._texts.append(text)
         self.body.addWidget(text)
 
@@ -178,9 +179,9 @@ class MessageRow(QFrame):
             target.append(chunk.delta)
             self._dirty.add(target)
         elif t == "reasoning-delta":
-            target = self._live_reasoning.get(chunk.id) or self._open_reasoning(chunk.id)
-            target.append(chunk.delta)
-            self._dirty.add(target)
+            reasoning = self._live_reasoning.get(chunk.id) or self._open_reasoning(chunk.id)
+            reasoning.append(chunk.delta)
+            self._dirty.add(reasoning)
         elif t == "text-start":
             self._open_text(chunk.id)
         elif t == "reasoning-start":
@@ -216,15 +217,16 @@ class MessageRow(QFrame):
             self.set_status("streaming")
 
     def finish_live(self, status: str) -> None:
-        for part in (*self._live_text.values(), *self._live_reasoning.values()):
+        parts: list[LiveText | MarkdownView] = [*self._live_text.values(), *self._live_reasoning.values()]
+        for part in parts:
             part.finish()
         self._live_text.clear()
         self._live_reasoning.clear()
         self._dirty.clear()
         self.set_status(status)
 
-    def _open_text(self, cid: str) -> LiveText:
-        part = LiveText(done=False)
+    def _open_text(self, cid: str) -> MarkdownView:
+        part = MarkdownView(done=False)
         self._live_text[cid] = part
         self._add_text(part)
         return part

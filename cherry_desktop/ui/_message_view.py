@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter, QPaintEvent
-from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QCursor, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._listener import StreamChunk
+from cherry_desktop.ui._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui._message_row import MessageRow
 
 PAGE_SIZE = 40
+ROW_SPACING = 10
 # Posted below the paint's priority: the follow-the-bottom scroll runs once pending paints are
 # done, so Qt can blit it (it repaints the whole view when the scrolled area holds unpainted
 # regions, as it does right after a row grew).
@@ -27,10 +30,17 @@ class _Canvas(QWidget):
     count as opaque, so while streaming every scroll step repainted the whole visible text.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_layout_request: Callable[[], None]) -> None:
         super().__init__()
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
         self.setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
+        self._on_layout_request = on_layout_request
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            # A row's size changed: size to the rows first, so the layout activates once.
+            self._on_layout_request()
+        return super().event(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         # The style sheet's background is in the palette (Qt copies it there when polishing).
@@ -43,23 +53,31 @@ class MessageView(QScrollArea):
     Signals:
         approvals_changed(): the set of tool calls awaiting the user's decision changed.
         regenerate_requested(str): the user asked for another answer to this assistant row.
+        edit_requested(str): the user wants to edit this user row and send it again.
+        delete_requested(str): the user deleted this row (the window offers undo).
     """
 
     approvals_changed = Signal()
     regenerate_requested = Signal(str)
+    edit_requested = Signal(str)
+    delete_requested = Signal(str)
 
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("messageView")
         self.bridge = bridge
         self.topic_id: str | None = None
-        self.setWidgetResizable(True)
+        # The view sizes its content itself (`fit_content`): a resizable scroll area makes the
+        # content at least its minimum size hint, and word-wrapped labels report that hint at a
+        # narrow width, so the content grew empty space below the last row until the view,
+        # following the bottom, showed nothing.
+        self.setWidgetResizable(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self._content = _Canvas()
+        self._content = _Canvas(self.fit_content)
         self._content.setObjectName("messageViewContent")
         self._layout = QVBoxLayout(self._content)
-        self._layout.setContentsMargins(12, 12, 12, 12)
-        self._layout.setSpacing(10)
+        self._layout.setContentsMargins(12, 12, 12, ROW_SPACING)
+        self._layout.setSpacing(ROW_SPACING)
         self._empty = QLabel(self.tr("No messages yet. Say hello!"))
         self._empty.setObjectName("emptyHint")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -79,6 +97,19 @@ class MessageView(QScrollArea):
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._on_scroll)
         bar.rangeChanged.connect(self._on_range_changed)
+        self.jump_button = QToolButton(self)
+        self.jump_button.setObjectName("jumpToLatestButton")
+        self.jump_button.setText(self.tr("↓ Jump to latest"))
+        self.jump_button.setToolTip(self.tr("Scroll to the newest message (Ctrl+End)"))
+        self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.jump_button.clicked.connect(self.jump_to_latest)
+        self.jump_button.setVisible(False)
+        self.row_actions = MessageActions(self._content)
+        self.row_actions.copy_requested.connect(self._copy)
+        self.row_actions.edit_requested.connect(self.edit_requested)
+        self.row_actions.regenerate_requested.connect(self.regenerate_requested)
+        self.row_actions.delete_requested.connect(self.delete_requested)
+        self.row_actions.installEventFilter(self)
 
     # -- loading -----------------------------------------------------------------------------
     def show_topic(self, topic_id: str | None) -> None:
@@ -122,6 +153,7 @@ class MessageView(QScrollArea):
                 kept.deleteLater()
         self._empty.setVisible(not self._rows)
         self._stick_to_bottom = True
+        self.fit_content()
         self.scroll_to_bottom()
 
     def load_older(self) -> int:
@@ -139,9 +171,10 @@ class MessageView(QScrollArea):
             row = self._make_row(stored)
             if row is None:
                 continue
+            row.installEventFilter(self)
             self._rows.insert(i, row)
             self._layout.insertWidget(1 + i, row)
-        self._content.adjustSize()
+        self.fit_content()
         QTimer.singleShot(0, lambda: bar.setValue(old_value + bar.maximum() - old_max))
         return len(rows)
 
@@ -161,6 +194,7 @@ class MessageView(QScrollArea):
             self._append_row(row)
 
     def _append_row(self, row: MessageRow) -> None:
+        row.installEventFilter(self)
         self._rows.append(row)
         self._by_id[row.message_id] = row
         self._layout.insertWidget(self._layout.count() - 1, row)
@@ -243,6 +277,14 @@ class MessageView(QScrollArea):
             self._layout.removeWidget(row)
             row.deleteLater()
 
+    def truncate_from(self, message_id: str) -> None:
+        """Remove this row and every row after it (a chat branches off before it)."""
+        row = self._by_id.get(message_id)
+        if row is None:
+            return
+        for later in self._rows[self._rows.index(row):]:
+            self.remove_row(later.message_id)
+
     # -- queries -----------------------------------------------------------------------------------
     def rows(self) -> list[MessageRow]:
         return list(self._rows)
@@ -267,9 +309,9 @@ class MessageView(QScrollArea):
 
     def row_at(self, pos: QPoint) -> MessageRow | None:
         widget = self._content.childAt(pos)
-        while widget is not None and not isinstance(widget, MessageRow):
+        while widget is not None and not isinstance(widget, MessageRow) and widget is not self._content:
             widget = widget.parentWidget()
-        return widget
+        return widget if isinstance(widget, MessageRow) else None
 
     def can_regenerate(self, row: MessageRow) -> bool:
         from cherry_desktop.core.topics import is_agent_session_topic
@@ -277,15 +319,100 @@ class MessageView(QScrollArea):
         return (row.role == "assistant" and not row.live and self.topic_id is not None
                 and not is_agent_session_topic(self.topic_id) and not row.message_id.startswith(("local:", "__")))
 
+    def can_edit(self, row: MessageRow) -> bool:
+        return (row.role == "user" and self.topic_id is not None
+                and not row.message_id.startswith(("local:", "__")))
+
+    def can_delete(self, row: MessageRow) -> bool:
+        return (not row.live and row.status not in ("pending", "streaming") and self.topic_id is not None
+                and not row.message_id.startswith(("local:", "__")))
+
+    def _configure_actions(self, row: MessageRow) -> None:
+        self.row_actions.configure(row, can_edit=self.can_edit(row), can_regenerate=self.can_regenerate(row),
+                               can_delete=self.can_delete(row))
+
+    def show_actions(self, row: MessageRow) -> None:
+        """The hover toolbar over `row` (hovering shows it; tests call this directly)."""
+        self._configure_actions(row)
+        self.row_actions.show_over(row)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.Enter and isinstance(watched, MessageRow):
+            self.show_actions(watched)
+        elif kind == QEvent.Type.Leave:
+            QTimer.singleShot(0, self._sync_hover)
+        return False
+
+    def _sync_hover(self) -> None:
+        pos = self._content.mapFromGlobal(QCursor.pos())
+        if self.row_actions.isVisible() and self.row_actions.geometry().contains(pos):
+            return
+        row = self.row_at(pos)
+        if row is None or not row.isVisible():
+            self.row_actions.hide()
+        else:
+            self.show_actions(row)
+
+    def _copy(self, message_id: str) -> None:
+        row = self._by_id.get(message_id)
+        if row is not None:
+            copy_markdown(row.text())
+
+    def set_row_hidden(self, message_id: str, hidden: bool) -> None:
+        """Hide a row while its deletion can still be undone (or show it again)."""
+        row = self._by_id.get(message_id)
+        if row is not None:
+            row.setVisible(not hidden)
+            if hidden and self.row_actions.message_id == message_id:
+                self.row_actions.hide()
+
     def _menu(self, pos: QPoint) -> None:
         row = self.row_at(pos)
-        if row is None or not self.can_regenerate(row):
+        if row is None:
             return
+        self._configure_actions(row)
         menu = QMenu(self)
-        menu.addAction(self.tr("Regenerate"), lambda: self.regenerate_requested.emit(row.message_id))
+        self.row_actions.fill_menu(menu)
         menu.exec(self._content.mapToGlobal(pos))
 
-    # -- scrolling --------------------------------------------------------------------------------
+    # -- sizing and scrolling -------------------------------------------------------------------
+    def fit_content(self) -> None:
+        """Size the content to its rows at the viewport's width: it ends at the last row
+        (plus one row spacing), whatever the rows' minimum size hints say."""
+        width = self.viewport().width()
+        content = self._content
+        has_hfw = content.hasHeightForWidth()
+        height = content.heightForWidth(width) if has_hfw else self._layout.totalSizeHint().height()
+        if content.width() != width or content.height() != height:
+            content.resize(width, height)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.fit_content()
+        return super().viewportEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_jump_button()
+
+    def _place_jump_button(self) -> None:
+        b = self.jump_button
+        b.adjustSize()
+        vp = self.viewport().geometry()
+        b.move(vp.right() - b.width() - 16, vp.bottom() - b.height() - 12)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_End and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.jump_to_latest()
+            return
+        super().keyPressEvent(event)
+
+    def jump_to_latest(self) -> None:
+        self._stick_to_bottom = True
+        self.scroll_to_bottom()
+        self.jump_button.setVisible(False)
+
     def scroll_to_bottom(self) -> None:
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
@@ -293,13 +420,23 @@ class MessageView(QScrollArea):
     def _on_scroll(self, value: int) -> None:
         bar = self.verticalScrollBar()
         self._stick_to_bottom = value >= bar.maximum() - 24
+        self._update_jump_button()
         if value == bar.minimum() and self._has_more and bar.maximum() > 0:
             self.load_older()
+
+    def _update_jump_button(self) -> None:
+        show = not self._stick_to_bottom and self.verticalScrollBar().maximum() > 0
+        if show != self.jump_button.isVisible():
+            if show:
+                self._place_jump_button()
+                self.jump_button.raise_()
+            self.jump_button.setVisible(show)
 
     def _on_range_changed(self, _min: int, _max: int) -> None:
         if self._stick_to_bottom and not self._follow_posted:
             self._follow_posted = True
             QCoreApplication.postEvent(self, QEvent(_FOLLOW_BOTTOM), _AFTER_PAINT_PRIORITY)
+        self._update_jump_button()
 
     def event(self, event: QEvent) -> bool:
         if event.type() == _FOLLOW_BOTTOM:

@@ -7,6 +7,7 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -22,9 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
+from cherry_desktop.ui._actions_handler import MessageActionsHandler
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
+from cherry_desktop.ui._message_actions import UndoBar
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
 from cherry_desktop.ui._sidebar import SessionList
@@ -68,6 +71,7 @@ class ChatWindow(QMainWindow):
         self.attached_live = False
         self.live_text_at_terminal: str | None = None
         self.last_error: str | None = None
+        self._closed = False
         self.setWindowTitle(self.tr("Cherry Desktop"))
         self.resize(1100, 720)
         self._build()
@@ -124,6 +128,8 @@ class ChatWindow(QMainWindow):
         self.queue_dock.resume_requested.connect(lambda: self._queue_action("resume_queue"))
         self.bridge.queue_changed.connect(self._on_queue_changed)
         v.addWidget(self.queue_dock)
+        self.undo_bar = UndoBar(right)
+        v.addWidget(self.undo_bar)
         self.bottom = QStackedWidget(right)
         self.composer = Composer(self.bottom)
         self.composer.submitted.connect(self.submit)
@@ -131,6 +137,7 @@ class ChatWindow(QMainWindow):
         self._composer_placeholder = self.composer.editor.placeholderText()
         self.approval_card = ApprovalCard(self.bottom)
         self.approval_card.decided.connect(self._on_approval_decided)
+        self.approval_card.always_allowed.connect(self._on_always_allowed)
         self.bottom.addWidget(self.composer)
         self.bottom.addWidget(self.approval_card)
         self.bottom.currentChanged.connect(self._fit_bottom)
@@ -142,6 +149,7 @@ class ChatWindow(QMainWindow):
         splitter.setSizes([260, 840])
         self.setCentralWidget(splitter)
         self.statusBar().setObjectName("windowStatus")
+        self.actions_handler = MessageActionsHandler(self, self.undo_bar)
 
     def _fit_bottom(self, _index: int = 0) -> None:
         # A stacked widget sizes to its largest page; only the shown page should count.
@@ -171,6 +179,7 @@ class ChatWindow(QMainWindow):
                                         "Ctrl+Shift+N", "openInNewWindow")
         action(self.tr("New chat"), self.new_chat, QKeySequence.StandardKey.New)
         action(self.tr("New agent…"), lambda: self.controller.edit_agent(self, None))
+        action(self.tr("Export to Markdown…"), self.export_markdown, "Ctrl+Shift+E", "exportMarkdown")
         menu.addSeparator()
         action(self.tr("Providers and API keys…"), lambda: self.controller.open_providers(self, None),
                name="providersAction")
@@ -178,6 +187,11 @@ class ChatWindow(QMainWindow):
         menu.addSeparator()
         action(self.tr("Close window"), self.close, QKeySequence.StandardKey.Close)
         action(self.tr("Quit"), self.controller.quit, QKeySequence.StandardKey.Quit)
+
+    def export_markdown(self) -> None:
+        from cherry_desktop.ui._export import export_topic
+
+        export_topic(self)
 
     # -- topic ------------------------------------------------------------------------------------
     def _on_open_requested(self, topic_id: str, new_window: bool) -> None:
@@ -194,6 +208,8 @@ class ChatWindow(QMainWindow):
         if topic_id == self.topic_id and self.listener is not None:
             return None
         self._drop_listener()
+        self.undo_bar.commit()
+        self.actions_handler.cancel_edit()
         self.topic_id = topic_id
         self.attached_live = False
         self.title.setText(self.bridge.topic_title(topic_id) if topic_id else "")
@@ -234,7 +250,7 @@ class ChatWindow(QMainWindow):
         if listener is None or topic_id is None:
             return
         response = await self.bridge.attach(topic_id, listener)
-        if listener is not self.listener:
+        if not self.alive or listener is not self.listener:
             return  # switched topic meanwhile
         if response.status == "streaming":
             self.attached_live = True
@@ -267,7 +283,7 @@ class ChatWindow(QMainWindow):
     def _reload_after_terminal(self) -> None:
         """Re-read the database once: the broker tells a window about a terminal only after
         the terminal write finished, so the rows are final by now (no polling)."""
-        if self.topic_id is not None:
+        if self.alive and self.topic_id is not None:
             self.message_view.reload()
             self._refresh_queue()
             self._refresh_approval()
@@ -330,27 +346,37 @@ class ChatWindow(QMainWindow):
             if not self.composer.editor.toPlainText().strip():
                 self.composer.editor.setPlainText(text)
             return None
-        return spawn(self._submit(self.topic_id, self.listener, text, mode), on_error=self._report_error)
+        from cherry_desktop.core.messages import new_id  # loaded after first paint
 
-    async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str) -> Any:
-        from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
-        from cherry_desktop.core.messages import TextPart, new_id
-
+        # Everything the window shows happens now, while it surely exists; the task only sends
+        # (and may outlive the window: closing it right after Enter must not drop the message).
+        parent = self.actions_handler.take_parent_anchor() if mode == "send" else None
         local_id = f"local:{new_id()}"
         if mode != "queue":
             # Shown at once, before any reply chunk can arrive; renamed once core names it.
             self.message_view.add_user_row(local_id, text, steer=mode == "steer")
-        request = AiStreamOpenRequest(
-            topic_id=topic_id, user_message_parts=[TextPart(text=text, state="done")],
-            follow_up_mode="queue" if mode == "queue" else "steer")
         self.attached_live = True
         self._update_composer()
+        return spawn(self._submit(self.topic_id, self.listener, text, mode, local_id, parent),
+                     on_error=self._report_error)
+
+    async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str, local_id: str,
+                      parent: str | None = None) -> Any:
+        from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
+        from cherry_desktop.core.messages import TextPart
+
+        request = AiStreamOpenRequest(
+            topic_id=topic_id, user_message_parts=[TextPart(text=text, state="done")],
+            follow_up_mode="queue" if mode == "queue" else "steer", parent_anchor_id=parent)
         try:
             result = await self.bridge.open(request, listener)
         except Exception:
-            self.attached_live = self.cache.topic_status(topic_id).is_live
-            self._update_composer()
+            if self.alive:
+                self.attached_live = self.cache.topic_status(topic_id).is_live
+                self._update_composer()
             raise
+        if not self.alive or topic_id != self.topic_id:
+            return result  # sent and saved; this window is gone or shows another topic
         row = self.message_view.row(local_id)
         if row is not None and result.user_message_id:
             self.message_view.rename_row(local_id, result.user_message_id)
@@ -377,8 +403,9 @@ class ChatWindow(QMainWindow):
             try:
                 return await self.bridge.open(request, self.listener)
             except Exception:
-                self.attached_live = False
-                self._update_composer()
+                if self.alive:
+                    self.attached_live = False
+                    self._update_composer()
                 raise
 
         return spawn(run(), on_error=self._report_error)
@@ -387,14 +414,20 @@ class ChatWindow(QMainWindow):
         if self.topic_id is not None:
             spawn(self.bridge.abort(self.topic_id), on_error=self._report_error)
 
-    def _on_approval_decided(self, approval_id: str, allowed: bool) -> None:
+    def _on_always_allowed(self, approval_id: str, tool_name: str) -> None:
+        self._on_approval_decided(approval_id, True, always=True)
+        self.statusBar().showMessage(
+            self.tr("%1 is allowed without asking for the rest of this session").replace("%1", tool_name), 8000)
+
+    def _on_approval_decided(self, approval_id: str, allowed: bool, *, always: bool = False) -> None:
         if self.topic_id is None:
             return
         topic_id = self.topic_id
 
         async def respond() -> None:
-            await self.bridge.respond_tool_approval(topic_id, approval_id, allowed)
-            self.message_view.mark_approval_responded(approval_id, allowed)
+            await self.bridge.respond_tool_approval(topic_id, approval_id, allowed, always_allow=always)
+            if self.alive:
+                self.message_view.mark_approval_responded(approval_id, allowed)
 
         spawn(respond(), on_error=self._report_error)
         self.message_view.mark_approval_responded(approval_id, allowed)
@@ -495,6 +528,9 @@ class ChatWindow(QMainWindow):
         return spawn(run(), on_error=self._report_error)
 
     def _report_error(self, exc: BaseException) -> None:
+        if not self.alive:
+            log.warning("after its window closed: %s", exc)
+            return
         if isinstance(exc, BridgeUnavailableError):
             message = self.tr("This part of the app is not available yet (%1).").replace("%1", exc.what)
         else:
@@ -522,7 +558,14 @@ class ChatWindow(QMainWindow):
             self.mark_seen()
         super().changeEvent(event)
 
+    @property
+    def alive(self) -> bool:
+        """False once the window closed (its widgets may be deleted by then)."""
+        return not self._closed and shiboken6.isValid(self)
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.undo_bar.commit()  # a deletion still undoable becomes final
+        self._closed = True
         self._drop_listener()
         try:
             self.cache.topic_status_changed.disconnect(self._on_topic_status)

@@ -138,7 +138,16 @@ class UiBridge(QObject):
         session_id = session_id_from_topic(request.topic_id)
         if session_id and result.follow_up == "queued":
             self.queue_changed.emit(session_id)
+        if session_id and result.follow_up == "injected" and result.user_message_id:
+            self.mark_steer(result.user_message_id)
         return result
+
+    def mark_steer(self, message_id: str) -> None:
+        """Store that this agent-session user message was steered into a running turn (its
+        row keeps the "steer" label after a reload)."""
+        stored = self.repos.session_messages.find_message(message_id)
+        if stored is not None:
+            self.repos.session_messages.update_message(message_id, metadata={**stored.metadata, "steer": True})
 
     async def attach(self, topic_id: str, listener: Any) -> AttachResponse:
         """`Ai_Stream_Attach`: register the window's listener; compact replay when live."""
@@ -164,8 +173,9 @@ class UiBridge(QObject):
         self._manager().abort(topic_id)
 
     async def respond_tool_approval(self, topic_id: str, approval_id: str, approved: bool,
-                                    reason: str | None = None) -> bool:
-        """`Ai_ToolApproval_Respond`: the user's decision on a pending tool call."""
+                                    reason: str | None = None, *, always_allow: bool = False) -> bool:
+        """`Ai_ToolApproval_Respond`: the user's decision on a pending tool call; with
+        `always_allow`, the runtime allows this tool without asking for the rest of the session."""
         await self.services()
         runtime = self.agent_runtime
         session_id = session_id_from_topic(topic_id)
@@ -173,7 +183,7 @@ class UiBridge(QObject):
             raise BridgeUnavailableError("agent_runtime")
         from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 
-        decision = ApprovalDecision(approved=approved, reason=reason)
+        decision = ApprovalDecision(approved=approved, reason=reason, always_allow=always_allow and approved)
         return bool(await runtime.respond_tool_approval(session_id, approval_id, decision))
 
     # -- queued follow-ups (agent sessions) ---------------------------------------------------
@@ -214,6 +224,7 @@ class UiBridge(QObject):
 
     async def steer_queued_now(self, session_id: str, message_id: str) -> None:
         await (await self._runtime()).steer_now(session_id, message_id)
+        self.mark_steer(message_id)
         self.queue_changed.emit(session_id)
 
     # -- runtime facts --------------------------------------------------------------------------
@@ -287,6 +298,28 @@ class UiBridge(QObject):
             await runtime.delete_agent(agent_id)
         else:
             self.repos.agents.delete_agent(agent_id)
+
+    def delete_message(self, topic_id: str, message_id: str) -> None:
+        """Delete one stored message of a chat (its replies move up to its parent) or of an
+        agent session. A row still streaming is not deleted (the caller offers no such action)."""
+        session_id = session_id_from_topic(topic_id)
+        if session_id is not None:
+            self.repos.session_messages.delete_message(message_id)
+        else:
+            self.repos.messages.delete_message(message_id)
+
+    def message_parent(self, topic_id: str, message_id: str) -> str | None:
+        """The parent node of a chat message (None at the root, and for agent sessions)."""
+        if session_id_from_topic(topic_id) is not None:
+            return None
+        stored = self.repos.messages.find_message(message_id)
+        return stored.parent_id if stored is not None else None
+
+    def start_branch_at_root(self, topic_id: str) -> None:
+        """The next message of this chat starts a new branch at its root (editing its first
+        message): the active node is cleared, so the new message has no parent."""
+        if session_id_from_topic(topic_id) is None:
+            self.repos.topics.set_active_node(topic_id, None)
 
     # -- agents, settings, keys ---------------------------------------------------------------------
     def save_agent(self, agent_id: str | None, values: dict[str, Any]) -> str:

@@ -93,3 +93,34 @@ def seed_agent_session(repos: Repositories, *, name: str = "Demo session", turns
         repos.session_messages.update_message(
             row.id, stats={"input_tokens": 12, "output_tokens": 34, "time_completion_ms": 1200})
     return agent.id, session.id
+
+
+def save_screenshot(widget: Any, name: str, width: int = 720) -> Path:
+    """Lay `widget` out at `width` and its own height for that width, show it, save a PNG
+    under artifacts/ (the tests' screenshots, looked at by people)."""
+    from PySide6.QtWidgets import QApplication
+
+    widget.resize(width, 10)
+    widget.show()
+    QApplication.processEvents()
+    widget.resize(width, widget.layout().totalHeightForWidth(width))
+    QApplication.processEvents()
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    assert widget.grab().save(str(path))
+    return path
+
+
+def scripted_agent_session(core: Any, workspace: Path, name: str = "Session") -> tuple[str, Any]:
+    """A claude-code agent session whose runtime is the scripted driver (host, manager and
+    SQLite are real): (topic id, driver)."""
+    from cherry_desktop.core.topics import session_topic_id
+    from tests.fakes.scripted_driver import ScriptedDriver
+
+    driver = ScriptedDriver(type="claude-code", supports_redirect=True)
+    core.agent_runtime.registry.register(driver, replace=True)
+    workspace.mkdir(exist_ok=True)
+    agent = core.repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
+    ws = core.repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
+    session = core.repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name=name)
+    return session_topic_id(session.id), driver

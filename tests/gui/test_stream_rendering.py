@@ -98,7 +98,7 @@ async def test_following_the_bottom_scrolls_by_blitting_and_the_screen_stays_rig
         before = bar.value()
         # The frame's paint, then the follow-the-bottom scroll and its paint.
         await asyncio.sleep(2 * FRAME_MS / 1000)
-        live = view.rows()[-1]._texts[0]
+        live = view.rows()[-1]._texts[0].segments[0]  # the prose segment
         if frame == 0:
             live.viewport().installEventFilter(recorder)
             continue

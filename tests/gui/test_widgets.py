@@ -67,11 +67,12 @@ def test_live_row_renders_blocks_once_and_keeps_the_tail_plain(qtbot: Any) -> No
         row.apply_chunk(TextDeltaChunk(id="t", delta=delta))
         row.end_frame()
     assert row.text() == "# Title\n\nSome **bold** text\n\nTail"
-    texts = row._texts[0]
+    (texts,) = row._texts[0].segments  # prose only: one LiveText
     assert texts._rendered == ["# Title\n\n", "Some **bold** text\n\n"]
     assert texts._tail == "Tail"
     row.finish_live("success")
-    assert texts._rendered[-1] == "Tail"
+    # At its end the part is rendered once as a whole: spaced as the reloaded message is.
+    assert texts._rendered == ["# Title\n\nSome **bold** text\n\nTail"]
 
 
 def test_composer_keys_choose_send_steer_queue_and_stop(qtbot: Any) -> None:
@@ -133,7 +134,7 @@ def test_approval_card_allow_with_enter_deny_with_escape(qtbot: Any) -> None:
     decisions: list[tuple[str, bool]] = []
     card.decided.connect(lambda aid, ok: decisions.append((aid, ok)))
     card.show_approval({"approval_id": "ap1", "tool_name": "Bash", "input": {"command": "ls"}})
-    assert "Bash" in card.title.text() and '"command": "ls"' in card.input_label.text()
+    assert "Bash" in card.title.text() and "$ ls" in card.input_label.text()  # readable, not JSON
     qtbot.keyClick(card, Qt.Key.Key_Return)
     card.show_approval({"approval_id": "ap2", "tool_name": "Write", "input": {}})
     qtbot.keyClick(card, Qt.Key.Key_Escape)
@@ -144,7 +145,9 @@ def test_approval_card_allow_with_enter_deny_with_escape(qtbot: Any) -> None:
 
 
 def test_stored_row_shows_reasoning_tools_errors_and_footer(qtbot: Any) -> None:
-    from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard
+    from cherry_desktop.ui._blocks import ErrorBlock, ReasoningBlock, ToolCard
+    from cherry_desktop.ui._code_block import CodeBlock
+    from cherry_desktop.ui._markdown import MarkdownView
 
     row = MessageRow("m", "assistant")
     qtbot.addWidget(row)
@@ -168,5 +171,7 @@ def test_stored_row_shows_reasoning_tools_errors_and_footer(qtbot: Any) -> None:
     assert error is not None and "rate limited" in error.text()
     assert "5 in · 7 out" in row.footer.text() and "2.5 s" in row.footer.text()
     assert "failed" in row.header.text()
-    text = row.findChild(LiveText, "liveText")
+    text = row.findChild(MarkdownView)
     assert text is not None and text.toPlainText().splitlines() == ["Here:", "ls"]  # Markdown rendered
+    code = row.findChild(CodeBlock)
+    assert code is not None and code.language_label.text() == "sh" and code.text.toPlainText() == "ls"

@@ -153,6 +153,30 @@ async def test_steer_injected_mid_turn(driver: ClaudeCodeRuntimeDriver, harness:
     assert STEER_REMINDER_OPEN.split("\n")[1] in last
 
 
+async def test_the_demo_model_acknowledges_a_steer_the_cli_delivered(driver: ClaudeCodeRuntimeDriver, harness: Harness,
+                                                                     workspace: Path) -> None:
+    """The demo's first answer invites a steer; the real CLI delivers it after the Write's tool
+    result (PreToolUse additionalContext, HTML-escaped in its own reminder) and the demo quotes
+    exactly what the user typed."""
+    from cherry_desktop.demo.script import STEER_INVITE, DemoScript
+
+    harness.server.default = DemoScript(workspace, delay_s=0.01, first_turn_s=2.0)
+    connection = await driver.connect(harness.connect_input())
+    reader = EventReader(connection)
+    await send_text(connection, "show me the demo")
+    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    assert await connection.redirect(RuntimeRedirectInput(message=UIMessage.user_text("Please mention <penguins>")))
+    events = await reader.turn()
+    said = text_of(events)
+    assert STEER_INVITE.strip().split(":")[0] in said  # "Try steering now"
+    assert "You steered me mid-turn with: “Please mention <penguins>”." in said
+    assert "steer-undelivered" not in [e.type for e in events]
+    # The next turn does not quote the old steer again.
+    await send_text(connection, "again")
+    later = text_of(await reader.turn())
+    assert "Done: the note is in your workspace." in later and "steered" not in later
+
+
 async def test_steer_undelivered_when_turn_ends_first(driver: ClaudeCodeRuntimeDriver, harness: Harness) -> None:
     harness.server.enqueue(slow_text("No tools in this answer at all.", delay_s=0.03, chunk_size=4))
     connection = await driver.connect(harness.connect_input())
@@ -221,6 +245,32 @@ async def test_tool_approval(driver: ClaudeCodeRuntimeDriver, harness: Harness, 
         assert "tool-output-error" not in kinds
         assert "not today" in harness.server.last_model_request().all_text()
     assert events[-1].type == "turn-complete"
+
+
+async def test_always_allow_a_tool_for_the_rest_of_the_session(driver: ClaudeCodeRuntimeDriver, harness: Harness,
+                                                               workspace: Path) -> None:
+    first, second, other = workspace / "one.txt", workspace / "two.txt", workspace / "three.txt"
+    harness.server.enqueue(tool_use("Write", {"file_path": str(first), "content": "1"}), text("one"),
+                           tool_use("Write", {"file_path": str(second), "content": "2"}), text("two"))
+    connection = await driver.connect(harness.connect_input(permission_mode="default"))
+    reader = EventReader(connection)
+    await send_text(connection, "write one")
+    request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
+    assert await connection.respond_tool_approval(request.approval_id,
+                                                  ApprovalDecision(approved=True, always_allow=True))
+    await reader.turn()
+    await send_text(connection, "write two")  # the same tool again: not asked
+    events = await reader.turn()
+    assert first.exists() and second.exists()
+    assert not any(e.type == "tool-approval-request" for e in events)
+    # Another tool still asks.
+    harness.server.enqueue(tool_use("Bash", {"command": f"touch {other}"}), text("three"))
+    await send_text(connection, "touch three")
+    request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
+    assert request.tool_name == "Bash"
+    assert await connection.respond_tool_approval(request.approval_id, ApprovalDecision(approved=False))
+    await reader.turn()
+    assert not other.exists()
 
 
 async def test_reconcile_permission_mode_and_disabled_tools(

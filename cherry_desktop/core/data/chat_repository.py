@@ -247,6 +247,18 @@ class MessageRepository:
         q = Message.select().where(Message.topic == topic_id).order_by(Message.ordering)
         return [message_record(r) for r in q]
 
+    def delete_message(self, message_id: str) -> None:
+        """Delete one node: its children move up to its parent, and a topic whose branch ended
+        here ends at the parent instead (the rest of the tree stays as it was)."""
+        row = fetch_by_pk(Message, message_id)
+        if row is None:
+            return
+        with Message._meta.database.atomic():
+            Message.update(parent_id=row.parent_id).where(Message.parent_id == message_id).execute()
+            Topic.update(active_node_id=row.parent_id).where(
+                (Topic.id == row.topic_id) & (Topic.active_node_id == message_id)).execute()
+            Message.delete().where(Message.id == message_id).execute()
+
     def children(self, message_id: str) -> list[StoredMessage]:
         q = Message.select().where(Message.parent_id == message_id).order_by(Message.ordering)
         return [message_record(r) for r in q]

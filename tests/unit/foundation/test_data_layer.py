@@ -249,3 +249,21 @@ def test_a_version_four_file_loses_the_config_version_counter_and_its_triggers(d
         assert triggers(db) == set() and "config_version" not in table_names(db)
     finally:
         db.close()
+
+
+def test_deleting_a_chat_message_moves_its_replies_up_and_keeps_the_branch(repos: Repositories) -> None:
+    from cherry_desktop.core.messages import TextPart
+
+    topic = repos.topics.create_topic(name="t")
+    first = repos.messages.create_message(topic_id=topic.id, role="user", parts=[TextPart(text="q")])
+    answer = repos.messages.create_message(topic_id=topic.id, role="assistant", parts=[TextPart(text="a")],
+                                           parent_id=first.id)
+    follow = repos.messages.create_message(topic_id=topic.id, role="user", parts=[TextPart(text="q2")],
+                                           parent_id=answer.id)
+    repos.topics.set_active_node(topic.id, follow.id)
+    repos.messages.delete_message(answer.id)
+    assert [m.id for m in repos.messages.branch(topic.id)] == [first.id, follow.id]
+    repos.messages.delete_message(follow.id)  # the active node: the branch now ends at its parent
+    assert repos.topics.get_topic(topic.id).active_node_id == first.id
+    assert [m.id for m in repos.messages.branch(topic.id)] == [first.id]
+    repos.messages.delete_message("no-such-id")  # nothing to delete: no error

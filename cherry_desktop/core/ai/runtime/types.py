@@ -244,6 +244,8 @@ class ApprovalDecision:
     approved: bool
     reason: str | None = None
     updated_input: Any = None
+    # Allowed, and this tool is allowed without asking for the rest of the connection's life.
+    always_allow: bool = False
 
 
 # -- protocols ------------------------------------------------------------------------------

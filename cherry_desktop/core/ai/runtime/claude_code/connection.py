@@ -112,6 +112,8 @@ class ClaudeCodeConnection:
         self._model = request.model
         self._reconcile_lock = asyncio.Lock()
         self._approvals: dict[str, asyncio.Future[ApprovalDecision]] = {}
+        # Tools the user chose to always allow in this session (from its approval card).
+        self.always_allowed_tools: set[str] = set()
         self._turn_active = False
         self._pending_input: str | None = None
         self._stashed_steers: list[tuple[str, str]] = []
@@ -455,6 +457,8 @@ class ClaudeCodeConnection:
         if tool_name in self._disabled_tools:
             self._denied.add(tool_call_id)
             return sdk.PermissionResultDeny(message=DISABLED_MESSAGE)
+        if tool_name in self.always_allowed_tools:
+            return sdk.PermissionResultAllow(updated_input=tool_input)
         approval_id = f"approval-{uuid.uuid4().hex}"
         future: asyncio.Future[ApprovalDecision] = asyncio.get_running_loop().create_future()
         self._approvals[approval_id] = future
@@ -467,6 +471,8 @@ class ClaudeCodeConnection:
             decision = await future
         finally:
             self._approvals.pop(approval_id, None)
+        if decision.approved and decision.always_allow:
+            self.always_allowed_tools.add(tool_name)
         if decision.approved:
             updated = decision.updated_input if isinstance(decision.updated_input, dict) else tool_input
             return sdk.PermissionResultAllow(updated_input=updated)
