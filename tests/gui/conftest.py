@@ -116,8 +116,10 @@ def scripted_agent_session(core: Any, workspace: Path, name: str = "Session") ->
     SQLite are real): (topic id, driver)."""
     from cherry_desktop.core.topics import session_topic_id
     from tests.fakes.scripted_driver import ScriptedDriver
+    from tests.unit.agent_session.harness import add_model
 
     driver = ScriptedDriver(type="claude-code", supports_redirect=True)
+    add_model(core.repos, "demo::sonnet")  # a turn on a model that no longer exists is refused
     core.agent_runtime.registry.register(driver, replace=True)
     workspace.mkdir(exist_ok=True)
     agent = core.repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")

@@ -15,6 +15,7 @@ from cherry_desktop.core.paths import build_path_registry
 from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
+from tests.unit.agent_session.harness import add_model
 
 pytestmark = pytest.mark.gui
 
@@ -57,6 +58,7 @@ async def test_enter_then_close_in_an_agent_session_saves_it_across_a_restart(
     try:
         driver = ScriptedDriver(type="claude-code", supports_redirect=True)
         core.agent_runtime.registry.register(driver, replace=True)
+        add_model(core.repos, "demo::sonnet")
         agent = core.repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
         ws = core.repos.agents.create_workspace(name="ws", path=str(tmp_path), agent_id=agent.id)
         session = core.repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="S")
