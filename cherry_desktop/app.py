@@ -8,8 +8,10 @@ and `--version` work without a display.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -93,9 +95,32 @@ def _start_app(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> i
         logging.raiseExceptions = False
         setup_logging(paths.get("file.log"))
         log.info("cherry-desktop %s starting, data under %s", __version__, paths.get("app.data"))
-        return run_gui(paths, demo=demo, screenshot=screenshot)
+        code = run_gui(paths, demo=demo, screenshot=screenshot)
     finally:
         lock.release()
+    return _exit_without_threads(code)
+
+
+def _exit_without_threads(code: int) -> int:
+    """`code` once no other Python thread runs. A thread still running after the loop closed
+    (joined for `THREAD_SETTLE_S` first) could be inside Qt when the interpreter finalizes;
+    CPython then ends it with `pthread_exit`, which PySide's C++ turns into `std::terminate`
+    (exit code -6, "terminate called without an active exception": `ui.event_loop`). The
+    orderly stop is done and the instance lock released, so the process ends here instead,
+    with the logs flushed and without finalizing (no atexit handlers: runtime children die
+    with the app through `process_tie`)."""
+    from cherry_desktop.core.lingering_threads import lingering_threads
+
+    lingering = lingering_threads()
+    if not lingering:
+        return code
+    log.warning("threads still running after the stop (%s): exiting without finalizing",
+                ", ".join(t.name for t in lingering))
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def _report_storage_fault(fault: StorageError) -> int:
@@ -187,7 +212,7 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
         splash = show_splash()
         import asyncio
 
-        from cherry_desktop.ui.event_loop import new_event_loop
+        from cherry_desktop.ui.event_loop import new_event_loop, watch_children_on
 
         loop = new_event_loop(qapp)
         asyncio.set_event_loop(loop)
@@ -195,7 +220,8 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
         # honoured as soon as the first window exists).
         stop_signals = _route_stop_signals()
         try:
-            with loop:
+            # Child processes are watched on the loop, not by a thread (see ui.event_loop).
+            with loop, watch_children_on(loop):
                 return int(loop.run_until_complete(_gui_main(paths, demo=demo, screenshot=screenshot,
                                                              splash=splash, stop_signals=stop_signals)))
         finally:

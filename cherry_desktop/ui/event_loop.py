@@ -7,11 +7,28 @@ synchronously, off the loop: httpx/httpcore cannot await their cleanup there, pr
 "async generator ignored GeneratorExit", and leave the pooled connection checked out (every
 chat reply through an HTTP provider ends that way: the provider stops reading at `[DONE]`).
 `CherryEventLoop.run_forever` installs them for as long as it runs, as asyncio's does.
+
+No thread may be inside Qt when the interpreter finalizes. `loop.call_soon_threadsafe` is a
+PySide signal emit: C++ that drops the GIL while Qt posts the event and takes it back after.
+A daemon thread that takes it back once finalization began is ended by CPython 3.11 with
+`pthread_exit`, whose unwinding through PySide's C++ destructors calls `std::terminate`
+("terminate called without an active exception", exit code -6). asyncio's default child
+watcher on Python 3.11 is such a thread per child process (`asyncio-waitpid-N`): it emits the
+child's exit into the loop, and the app's stop ends right after the last CLI exited, so a
+thread starved by CPU load could still be in that emit while the app finalized.
+`watch_children_on(loop)` watches children with pidfds on the loop itself (no thread; what
+asyncio does by itself from 3.12); after the loop closed the app joins what is left and exits
+without finalizing when a thread still runs (`cherry_desktop.core.lingering_threads`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import sys
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import qasync
@@ -34,3 +51,33 @@ class CherryEventLoop(qasync.QEventLoop):  # type: ignore[misc]
 def new_event_loop(app: QCoreApplication | None = None) -> CherryEventLoop:
     """The loop for `app` (the running QApplication by default)."""
     return CherryEventLoop(app or QCoreApplication.instance())
+
+
+def _pidfd_works() -> bool:
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except (AttributeError, OSError):
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def watch_children_on(loop: asyncio.AbstractEventLoop) -> Iterator[bool]:
+    """Python 3.11 on Linux: child processes are watched with pidfds on `loop` (no thread) while
+    the block runs; yields whether it did. Elsewhere asyncio's own watcher stays (3.12+ uses
+    pidfds by itself where it can; other systems keep a thread: `core.lingering_threads`)."""
+    if sys.version_info >= (3, 12) or not _pidfd_works():
+        yield False
+        return
+    previous = asyncio.get_child_watcher()  # asyncio's default (made now if not yet: no thread)
+    watcher = asyncio.PidfdChildWatcher()
+    watcher.attach_loop(loop)
+    asyncio.set_child_watcher(watcher)
+    try:
+        yield True
+    finally:
+        # A child still running (a CLI sent SIGTERM at stop) is the OS's to end (`process_tie`):
+        # detaching from it is expected, not worth asyncio's RuntimeWarning.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            asyncio.set_child_watcher(previous)

@@ -27,6 +27,7 @@ def test_demo_screenshot_after_one_completed_turn(tmp_path: Path) -> None:
     logs = list(data_dir.rglob("cherry-desktop.log"))
     log = logs[0].read_text(encoding="utf-8") if logs else ""
     assert proc.returncode == 0, proc.stderr[-2000:] + log[-2000:]
+    assert "terminate called" not in proc.stderr  # no thread inside Qt while Python finalized
     assert "idle: True" in log  # the turn completed before the capture
     assert png.exists() and png.stat().st_size > 10_000
     (db_file,) = data_dir.rglob("cherry.db")
