@@ -15,6 +15,7 @@ from pathlib import Path
 import peewee as pw
 
 from cherry_desktop.core.data.models import ALL_MODELS, AppMeta, database_proxy
+from cherry_desktop.core.data.search import create_search_index
 from cherry_desktop.core.private_files import create_private_file, tighten_database_files
 from cherry_desktop.core.storage_faults import StorageError, StorageFault, classify
 
@@ -73,9 +74,15 @@ def _m5_drop_config_version(db: pw.SqliteDatabase) -> None:
     db.execute_sql('DROP TABLE IF EXISTS "config_version"')
 
 
+def _m6_search_index(db: pw.SqliteDatabase) -> None:
+    """The FTS5 index over chat and session messages, with its triggers, back-filled."""
+    create_search_index(db)
+
+
 # Append only; never edit a released migration.
 MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [
     _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes, _m5_drop_config_version,
+    _m6_search_index,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -22,6 +22,7 @@ from cherry_desktop.core.data.chat_repository import (
     UsageRepository,
 )
 from cherry_desktop.core.data.database import open_database
+from cherry_desktop.core.data.search import SearchRepository
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Repositories:
     messages: MessageRepository = field(default_factory=MessageRepository)
     usage: UsageRepository = field(default_factory=UsageRepository)
     meta: MetaRepository = field(default_factory=MetaRepository)
+    search: SearchRepository = field(default_factory=SearchRepository)
 
 
 class DatabaseService(Service):
