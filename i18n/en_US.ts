@@ -311,6 +311,10 @@
         <source>This part of the app is not available yet (%1).</source>
         <translation>This part of the app is not available yet (%1).</translation>
     </message>
+    <message>
+        <source>That message is on another branch of this chat</source>
+        <translation>That message is on another branch of this chat</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -907,6 +911,21 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>%1 cannot be opened. Check that it exists and that you may read and write it.</source>
         <translation>%1 cannot be opened. Check that it exists and that you may read and write it.</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search chats and sessions (Ctrl+K)</source>
+        <translation>Search chats and sessions (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>No results</source>
+        <translation>No results</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>Untitled</translation>
     </message>
 </context>
 </TS>

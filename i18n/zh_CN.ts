@@ -311,6 +311,10 @@
         <source>This part of the app is not available yet (%1).</source>
         <translation>应用的这部分暂不可用（%1）。</translation>
     </message>
+    <message>
+        <source>That message is on another branch of this chat</source>
+        <translation>该消息位于此聊天的另一个分支上</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -906,6 +910,21 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>%1 cannot be opened. Check that it exists and that you may read and write it.</source>
         <translation>%1 无法打开。请检查它是否存在，以及你是否有读写权限。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search chats and sessions (Ctrl+K)</source>
+        <translation>搜索聊天和会话 (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>No results</source>
+        <translation>没有结果</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
     </message>
 </context>
 </TS>

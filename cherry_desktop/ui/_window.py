@@ -27,6 +27,7 @@ from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
+from cherry_desktop.ui._search import SearchPanel, reveal_message
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
 from cherry_desktop.ui.bridge import BridgeUnavailableError
@@ -94,6 +95,8 @@ class ChatWindow(QMainWindow):
         self.sidebar.edit_agent_requested.connect(lambda agent_id: self.controller.edit_agent(self, agent_id))
         self.sidebar.new_agent_requested.connect(lambda: self.controller.edit_agent(self, None))
         self.sidebar.new_chat_requested.connect(self.new_chat)
+        self.search_panel = SearchPanel(self.bridge, self.sidebar, splitter)
+        self.search_panel.hit_opened.connect(self.open_search_hit)
         right = QWidget(splitter)
         v = QVBoxLayout(right)
         v.setContentsMargins(0, 0, 0, 0)
@@ -135,7 +138,7 @@ class ChatWindow(QMainWindow):
         self.bottom.currentChanged.connect(self._fit_bottom)
         self._fit_bottom()
         v.addWidget(self.bottom)
-        splitter.addWidget(self.sidebar)
+        splitter.addWidget(self.search_panel)
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 840])
@@ -184,6 +187,12 @@ class ChatWindow(QMainWindow):
             self.controller.open_window(topic_id)
         else:
             self.show_topic(topic_id)
+
+    def open_search_hit(self, topic_id: str, message_id: str) -> None:
+        """Show a search result's topic; for a message hit, scroll to it and highlight it."""
+        self.show_topic(topic_id)
+        if message_id and not reveal_message(self.message_view, message_id):
+            self.statusBar().showMessage(self.tr("That message is on another branch of this chat"), 5000)
 
     def open_in_new_window(self) -> None:
         self.controller.open_window(self.topic_id)

@@ -73,6 +73,20 @@ class QueuedFollowUp:
     is_steer: bool
 
 
+@dataclass(frozen=True)
+class SearchEntry:
+    """One search result: a topic whose title matches (`message_id` empty) or a message hit
+    with the text around the match (`snippet[match_start:match_end]` is the match)."""
+
+    topic_id: str
+    kind: str  # "chat" | "session"
+    title: str
+    message_id: str = ""
+    snippet: str = ""
+    match_start: int = 0
+    match_end: int = 0
+
+
 class UiBridge(QObject):
     """Async request channels from the UI into core.
 
@@ -462,3 +476,21 @@ class UiBridge(QObject):
             return session.name if session else ""
         topic = self.repos.topics.find_topic(topic_id)
         return topic.name if topic else ""
+
+    def search(self, query: str, limit: int = 50) -> list[SearchEntry]:
+        """Topics whose title matches, then matching messages (newest first)."""
+        from cherry_desktop.core.topics import session_topic_id
+
+        search = self.repos.search
+        topic_ids, session_ids = search.matching_titles(query)
+        entries = [SearchEntry(session_topic_id(sid), "session", self.topic_title(session_topic_id(sid)))
+                   for sid in session_ids]
+        entries += [SearchEntry(tid, "chat", self.topic_title(tid)) for tid in topic_ids]
+        titles: dict[str, str] = {}
+        for hit in search.search_messages(query, limit=limit):
+            topic_id = session_topic_id(hit.owner_id) if hit.kind == "session" else hit.owner_id
+            if topic_id not in titles:
+                titles[topic_id] = self.topic_title(topic_id)
+            entries.append(SearchEntry(topic_id, hit.kind, titles[topic_id], hit.message_id,
+                                       hit.snippet, hit.match_start, hit.match_end))
+        return entries
