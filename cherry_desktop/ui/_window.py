@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cherry_desktop.core.shared_cache import topic_title_key
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
@@ -298,6 +299,8 @@ class ChatWindow(QMainWindow):
             self._refresh_queue()
 
     def _on_cache_changed(self, key: str, _value: Any) -> None:
+        if self.topic_id is not None and key == topic_title_key(self.topic_id) and isinstance(_value, str):
+            self.title.setText(_value)
         # The host publishes each session's runtime state (busy, pending, held): the queue
         # may have changed from another window or from the host itself.
         session_id = session_id_from_topic(self.topic_id) if self.topic_id else None
@@ -479,10 +482,8 @@ class ChatWindow(QMainWindow):
         name, ok = QInputDialog.getText(self, self.tr("Rename"), self.tr("Name"),
                                         text=self.bridge.topic_title(topic_id))
         if ok and name.strip():
+            # Every window's sidebar and header follow the shared cache.
             self.bridge.rename_topic(topic_id, name.strip())
-            self.controller.reload_sidebars()
-            if topic_id == self.topic_id:
-                self.title.setText(name.strip())
 
     def delete_topic(self, topic_id: str, *, confirm: bool = True) -> asyncio.Task[Any] | None:
         if confirm and QMessageBox.question(self, self.tr("Delete"), self.tr("Delete this conversation?")) \

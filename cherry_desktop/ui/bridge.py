@@ -272,11 +272,11 @@ class UiBridge(QObject):
         return self.repos.topics.create_topic(name=name, model=model).id  # type: ignore[no-any-return]
 
     def rename_topic(self, topic_id: str, name: str) -> None:
-        session_id = session_id_from_topic(topic_id)
-        if session_id is not None:
-            self.repos.sessions.rename_session(session_id, name)
-        else:
-            self.repos.topics.rename_topic(topic_id, name)
+        """The user's name (never auto-named again), told to every window."""
+        from cherry_desktop.core.shared_cache import topic_title_key
+
+        self.repos.names.rename(topic_id, name)
+        self.core.shared_cache.set_shared(topic_title_key(topic_id), name)
 
     async def delete_topic(self, topic_id: str) -> None:
         """Stop a live stream first, then delete the rows."""

@@ -79,10 +79,19 @@ def _m6_search_index(db: pw.SqliteDatabase) -> None:
     create_search_index(db)
 
 
+def _m7_name_source(db: pw.SqliteDatabase) -> None:
+    """Who named a topic or session ("" never, "auto", "user"): a user's name is never replaced
+    by auto-naming. (A file created at this build's migration 1 already has the column.)"""
+    for table in ("topic", "agent_session"):
+        columns = {row[1] for row in db.execute_sql(f'PRAGMA table_info("{table}")')}
+        if "name_source" not in columns:
+            db.execute_sql(f'ALTER TABLE "{table}" ADD COLUMN "name_source" VARCHAR(255) NOT NULL DEFAULT \'\'')
+
+
 # Append only; never edit a released migration.
 MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [
     _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes, _m5_drop_config_version,
-    _m6_search_index,
+    _m6_search_index, _m7_name_source,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

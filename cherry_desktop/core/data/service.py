@@ -23,6 +23,7 @@ from cherry_desktop.core.data.chat_repository import (
 )
 from cherry_desktop.core.data.database import open_database
 from cherry_desktop.core.data.search import SearchRepository
+from cherry_desktop.core.data.topic_names import TopicNameRepository
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Repositories:
     usage: UsageRepository = field(default_factory=UsageRepository)
     meta: MetaRepository = field(default_factory=MetaRepository)
     search: SearchRepository = field(default_factory=SearchRepository)
+    names: TopicNameRepository = field(default_factory=TopicNameRepository)
 
 
 class DatabaseService(Service):
