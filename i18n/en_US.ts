@@ -928,4 +928,51 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Untitled</translation>
     </message>
 </context>
+<context>
+    <name>SessionHeader</name>
+    <message>
+        <source>Permission mode of this agent, applied to the running session</source>
+        <translation>Permission mode of this agent, applied to the running session</translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation>Agent: %1</translation>
+    </message>
+    <message>
+        <source>Untitled agent</source>
+        <translation>Untitled agent</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>Model: %1</translation>
+    </message>
+    <message>
+        <source>the agent's default</source>
+        <translation>the agent's default</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>Open %1</translation>
+    </message>
+    <message>
+        <source>Context %1%</source>
+        <translation>Context %1%</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens of context used</source>
+        <translation>%1 of %2 tokens of context used</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>Now: %1</translation>
+    </message>
+    <message>
+        <source>Applies from the next turn</source>
+        <translation>Applies from the next turn</translation>
+    </message>
+    <message>
+        <source>The running session refused the change; it applies from the next turn</source>
+        <translation>The running session refused the change; it applies from the next turn</translation>
+    </message>
+</context>
 </TS>

@@ -927,4 +927,51 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>未命名</translation>
     </message>
 </context>
+<context>
+    <name>SessionHeader</name>
+    <message>
+        <source>Permission mode of this agent, applied to the running session</source>
+        <translation>此智能体的权限模式，会应用到正在运行的会话</translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation>智能体：%1</translation>
+    </message>
+    <message>
+        <source>Untitled agent</source>
+        <translation>未命名智能体</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>the agent's default</source>
+        <translation>智能体默认模型</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>Context %1%</source>
+        <translation>上下文 %1%</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens of context used</source>
+        <translation>已使用上下文 %1 / %2 个 token</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>当前：%1</translation>
+    </message>
+    <message>
+        <source>Applies from the next turn</source>
+        <translation>从下一轮开始生效</translation>
+    </message>
+    <message>
+        <source>The running session refused the change; it applies from the next turn</source>
+        <translation>正在运行的会话拒绝了此更改；将从下一轮开始生效</translation>
+    </message>
+</context>
 </TS>

@@ -927,4 +927,51 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>未命名</translation>
     </message>
 </context>
+<context>
+    <name>SessionHeader</name>
+    <message>
+        <source>Permission mode of this agent, applied to the running session</source>
+        <translation>此智慧體的權限模式，會套用到正在執行的工作階段</translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation>智慧體：%1</translation>
+    </message>
+    <message>
+        <source>Untitled agent</source>
+        <translation>未命名智慧體</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>the agent's default</source>
+        <translation>智慧體預設模型</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>開啟 %1</translation>
+    </message>
+    <message>
+        <source>Context %1%</source>
+        <translation>上下文 %1%</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens of context used</source>
+        <translation>已使用上下文 %1 / %2 個 token</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>目前：%1</translation>
+    </message>
+    <message>
+        <source>Applies from the next turn</source>
+        <translation>從下一輪開始生效</translation>
+    </message>
+    <message>
+        <source>The running session refused the change; it applies from the next turn</source>
+        <translation>正在執行的工作階段拒絕了此變更；將從下一輪開始生效</translation>
+    </message>
+</context>
 </TS>

@@ -29,6 +29,7 @@ from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
 from cherry_desktop.ui._search import SearchPanel, reveal_message
+from cherry_desktop.ui._session_header import SessionHeader
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
 from cherry_desktop.ui.bridge import BridgeUnavailableError
@@ -110,6 +111,9 @@ class ChatWindow(QMainWindow):
         self.chat_header.model_chosen.connect(self._on_model_chosen)
         self.chat_header.providers_requested.connect(lambda pid: self.controller.open_providers(self, pid or None))
         v.addWidget(self.chat_header)
+        self.session_header = SessionHeader(right)
+        self.session_header.permission_chosen.connect(self._on_permission_chosen)
+        v.addWidget(self.session_header)
         self.message_view = MessageView(self.bridge, right)
         self.message_view.approvals_changed.connect(self._refresh_approval)
         self.message_view.regenerate_requested.connect(self.regenerate)
@@ -261,6 +265,10 @@ class ChatWindow(QMainWindow):
     # -- live --------------------------------------------------------------------------------------
     def _on_chunks(self, batch: list[StreamChunk]) -> None:
         self.message_view.apply_batch(batch)
+        for item in batch:
+            if getattr(item.chunk, "type", "") == "data-context-usage" and isinstance(item.chunk.data, dict):
+                self.session_header.set_context_usage(item.chunk.data.get("used_tokens"),
+                                                      item.chunk.data.get("max_tokens"))
 
     def _on_terminal(self, status: str, result: Any) -> None:
         error = getattr(result, "error", None)
@@ -449,14 +457,29 @@ class ChatWindow(QMainWindow):
 
     # -- chat model ----------------------------------------------------------------------------------
     def _refresh_header(self) -> None:
-        """The chat header shows for chat topics only (an agent's model is the agent's)."""
+        """The chat header shows for chat topics only (an agent's model is the agent's); the
+        session header for agent sessions."""
         topic_id = self.topic_id
+        self.session_header.show_info(
+            self.bridge.session_header_info(topic_id) if topic_id and is_agent_session_topic(topic_id) else None)
         is_chat = topic_id is not None and not is_agent_session_topic(topic_id)
         self.chat_header.setVisible(is_chat)
         if not is_chat or topic_id is None:
             return
         self.chat_header.set_models(self.bridge.chat_models(), self.bridge.topic_model(topic_id))
         self.chat_header.set_issue(self.bridge.chat_issue(topic_id))
+
+    def _on_permission_chosen(self, mode: str) -> asyncio.Task[Any] | None:
+        topic_id = self.topic_id
+        if topic_id is None:
+            return None
+
+        async def apply() -> None:
+            outcome = await self.bridge.set_session_permission_mode(topic_id, mode)
+            if topic_id == self.topic_id:
+                self.session_header.show_outcome(mode, outcome.value)
+
+        return spawn(apply(), on_error=self._report_error)
 
     def _on_model_chosen(self, unique_model_id: str) -> None:
         if self.topic_id is None or is_agent_session_topic(self.topic_id):

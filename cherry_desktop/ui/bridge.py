@@ -494,3 +494,23 @@ class UiBridge(QObject):
             entries.append(SearchEntry(topic_id, hit.kind, titles[topic_id], hit.message_id,
                                        hit.snippet, hit.match_start, hit.match_end))
         return entries
+
+    # -- agent session header -------------------------------------------------------------------
+    def session_header_info(self, topic_id: str) -> Any:
+        """A `SessionHeaderInfo` for an agent session's topic, else None."""
+        from cherry_desktop.core.session_header import session_header_info
+
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            return None
+        return session_header_info(self.repos, getattr(self.core, "agent_runtime", None), session_id)
+
+    async def set_session_permission_mode(self, topic_id: str, mode: str) -> Any:
+        """Save the mode (the session's agent's) and apply it live through the host's reconcile;
+        returns a `PermissionOutcome`."""
+        from cherry_desktop.core.session_header import apply_permission_mode
+
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            raise ValueError(f"{topic_id} is not an agent session")
+        return await apply_permission_mode(self.repos, getattr(self.core, "agent_runtime", None), session_id, mode)
