@@ -611,6 +611,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Paste the API key</source>
         <translation>Paste the API key</translation>
     </message>
+    <message>
+        <source>Prices…</source>
+        <translation>Prices…</translation>
+    </message>
 </context>
 <context>
     <name>QueueDock</name>
@@ -877,6 +881,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>%1 s total</source>
         <translation>%1 s total</translation>
     </message>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 cache reads</translation>
+    </message>
 </context>
 <context>
     <name>StorageFaultText</name>
@@ -973,6 +981,48 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The running session refused the change; it applies from the next turn</source>
         <translation>The running session refused the change; it applies from the next turn</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPricingDialog</name>
+    <message>
+        <source>Cache reads</source>
+        <translation>Cache reads</translation>
+    </message>
+    <message>
+        <source>Cache writes</source>
+        <translation>Cache writes</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>Input</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Output</translation>
+    </message>
+    <message>
+        <source>Prices of %1</source>
+        <translation>Prices of %1</translation>
+    </message>
+    <message>
+        <source>USD per million tokens</source>
+        <translation>USD per million tokens</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSummary</name>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 cache reads</translation>
+    </message>
+    <message>
+        <source>Total: %1 in · %2 out tokens</source>
+        <translation>Total: %1 in · %2 out tokens</translation>
+    </message>
+    <message>
+        <source>no prices for some models</source>
+        <translation>no prices for some models</translation>
     </message>
 </context>
 </TS>

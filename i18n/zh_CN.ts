@@ -611,6 +611,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Paste the API key</source>
         <translation>粘贴 API 密钥</translation>
     </message>
+    <message>
+        <source>Prices…</source>
+        <translation>价格…</translation>
+    </message>
 </context>
 <context>
     <name>QueueDock</name>
@@ -876,6 +880,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>%1 s total</source>
         <translation>共 %1 秒</translation>
     </message>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 缓存读取</translation>
+    </message>
 </context>
 <context>
     <name>StorageFaultText</name>
@@ -972,6 +980,48 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The running session refused the change; it applies from the next turn</source>
         <translation>正在运行的会话拒绝了此更改；将从下一轮开始生效</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPricingDialog</name>
+    <message>
+        <source>Cache reads</source>
+        <translation>缓存读取</translation>
+    </message>
+    <message>
+        <source>Cache writes</source>
+        <translation>缓存写入</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Prices of %1</source>
+        <translation>%1 的价格</translation>
+    </message>
+    <message>
+        <source>USD per million tokens</source>
+        <translation>每百万 token 的美元价格</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSummary</name>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 缓存读取</translation>
+    </message>
+    <message>
+        <source>Total: %1 in · %2 out tokens</source>
+        <translation>合计：输入 %1 · 输出 %2 token</translation>
+    </message>
+    <message>
+        <source>no prices for some models</source>
+        <translation>部分模型没有价格</translation>
     </message>
 </context>
 </TS>

@@ -611,6 +611,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Paste the API key</source>
         <translation>貼上 API 金鑰</translation>
     </message>
+    <message>
+        <source>Prices…</source>
+        <translation>價格…</translation>
+    </message>
 </context>
 <context>
     <name>QueueDock</name>
@@ -876,6 +880,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>%1 s total</source>
         <translation>共 %1 秒</translation>
     </message>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 快取讀取</translation>
+    </message>
 </context>
 <context>
     <name>StorageFaultText</name>
@@ -972,6 +980,48 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The running session refused the change; it applies from the next turn</source>
         <translation>正在執行的工作階段拒絕了此變更；將從下一輪開始生效</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPricingDialog</name>
+    <message>
+        <source>Cache reads</source>
+        <translation>快取讀取</translation>
+    </message>
+    <message>
+        <source>Cache writes</source>
+        <translation>快取寫入</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>輸入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>輸出</translation>
+    </message>
+    <message>
+        <source>Prices of %1</source>
+        <translation>%1 的價格</translation>
+    </message>
+    <message>
+        <source>USD per million tokens</source>
+        <translation>每百萬 token 的美元價格</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSummary</name>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 快取讀取</translation>
+    </message>
+    <message>
+        <source>Total: %1 in · %2 out tokens</source>
+        <translation>合計：輸入 %1 · 輸出 %2 token</translation>
+    </message>
+    <message>
+        <source>no prices for some models</source>
+        <translation>部分模型沒有價格</translation>
     </message>
 </context>
 </TS>

@@ -7,7 +7,7 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -32,6 +32,7 @@ from cherry_desktop.ui._search import SearchPanel, reveal_message
 from cherry_desktop.ui._session_header import SessionHeader
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
+from cherry_desktop.ui._usage import UsageSummary, refresh_footers
 from cherry_desktop.ui.bridge import BridgeUnavailableError
 
 if TYPE_CHECKING:
@@ -114,6 +115,8 @@ class ChatWindow(QMainWindow):
         self.session_header = SessionHeader(right)
         self.session_header.permission_chosen.connect(self._on_permission_chosen)
         v.addWidget(self.session_header)
+        self.usage_summary = UsageSummary(right)
+        v.addWidget(self.usage_summary)
         self.message_view = MessageView(self.bridge, right)
         self.message_view.approvals_changed.connect(self._refresh_approval)
         self.message_view.regenerate_requested.connect(self.regenerate)
@@ -288,6 +291,13 @@ class ChatWindow(QMainWindow):
             self.message_view.reload()
             self._refresh_queue()
             self._refresh_approval()
+            # An agent turn's usage is written just after its end is told: read it after that.
+            QTimer.singleShot(0, self._refresh_usage)
+
+    def _refresh_usage(self) -> None:
+        if self.topic_id is not None:
+            self.usage_summary.show_totals(self.bridge.usage_totals(self.topic_id))
+            refresh_footers(self.bridge, self.message_view.rows())
 
     def live_text(self) -> str:
         """Text of the assistant rows currently shown (tests compare windows with it)."""
@@ -462,6 +472,7 @@ class ChatWindow(QMainWindow):
         topic_id = self.topic_id
         self.session_header.show_info(
             self.bridge.session_header_info(topic_id) if topic_id and is_agent_session_topic(topic_id) else None)
+        self.usage_summary.show_totals(self.bridge.usage_totals(topic_id) if topic_id else None)
         is_chat = topic_id is not None and not is_agent_session_topic(topic_id)
         self.chat_header.setVisible(is_chat)
         if not is_chat or topic_id is None:

@@ -455,7 +455,16 @@ class UiBridge(QObject):
     # -- reads ------------------------------------------------------------------------------------
     def load_messages(self, topic_id: str, *, limit: int | None = None,
                       before_ordering: int | None = None) -> list[StoredMessage]:
-        """Rows of a topic in order; with `limit`, the newest `limit` before `before_ordering`."""
+        """Rows of a topic in order; with `limit`, the newest `limit` before `before_ordering`.
+        An assistant row's stats carry its recorded usage (cache reads too) and its cost where
+        its model has prices."""
+        from cherry_desktop.ui._usage import with_usage
+
+        rows = self._load_rows(topic_id, limit=limit, before_ordering=before_ordering)
+        return with_usage(rows, self.repos.costs.by_message(r.id for r in rows if r.role == "assistant"))
+
+    def _load_rows(self, topic_id: str, *, limit: int | None = None,
+                   before_ordering: int | None = None) -> list[StoredMessage]:
         session_id = session_id_from_topic(topic_id)
         if session_id is not None:
             return self.repos.session_messages.list_messages(  # type: ignore[no-any-return]
@@ -514,3 +523,18 @@ class UiBridge(QObject):
         if session_id is None:
             raise ValueError(f"{topic_id} is not an agent session")
         return await apply_permission_mode(self.repos, getattr(self.core, "agent_runtime", None), session_id, mode)
+
+    # -- usage and prices -------------------------------------------------------------------------
+    def usage_totals(self, topic_id: str) -> Any:
+        """A chat's or session's `UsageSums` so far."""
+        return self.repos.costs.topic_totals(topic_id)
+
+    def model_pricing(self, unique_model_id: str) -> Any:
+        return self.repos.costs.pricing(unique_model_id)
+
+    def set_model_pricing(self, unique_model_id: str, prices: dict[str, float] | None) -> None:
+        """Save a model's prices (USD per million tokens); None removes them. Raises
+        `PricingError` for a price that is not a non-negative number."""
+        from cherry_desktop.core.data.usage_cost import ModelPricing
+
+        self.repos.costs.set_pricing(unique_model_id, ModelPricing(**prices) if prices is not None else None)

@@ -88,10 +88,17 @@ def _m7_name_source(db: pw.SqliteDatabase) -> None:
             db.execute_sql(f'ALTER TABLE "{table}" ADD COLUMN "name_source" VARCHAR(255) NOT NULL DEFAULT \'\'')
 
 
+def _m8_model_pricing(db: pw.SqliteDatabase) -> None:
+    """A model's prices (JSON, USD per million tokens; NULL: no prices, no cost shown)."""
+    columns = {row[1] for row in db.execute_sql('PRAGMA table_info("model")')}
+    if "pricing" not in columns:
+        db.execute_sql('ALTER TABLE "model" ADD COLUMN "pricing" TEXT')
+
+
 # Append only; never edit a released migration.
 MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [
     _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes, _m5_drop_config_version,
-    _m6_search_index, _m7_name_source,
+    _m6_search_index, _m7_name_source, _m8_model_pricing,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

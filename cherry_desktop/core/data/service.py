@@ -24,6 +24,7 @@ from cherry_desktop.core.data.chat_repository import (
 from cherry_desktop.core.data.database import open_database
 from cherry_desktop.core.data.search import SearchRepository
 from cherry_desktop.core.data.topic_names import TopicNameRepository
+from cherry_desktop.core.data.usage_cost import UsageCostRepository
 
 
 @dataclass
@@ -39,6 +40,7 @@ class Repositories:
     meta: MetaRepository = field(default_factory=MetaRepository)
     search: SearchRepository = field(default_factory=SearchRepository)
     names: TopicNameRepository = field(default_factory=TopicNameRepository)
+    costs: UsageCostRepository = field(default_factory=UsageCostRepository)
 
 
 class DatabaseService(Service):
