@@ -205,6 +205,18 @@
         <source>Allow the agent to run %1?</source>
         <translation>Allow the agent to run %1?</translation>
     </message>
+    <message>
+        <source>Approve plan</source>
+        <translation>Approve plan</translation>
+    </message>
+    <message>
+        <source>Keep planning</source>
+        <translation>Keep planning</translation>
+    </message>
+    <message>
+        <source>The agent's plan</source>
+        <translation>The agent's plan</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -982,6 +994,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The running session refused the change; it applies from the next turn</source>
         <translation>The running session refused the change; it applies from the next turn</translation>
     </message>
+    <message>
+        <source>Todos %1/%2</source>
+        <translation>Todos %1/%2</translation>
+    </message>
 </context>
 <context>
     <name>ModelPricingDialog</name>
@@ -1023,6 +1039,35 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>no prices for some models</source>
         <translation>no prices for some models</translation>
+    </message>
+</context>
+<context>
+    <name>CompactionDivider</name>
+    <message>
+        <source>— Compacting the context failed: %1 —</source>
+        <translation>— Compacting the context failed: %1 —</translation>
+    </message>
+    <message>
+        <source>— Compacting the conversation's context… —</source>
+        <translation>— Compacting the conversation's context… —</translation>
+    </message>
+    <message>
+        <source>— Earlier messages were compacted into a summary to free context —</source>
+        <translation>— Earlier messages were compacted into a summary to free context —</translation>
+    </message>
+</context>
+<context>
+    <name>PlanCard</name>
+    <message>
+        <source>Plan</source>
+        <translation>Plan</translation>
+    </message>
+</context>
+<context>
+    <name>TodoCard</name>
+    <message>
+        <source>Todo list · %1 of %2 done</source>
+        <translation>Todo list · %1 of %2 done</translation>
     </message>
 </context>
 </TS>

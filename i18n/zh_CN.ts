@@ -205,6 +205,18 @@
         <source>Allow the agent to run %1?</source>
         <translation>允许智能体运行 %1 吗？</translation>
     </message>
+    <message>
+        <source>Approve plan</source>
+        <translation>批准计划</translation>
+    </message>
+    <message>
+        <source>Keep planning</source>
+        <translation>继续规划</translation>
+    </message>
+    <message>
+        <source>The agent's plan</source>
+        <translation>智能体的计划</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -981,6 +993,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The running session refused the change; it applies from the next turn</source>
         <translation>正在运行的会话拒绝了此更改；将从下一轮开始生效</translation>
     </message>
+    <message>
+        <source>Todos %1/%2</source>
+        <translation>待办 %1/%2</translation>
+    </message>
 </context>
 <context>
     <name>ModelPricingDialog</name>
@@ -1022,6 +1038,35 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>no prices for some models</source>
         <translation>部分模型没有价格</translation>
+    </message>
+</context>
+<context>
+    <name>CompactionDivider</name>
+    <message>
+        <source>— Compacting the context failed: %1 —</source>
+        <translation>— 压缩上下文失败：%1 —</translation>
+    </message>
+    <message>
+        <source>— Compacting the conversation's context… —</source>
+        <translation>— 正在压缩对话上下文… —</translation>
+    </message>
+    <message>
+        <source>— Earlier messages were compacted into a summary to free context —</source>
+        <translation>— 较早的消息已压缩为摘要以释放上下文 —</translation>
+    </message>
+</context>
+<context>
+    <name>PlanCard</name>
+    <message>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+</context>
+<context>
+    <name>TodoCard</name>
+    <message>
+        <source>Todo list · %1 of %2 done</source>
+        <translation>待办清单 · 已完成 %1/%2</translation>
     </message>
 </context>
 </TS>

@@ -205,6 +205,18 @@
         <source>Allow the agent to run %1?</source>
         <translation>允許智慧體運行 %1 嗎？</translation>
     </message>
+    <message>
+        <source>Approve plan</source>
+        <translation>核准計畫</translation>
+    </message>
+    <message>
+        <source>Keep planning</source>
+        <translation>繼續規劃</translation>
+    </message>
+    <message>
+        <source>The agent's plan</source>
+        <translation>智慧體的計畫</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -981,6 +993,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The running session refused the change; it applies from the next turn</source>
         <translation>正在執行的工作階段拒絕了此變更；將從下一輪開始生效</translation>
     </message>
+    <message>
+        <source>Todos %1/%2</source>
+        <translation>待辦 %1/%2</translation>
+    </message>
 </context>
 <context>
     <name>ModelPricingDialog</name>
@@ -1022,6 +1038,35 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>no prices for some models</source>
         <translation>部分模型沒有價格</translation>
+    </message>
+</context>
+<context>
+    <name>CompactionDivider</name>
+    <message>
+        <source>— Compacting the context failed: %1 —</source>
+        <translation>— 壓縮上下文失敗：%1 —</translation>
+    </message>
+    <message>
+        <source>— Compacting the conversation's context… —</source>
+        <translation>— 正在壓縮對話上下文… —</translation>
+    </message>
+    <message>
+        <source>— Earlier messages were compacted into a summary to free context —</source>
+        <translation>— 較早的訊息已壓縮為摘要以釋放上下文 —</translation>
+    </message>
+</context>
+<context>
+    <name>PlanCard</name>
+    <message>
+        <source>Plan</source>
+        <translation>計畫</translation>
+    </message>
+</context>
+<context>
+    <name>TodoCard</name>
+    <message>
+        <source>Todo list · %1 of %2 done</source>
+        <translation>待辦清單 · 已完成 %1/%2</translation>
     </message>
 </context>
 </TS>

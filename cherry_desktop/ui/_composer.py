@@ -252,8 +252,21 @@ class ApprovalCard(QFrame):
 
     def show_approval(self, approval: dict[str, Any]) -> None:
         self.approval = approval
+        tool_input = approval.get("input")
+        plan = tool_input.get("plan") if isinstance(tool_input, dict) else None
+        if approval.get("tool_name") == "ExitPlanMode" and isinstance(plan, str):
+            # Plan mode's plan: approve it (the agent starts working) or keep planning.
+            self.title.setText(self.tr("The agent's plan"))
+            self.input_label.setTextFormat(Qt.TextFormat.MarkdownText)
+            self.input_label.setText(plan)
+            self.allow_button.setText(self.tr("Approve plan"))
+            self.deny_button.setText(self.tr("Keep planning"))
+            return
         self.title.setText(self.tr("Allow the agent to run %1?").replace("%1", str(approval.get("tool_name") or "?")))
-        self.input_label.setText(_pretty(approval.get("input")))
+        self.input_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.input_label.setText(_pretty(tool_input))
+        self.allow_button.setText(self.tr("Allow (Enter)"))
+        self.deny_button.setText(self.tr("Deny (Esc)"))
 
     def _decide(self, allowed: bool) -> None:
         if self.approval is None:

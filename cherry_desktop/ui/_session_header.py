@@ -44,12 +44,16 @@ class SessionHeader(QFrame):
         self.context_meter.setObjectName("contextMeter")
         self.context_meter.setRange(0, 100)
         self.context_meter.setMaximumWidth(160)
+        self.todo_label = QLabel(self)
+        self.todo_label.setObjectName("sessionTodos")
+        self.todo_label.setVisible(False)
         self.notice = QLabel(self)
         self.notice.setObjectName("sessionNotice")
         self.notice.setWordWrap(True)
         for w in (self.agent_label, self.model_label, self.folder_button):
             h.addWidget(w)
         h.addStretch(1)
+        h.addWidget(self.todo_label)
         h.addWidget(self.notice)
         h.addWidget(self.permission_combo)
         h.addWidget(self.context_meter)
@@ -95,6 +99,19 @@ class SessionHeader(QFrame):
         self.context_meter.setToolTip(self.tr("%1 of %2 tokens of context used")
                                       .replace("%1", f"{used:,}").replace("%2", f"{maximum:,}"))
 
+    def set_todos(self, todos: list[dict[str, str]] | None) -> None:
+        """The running turn's todo list (TodoWrite): progress, and the item in progress; None
+        hides it (the turn ended)."""
+        if not todos:
+            self.todo_label.setVisible(False)
+            return
+        done = sum(1 for t in todos if t["status"] == "completed")
+        current = next((t["active_form"] for t in todos if t["status"] == "in_progress"), "")
+        text = self.tr("Todos %1/%2").replace("%1", str(done)).replace("%2", str(len(todos)))
+        self.todo_label.setText(f"{text} · {current}" if current else text)
+        self.todo_label.setToolTip("\n".join(t["content"] for t in todos))
+        self.todo_label.setVisible(True)
+
     def open_folder(self) -> None:
         if self.workspace_path:
             self.opener(self.workspace_path)
@@ -119,3 +136,16 @@ class SessionHeader(QFrame):
             self.notice.setProperty("state", "denied")
         self.notice.style().unpolish(self.notice)
         self.notice.style().polish(self.notice)
+
+
+def follow_session_header(header: SessionHeader, batch: list[Any]) -> None:
+    """Feed the header from a window's live chunks: context usage, the turn's todo list."""
+    from cherry_desktop.ui._todo_card import TODO_TOOL, todos_of
+
+    for item in batch:
+        chunk = item.chunk
+        kind = getattr(chunk, "type", "")
+        if kind == "data-context-usage" and isinstance(chunk.data, dict):
+            header.set_context_usage(chunk.data.get("used_tokens"), chunk.data.get("max_tokens"))
+        elif kind == "tool-input-available" and getattr(chunk, "tool_name", "") == TODO_TOOL:
+            header.set_todos(todos_of(chunk.input))

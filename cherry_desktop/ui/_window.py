@@ -29,7 +29,7 @@ from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
 from cherry_desktop.ui._search import SearchPanel, reveal_message
-from cherry_desktop.ui._session_header import SessionHeader
+from cherry_desktop.ui._session_header import SessionHeader, follow_session_header
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
 from cherry_desktop.ui._usage import UsageSummary, refresh_footers
@@ -268,15 +268,13 @@ class ChatWindow(QMainWindow):
     # -- live --------------------------------------------------------------------------------------
     def _on_chunks(self, batch: list[StreamChunk]) -> None:
         self.message_view.apply_batch(batch)
-        for item in batch:
-            if getattr(item.chunk, "type", "") == "data-context-usage" and isinstance(item.chunk.data, dict):
-                self.session_header.set_context_usage(item.chunk.data.get("used_tokens"),
-                                                      item.chunk.data.get("max_tokens"))
+        follow_session_header(self.session_header, batch)
 
     def _on_terminal(self, status: str, result: Any) -> None:
         error = getattr(result, "error", None)
         self.message_view.finish_live(status, getattr(error, "message", None) if error is not None else None)
         self.live_text_at_terminal = self.live_text()
+        self.session_header.set_todos(None)
         topic_done = bool(getattr(result, "is_topic_done", True))
         if topic_done:
             self.attached_live = False
