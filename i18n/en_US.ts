@@ -1070,4 +1070,46 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Todo list · %1 of %2 done</translation>
     </message>
 </context>
+<context>
+    <name>Translate</name>
+    <message>
+        <source>Choose a model for this chat (or a naming model in Settings) to translate.</source>
+        <translation>Choose a model for this chat (or a naming model in Settings) to translate.</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>English</translation>
+    </message>
+    <message>
+        <source>This message has no text to translate.</source>
+        <translation>This message has no text to translate.</translation>
+    </message>
+    <message>
+        <source>This message is already being translated.</source>
+        <translation>This message is already being translated.</translation>
+    </message>
+    <message>
+        <source>Translate to</source>
+        <translation>Translate to</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationBlock</name>
+    <message>
+        <source>Translating to %1…</source>
+        <translation>Translating to %1…</translation>
+    </message>
+    <message>
+        <source>Translation (%1)</source>
+        <translation>Translation (%1)</translation>
+    </message>
+    <message>
+        <source>Translation to %1 failed</source>
+        <translation>Translation to %1 failed</translation>
+    </message>
+    <message>
+        <source>Translation to %1 stopped</source>
+        <translation>Translation to %1 stopped</translation>
+    </message>
+</context>
 </TS>

@@ -1069,4 +1069,46 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>待办清单 · 已完成 %1/%2</translation>
     </message>
 </context>
+<context>
+    <name>Translate</name>
+    <message>
+        <source>Choose a model for this chat (or a naming model in Settings) to translate.</source>
+        <translation>请为此聊天选择一个模型（或在设置中选择命名模型）后再翻译。</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英语</translation>
+    </message>
+    <message>
+        <source>This message has no text to translate.</source>
+        <translation>此消息没有可翻译的文本。</translation>
+    </message>
+    <message>
+        <source>This message is already being translated.</source>
+        <translation>此消息正在翻译中。</translation>
+    </message>
+    <message>
+        <source>Translate to</source>
+        <translation>翻译为</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationBlock</name>
+    <message>
+        <source>Translating to %1…</source>
+        <translation>正在翻译为%1…</translation>
+    </message>
+    <message>
+        <source>Translation (%1)</source>
+        <translation>译文（%1）</translation>
+    </message>
+    <message>
+        <source>Translation to %1 failed</source>
+        <translation>翻译为%1失败</translation>
+    </message>
+    <message>
+        <source>Translation to %1 stopped</source>
+        <translation>翻译为%1已停止</translation>
+    </message>
+</context>
 </TS>

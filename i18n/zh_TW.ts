@@ -1069,4 +1069,46 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>待辦清單 · 已完成 %1/%2</translation>
     </message>
 </context>
+<context>
+    <name>Translate</name>
+    <message>
+        <source>Choose a model for this chat (or a naming model in Settings) to translate.</source>
+        <translation>請為此聊天選擇一個模型（或在設定中選擇命名模型）後再翻譯。</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英語</translation>
+    </message>
+    <message>
+        <source>This message has no text to translate.</source>
+        <translation>此訊息沒有可翻譯的文字。</translation>
+    </message>
+    <message>
+        <source>This message is already being translated.</source>
+        <translation>此訊息正在翻譯中。</translation>
+    </message>
+    <message>
+        <source>Translate to</source>
+        <translation>翻譯為</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationBlock</name>
+    <message>
+        <source>Translating to %1…</source>
+        <translation>正在翻譯為%1…</translation>
+    </message>
+    <message>
+        <source>Translation (%1)</source>
+        <translation>譯文（%1）</translation>
+    </message>
+    <message>
+        <source>Translation to %1 failed</source>
+        <translation>翻譯為%1失敗</translation>
+    </message>
+    <message>
+        <source>Translation to %1 stopped</source>
+        <translation>翻譯為%1已停止</translation>
+    </message>
+</context>
 </TS>

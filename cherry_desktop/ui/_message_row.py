@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, UsageFooter
 from cherry_desktop.ui._todo_card import CompactionDivider, make_tool_card
+from cherry_desktop.ui._translate import TranslationBlock
 
 #: The message-metadata key core's runtimes set on a turn cut short (core's
 #: `CUT_SHORT_METADATA_KEY`; its value is a `CutShortReason`).
@@ -116,6 +117,10 @@ class MessageRow(QFrame):
                 self.show_error(_error_message(getattr(part, "data", "")))
             elif kind == "data-compaction":
                 self.show_compaction(getattr(part, "data", None))
+            elif kind == "data-translation":
+                data = getattr(part, "data", None) or {}
+                self.body.addWidget(TranslationBlock(str(data.get("target_language") or part.id or ""),
+                                                     str(data.get("text") or "")))
         if load_error:
             self.show_error(self.tr("Part of this message could not be read."))
         self.footer.set_stats(stats)

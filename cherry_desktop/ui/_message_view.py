@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._listener import StreamChunk
 from cherry_desktop.ui._message_row import MessageRow
+from cherry_desktop.ui._translate import add_translate_menu
 
 PAGE_SIZE = 40
 # Posted below the paint's priority: the follow-the-bottom scroll runs once pending paints are
@@ -43,10 +44,12 @@ class MessageView(QScrollArea):
     Signals:
         approvals_changed(): the set of tool calls awaiting the user's decision changed.
         regenerate_requested(str): the user asked for another answer to this assistant row.
+        translate_requested(str, str): message id and language code to translate it into.
     """
 
     approvals_changed = Signal()
     regenerate_requested = Signal(str)
+    translate_requested = Signal(str, str)
 
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -279,11 +282,22 @@ class MessageView(QScrollArea):
 
     def _menu(self, pos: QPoint) -> None:
         row = self.row_at(pos)
-        if row is None or not self.can_regenerate(row):
+        if row is None:
             return
         menu = QMenu(self)
-        menu.addAction(self.tr("Regenerate"), lambda: self.regenerate_requested.emit(row.message_id))
-        menu.exec(self._content.mapToGlobal(pos))
+        if self.can_regenerate(row):
+            menu.addAction(self.tr("Regenerate"), lambda: self.regenerate_requested.emit(row.message_id))
+        if self.can_translate(row):
+            add_translate_menu(menu, lambda language: self.translate_requested.emit(row.message_id, language))
+        if not menu.isEmpty():
+            menu.exec(self._content.mapToGlobal(pos))
+
+    def can_translate(self, row: MessageRow) -> bool:
+        """Chat rows with text, once saved (a translation is stored with its message)."""
+        from cherry_desktop.core.topics import is_agent_session_topic
+
+        return (not row.live and self.topic_id is not None and not is_agent_session_topic(self.topic_id)
+                and not row.message_id.startswith(("local:", "__")) and bool(row.text().strip()))
 
     # -- scrolling --------------------------------------------------------------------------------
     def scroll_to_bottom(self) -> None:

@@ -32,6 +32,7 @@ from cherry_desktop.ui._search import SearchPanel, reveal_message
 from cherry_desktop.ui._session_header import SessionHeader, follow_session_header
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
+from cherry_desktop.ui._translate import translate_row
 from cherry_desktop.ui._usage import UsageSummary, refresh_footers
 from cherry_desktop.ui.bridge import BridgeUnavailableError
 
@@ -120,6 +121,7 @@ class ChatWindow(QMainWindow):
         self.message_view = MessageView(self.bridge, right)
         self.message_view.approvals_changed.connect(self._refresh_approval)
         self.message_view.regenerate_requested.connect(self.regenerate)
+        self.message_view.translate_requested.connect(lambda mid, lang: translate_row(self, mid, lang))
         v.addWidget(self.message_view, 1)
         self.empty_state = EmptyState(right)
         self.empty_state.new_chat_requested.connect(self.new_chat)

@@ -538,3 +538,12 @@ class UiBridge(QObject):
         from cherry_desktop.core.data.usage_cost import ModelPricing
 
         self.repos.costs.set_pricing(unique_model_id, ModelPricing(**prices) if prices is not None else None)
+
+    async def translate_message(self, message_id: str, language: str, listener: Any) -> None:
+        """Start translating a chat message (`listener` sees it stream; saved on success).
+        Raises `TranslationError`."""
+        from cherry_desktop.core.ai.translate import start_translation
+
+        await self.services()
+        start_translation(self._manager(), self.repos, message_id, language,
+                          fallback_model=self.core.settings.settings.naming_model or None, listeners=[listener])
