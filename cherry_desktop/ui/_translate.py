@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QMenu, QVBoxLayout, QWidget
+from shiboken6 import isValid
 
 from cherry_desktop.ui._tasks import spawn
 
@@ -45,12 +46,12 @@ class TranslationBlock(QFrame):
         self.text = text
         self.state = "done" if done else "streaming"
         self.error_text = ""
-        self.alive = True
-        self.destroyed.connect(self._gone)
         self._render()
 
-    def _gone(self) -> None:
-        self.alive = False
+    @property
+    def alive(self) -> bool:
+        """False once Qt deleted the block or its labels (its row was removed or reloaded)."""
+        return isValid(self) and isValid(self.header) and isValid(self.body)
 
     def append(self, delta: str) -> None:
         self.text += delta
@@ -92,10 +93,10 @@ class TranslationListener:
             self.block.append(chunk.delta)
 
     def _end(self, state: str, error: str = "") -> None:
-        if self.block.alive:
-            self.block.finish(state, error)
         if not self.ended.done():
             self.ended.set_result(state)
+        if self.block.alive:
+            self.block.finish(state, error)
 
     async def on_done(self, result: Any) -> None:
         self._end("done")

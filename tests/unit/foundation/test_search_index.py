@@ -154,3 +154,16 @@ def test_snippet_and_terms() -> None:
     assert snippet[lo:hi] == "Needle"
     assert make_snippet("short", ["x"]) == ("short", 0, 0)
     assert search_terms("a  A b a") == ["a", "b"]
+
+
+def test_a_partial_reply_cut_by_a_crash_is_found_after_boot_recovery(repos: Repositories) -> None:
+    from cherry_desktop.core.ai.stream.recovery import recover_interrupted_messages
+
+    topic = repos.topics.create_topic()
+    m = repos.messages.create_message(topic_id=topic.id, role="assistant", status="pending",
+                                      parts=[TextPart(text="half an answer about narwhals")])
+    repos.messages.checkpoint_pending(m.id, [TextPart(text="half an answer about narwhals and tusks")])
+    assert _ids(repos, "narwhals") == []  # still streaming when the app died
+    assert recover_interrupted_messages(repos) == [m.id]
+    assert _ids(repos, "tusks") == [m.id]
+    repos.search.check_integrity()
