@@ -182,7 +182,7 @@ class AgentSession(BaseModel):
     created_at = pw.BigIntegerField(default=now_ms)
     updated_at = pw.BigIntegerField(default=now_ms)
     # "" (never named: auto-naming may name it) | "auto" | "user" (never auto-named again)
-    name_source = pw.CharField(default="")
+    name_source = pw.CharField(default="", constraints=[pw.SQL("DEFAULT ''")])
 
 
 class AgentSessionMessage(BaseModel):
@@ -230,7 +230,7 @@ class Topic(BaseModel):
     created_at = pw.BigIntegerField(default=now_ms)
     updated_at = pw.BigIntegerField(default=now_ms)
     # "" (never named: auto-naming may name it) | "auto" | "user" (never auto-named again)
-    name_source = pw.CharField(default="")
+    name_source = pw.CharField(default="", constraints=[pw.SQL("DEFAULT ''")])
 
 
 class Message(BaseModel):
