@@ -209,6 +209,18 @@
         <source>Always allow %1 in this session</source>
         <translation>Always allow %1 in this session</translation>
     </message>
+    <message>
+        <source>Approve plan</source>
+        <translation>Approve plan</translation>
+    </message>
+    <message>
+        <source>Keep planning</source>
+        <translation>Keep planning</translation>
+    </message>
+    <message>
+        <source>The agent's plan</source>
+        <translation>The agent's plan</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -322,6 +334,10 @@
     <message>
         <source>Export to Markdown…</source>
         <translation>Export to Markdown…</translation>
+    </message>
+    <message>
+        <source>That message is on another branch of this chat</source>
+        <translation>That message is on another branch of this chat</translation>
     </message>
 </context>
 <context>
@@ -643,6 +659,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Paste the API key</source>
         <translation>Paste the API key</translation>
     </message>
+    <message>
+        <source>Prices…</source>
+        <translation>Prices…</translation>
+    </message>
 </context>
 <context>
     <name>QueueDock</name>
@@ -909,6 +929,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>%1 s total</source>
         <translation>%1 s total</translation>
     </message>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 cache reads</translation>
+    </message>
 </context>
 <context>
     <name>StorageFaultText</name>
@@ -1066,6 +1090,185 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Exported to %1</source>
         <translation>Exported to %1</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search chats and sessions (Ctrl+K)</source>
+        <translation>Search chats and sessions (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>No results</source>
+        <translation>No results</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>Untitled</translation>
+    </message>
+</context>
+<context>
+    <name>SessionHeader</name>
+    <message>
+        <source>Permission mode of this agent, applied to the running session</source>
+        <translation>Permission mode of this agent, applied to the running session</translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation>Agent: %1</translation>
+    </message>
+    <message>
+        <source>Untitled agent</source>
+        <translation>Untitled agent</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>Model: %1</translation>
+    </message>
+    <message>
+        <source>the agent's default</source>
+        <translation>the agent's default</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>Open %1</translation>
+    </message>
+    <message>
+        <source>Context %1%</source>
+        <translation>Context %1%</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens of context used</source>
+        <translation>%1 of %2 tokens of context used</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>Now: %1</translation>
+    </message>
+    <message>
+        <source>Applies from the next turn</source>
+        <translation>Applies from the next turn</translation>
+    </message>
+    <message>
+        <source>The running session refused the change; it applies from the next turn</source>
+        <translation>The running session refused the change; it applies from the next turn</translation>
+    </message>
+    <message>
+        <source>Todos %1/%2</source>
+        <translation>Todos %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPricingDialog</name>
+    <message>
+        <source>Cache reads</source>
+        <translation>Cache reads</translation>
+    </message>
+    <message>
+        <source>Cache writes</source>
+        <translation>Cache writes</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>Input</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Output</translation>
+    </message>
+    <message>
+        <source>Prices of %1</source>
+        <translation>Prices of %1</translation>
+    </message>
+    <message>
+        <source>USD per million tokens</source>
+        <translation>USD per million tokens</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSummary</name>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 cache reads</translation>
+    </message>
+    <message>
+        <source>Total: %1 in · %2 out tokens</source>
+        <translation>Total: %1 in · %2 out tokens</translation>
+    </message>
+    <message>
+        <source>no prices for some models</source>
+        <translation>no prices for some models</translation>
+    </message>
+</context>
+<context>
+    <name>CompactionDivider</name>
+    <message>
+        <source>— Compacting the context failed: %1 —</source>
+        <translation>— Compacting the context failed: %1 —</translation>
+    </message>
+    <message>
+        <source>— Compacting the conversation's context… —</source>
+        <translation>— Compacting the conversation's context… —</translation>
+    </message>
+    <message>
+        <source>— Earlier messages were compacted into a summary to free context —</source>
+        <translation>— Earlier messages were compacted into a summary to free context —</translation>
+    </message>
+</context>
+<context>
+    <name>PlanCard</name>
+    <message>
+        <source>Plan</source>
+        <translation>Plan</translation>
+    </message>
+</context>
+<context>
+    <name>TodoCard</name>
+    <message>
+        <source>Todo list · %1 of %2 done</source>
+        <translation>Todo list · %1 of %2 done</translation>
+    </message>
+</context>
+<context>
+    <name>Translate</name>
+    <message>
+        <source>Choose a model for this chat (or a naming model in Settings) to translate.</source>
+        <translation>Choose a model for this chat (or a naming model in Settings) to translate.</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>English</translation>
+    </message>
+    <message>
+        <source>This message has no text to translate.</source>
+        <translation>This message has no text to translate.</translation>
+    </message>
+    <message>
+        <source>This message is already being translated.</source>
+        <translation>This message is already being translated.</translation>
+    </message>
+    <message>
+        <source>Translate to</source>
+        <translation>Translate to</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationBlock</name>
+    <message>
+        <source>Translating to %1…</source>
+        <translation>Translating to %1…</translation>
+    </message>
+    <message>
+        <source>Translation (%1)</source>
+        <translation>Translation (%1)</translation>
+    </message>
+    <message>
+        <source>Translation to %1 failed</source>
+        <translation>Translation to %1 failed</translation>
+    </message>
+    <message>
+        <source>Translation to %1 stopped</source>
+        <translation>Translation to %1 stopped</translation>
     </message>
 </context>
 </TS>

@@ -209,6 +209,18 @@
         <source>Always allow %1 in this session</source>
         <translation>本会话中始终允许 %1</translation>
     </message>
+    <message>
+        <source>Approve plan</source>
+        <translation>批准计划</translation>
+    </message>
+    <message>
+        <source>Keep planning</source>
+        <translation>继续规划</translation>
+    </message>
+    <message>
+        <source>The agent's plan</source>
+        <translation>智能体的计划</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -322,6 +334,10 @@
     <message>
         <source>Export to Markdown…</source>
         <translation>导出为 Markdown…</translation>
+    </message>
+    <message>
+        <source>That message is on another branch of this chat</source>
+        <translation>该消息位于此聊天的另一个分支上</translation>
     </message>
 </context>
 <context>
@@ -643,6 +659,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Paste the API key</source>
         <translation>粘贴 API 密钥</translation>
     </message>
+    <message>
+        <source>Prices…</source>
+        <translation>价格…</translation>
+    </message>
 </context>
 <context>
     <name>QueueDock</name>
@@ -908,6 +928,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>%1 s total</source>
         <translation>共 %1 秒</translation>
     </message>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 缓存读取</translation>
+    </message>
 </context>
 <context>
     <name>StorageFaultText</name>
@@ -1065,6 +1089,185 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search chats and sessions (Ctrl+K)</source>
+        <translation>搜索聊天和会话 (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>No results</source>
+        <translation>没有结果</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+</context>
+<context>
+    <name>SessionHeader</name>
+    <message>
+        <source>Permission mode of this agent, applied to the running session</source>
+        <translation>此智能体的权限模式，会应用到正在运行的会话</translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation>智能体：%1</translation>
+    </message>
+    <message>
+        <source>Untitled agent</source>
+        <translation>未命名智能体</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>the agent's default</source>
+        <translation>智能体默认模型</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>Context %1%</source>
+        <translation>上下文 %1%</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens of context used</source>
+        <translation>已使用上下文 %1 / %2 个 token</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>当前：%1</translation>
+    </message>
+    <message>
+        <source>Applies from the next turn</source>
+        <translation>从下一轮开始生效</translation>
+    </message>
+    <message>
+        <source>The running session refused the change; it applies from the next turn</source>
+        <translation>正在运行的会话拒绝了此更改；将从下一轮开始生效</translation>
+    </message>
+    <message>
+        <source>Todos %1/%2</source>
+        <translation>待办 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPricingDialog</name>
+    <message>
+        <source>Cache reads</source>
+        <translation>缓存读取</translation>
+    </message>
+    <message>
+        <source>Cache writes</source>
+        <translation>缓存写入</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Prices of %1</source>
+        <translation>%1 的价格</translation>
+    </message>
+    <message>
+        <source>USD per million tokens</source>
+        <translation>每百万 token 的美元价格</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSummary</name>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 缓存读取</translation>
+    </message>
+    <message>
+        <source>Total: %1 in · %2 out tokens</source>
+        <translation>合计：输入 %1 · 输出 %2 token</translation>
+    </message>
+    <message>
+        <source>no prices for some models</source>
+        <translation>部分模型没有价格</translation>
+    </message>
+</context>
+<context>
+    <name>CompactionDivider</name>
+    <message>
+        <source>— Compacting the context failed: %1 —</source>
+        <translation>— 压缩上下文失败：%1 —</translation>
+    </message>
+    <message>
+        <source>— Compacting the conversation's context… —</source>
+        <translation>— 正在压缩对话上下文… —</translation>
+    </message>
+    <message>
+        <source>— Earlier messages were compacted into a summary to free context —</source>
+        <translation>— 较早的消息已压缩为摘要以释放上下文 —</translation>
+    </message>
+</context>
+<context>
+    <name>PlanCard</name>
+    <message>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+</context>
+<context>
+    <name>TodoCard</name>
+    <message>
+        <source>Todo list · %1 of %2 done</source>
+        <translation>待办清单 · 已完成 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>Translate</name>
+    <message>
+        <source>Choose a model for this chat (or a naming model in Settings) to translate.</source>
+        <translation>请为此聊天选择一个模型（或在设置中选择命名模型）后再翻译。</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英语</translation>
+    </message>
+    <message>
+        <source>This message has no text to translate.</source>
+        <translation>此消息没有可翻译的文本。</translation>
+    </message>
+    <message>
+        <source>This message is already being translated.</source>
+        <translation>此消息正在翻译中。</translation>
+    </message>
+    <message>
+        <source>Translate to</source>
+        <translation>翻译为</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationBlock</name>
+    <message>
+        <source>Translating to %1…</source>
+        <translation>正在翻译为%1…</translation>
+    </message>
+    <message>
+        <source>Translation (%1)</source>
+        <translation>译文（%1）</translation>
+    </message>
+    <message>
+        <source>Translation to %1 failed</source>
+        <translation>翻译为%1失败</translation>
+    </message>
+    <message>
+        <source>Translation to %1 stopped</source>
+        <translation>翻译为%1已停止</translation>
     </message>
 </context>
 </TS>

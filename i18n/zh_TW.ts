@@ -209,6 +209,18 @@
         <source>Always allow %1 in this session</source>
         <translation>本工作階段中一律允許 %1</translation>
     </message>
+    <message>
+        <source>Approve plan</source>
+        <translation>核准計畫</translation>
+    </message>
+    <message>
+        <source>Keep planning</source>
+        <translation>繼續規劃</translation>
+    </message>
+    <message>
+        <source>The agent's plan</source>
+        <translation>智慧體的計畫</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -322,6 +334,10 @@
     <message>
         <source>Export to Markdown…</source>
         <translation>匯出為 Markdown…</translation>
+    </message>
+    <message>
+        <source>That message is on another branch of this chat</source>
+        <translation>該訊息位於此聊天的另一個分支上</translation>
     </message>
 </context>
 <context>
@@ -643,6 +659,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Paste the API key</source>
         <translation>貼上 API 金鑰</translation>
     </message>
+    <message>
+        <source>Prices…</source>
+        <translation>價格…</translation>
+    </message>
 </context>
 <context>
     <name>QueueDock</name>
@@ -908,6 +928,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>%1 s total</source>
         <translation>共 %1 秒</translation>
     </message>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 快取讀取</translation>
+    </message>
 </context>
 <context>
     <name>StorageFaultText</name>
@@ -1065,6 +1089,185 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Exported to %1</source>
         <translation>已匯出至 %1</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search chats and sessions (Ctrl+K)</source>
+        <translation>搜尋聊天和工作階段 (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>No results</source>
+        <translation>沒有結果</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+</context>
+<context>
+    <name>SessionHeader</name>
+    <message>
+        <source>Permission mode of this agent, applied to the running session</source>
+        <translation>此智慧體的權限模式，會套用到正在執行的工作階段</translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation>智慧體：%1</translation>
+    </message>
+    <message>
+        <source>Untitled agent</source>
+        <translation>未命名智慧體</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>the agent's default</source>
+        <translation>智慧體預設模型</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>開啟 %1</translation>
+    </message>
+    <message>
+        <source>Context %1%</source>
+        <translation>上下文 %1%</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens of context used</source>
+        <translation>已使用上下文 %1 / %2 個 token</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>目前：%1</translation>
+    </message>
+    <message>
+        <source>Applies from the next turn</source>
+        <translation>從下一輪開始生效</translation>
+    </message>
+    <message>
+        <source>The running session refused the change; it applies from the next turn</source>
+        <translation>正在執行的工作階段拒絕了此變更；將從下一輪開始生效</translation>
+    </message>
+    <message>
+        <source>Todos %1/%2</source>
+        <translation>待辦 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPricingDialog</name>
+    <message>
+        <source>Cache reads</source>
+        <translation>快取讀取</translation>
+    </message>
+    <message>
+        <source>Cache writes</source>
+        <translation>快取寫入</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>輸入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>輸出</translation>
+    </message>
+    <message>
+        <source>Prices of %1</source>
+        <translation>%1 的價格</translation>
+    </message>
+    <message>
+        <source>USD per million tokens</source>
+        <translation>每百萬 token 的美元價格</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSummary</name>
+    <message>
+        <source>%1 cache reads</source>
+        <translation>%1 快取讀取</translation>
+    </message>
+    <message>
+        <source>Total: %1 in · %2 out tokens</source>
+        <translation>合計：輸入 %1 · 輸出 %2 token</translation>
+    </message>
+    <message>
+        <source>no prices for some models</source>
+        <translation>部分模型沒有價格</translation>
+    </message>
+</context>
+<context>
+    <name>CompactionDivider</name>
+    <message>
+        <source>— Compacting the context failed: %1 —</source>
+        <translation>— 壓縮上下文失敗：%1 —</translation>
+    </message>
+    <message>
+        <source>— Compacting the conversation's context… —</source>
+        <translation>— 正在壓縮對話上下文… —</translation>
+    </message>
+    <message>
+        <source>— Earlier messages were compacted into a summary to free context —</source>
+        <translation>— 較早的訊息已壓縮為摘要以釋放上下文 —</translation>
+    </message>
+</context>
+<context>
+    <name>PlanCard</name>
+    <message>
+        <source>Plan</source>
+        <translation>計畫</translation>
+    </message>
+</context>
+<context>
+    <name>TodoCard</name>
+    <message>
+        <source>Todo list · %1 of %2 done</source>
+        <translation>待辦清單 · 已完成 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>Translate</name>
+    <message>
+        <source>Choose a model for this chat (or a naming model in Settings) to translate.</source>
+        <translation>請為此聊天選擇一個模型（或在設定中選擇命名模型）後再翻譯。</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英語</translation>
+    </message>
+    <message>
+        <source>This message has no text to translate.</source>
+        <translation>此訊息沒有可翻譯的文字。</translation>
+    </message>
+    <message>
+        <source>This message is already being translated.</source>
+        <translation>此訊息正在翻譯中。</translation>
+    </message>
+    <message>
+        <source>Translate to</source>
+        <translation>翻譯為</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationBlock</name>
+    <message>
+        <source>Translating to %1…</source>
+        <translation>正在翻譯為%1…</translation>
+    </message>
+    <message>
+        <source>Translation (%1)</source>
+        <translation>譯文（%1）</translation>
+    </message>
+    <message>
+        <source>Translation to %1 failed</source>
+        <translation>翻譯為%1失敗</translation>
+    </message>
+    <message>
+        <source>Translation to %1 stopped</source>
+        <translation>翻譯為%1已停止</translation>
     </message>
 </context>
 </TS>

@@ -28,6 +28,7 @@ from cherry_desktop.core.shared_cache import SharedCache
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session import AgentSessionRuntimeService
+    from cherry_desktop.core.ai.naming import TopicNamingService
     from cherry_desktop.core.ai.service import AiService
     from cherry_desktop.core.ai.stream import AiStreamManager, TemporaryChatService
 
@@ -53,6 +54,7 @@ class CoreServices:
     ai_service: AiService = field(init=False)
     agent_runtime: AgentSessionRuntimeService = field(init=False)
     temporary_chats: TemporaryChatService = field(init=False)
+    topic_naming: TopicNamingService = field(init=False)
     services_ready: asyncio.Event = field(init=False, default_factory=asyncio.Event)
 
     async def start_services(self) -> None:
@@ -169,6 +171,13 @@ def add_stream_services(core: CoreServices) -> None:
         TemporaryChatContextProvider(temporary),
         PersistentChatContextProvider(repos, trace_storage=trace_storage),
     ])
+    from cherry_desktop.core.ai.naming import TopicNamingService
+
+    def naming_settings() -> tuple[str, str]:
+        return settings.settings.language, settings.settings.naming_model
+
+    core.topic_naming = TopicNamingService(manager, repos, core.shared_cache, naming_settings)
+    app.register(core.topic_naming)
     from cherry_desktop.core.memory import MemoryReleaseService
 
     app.register(MemoryReleaseService(core.shared_cache))

@@ -45,6 +45,8 @@ class AppSettings:
     username: str = ""
     notify_on_completion: bool = True
     agent_idle_window_s: int = 300
+    # The model that names topics after their first exchange ("" the topic's own model).
+    naming_model: str = ""
     # A reply whose model sends nothing for this long (no tool running, no approval awaited)
     # is stopped and kept as `paused`; 0 never stops it.
     stream_idle_timeout_s: int = 300

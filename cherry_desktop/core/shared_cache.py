@@ -21,10 +21,16 @@ CacheCallback = Callable[[str, Any], None]
 # Key prefixes the spec names.
 TOPIC_STREAM_STATUS_PREFIX = "topic.stream.statuses."
 TOPIC_LAST_SEEN_COMPLETION_PREFIX = "topic.stream.last_seen_completion."
+#: A topic's new name (auto-naming or a rename), for every window's sidebar and header.
+TOPIC_TITLE_PREFIX = "topic.title."
 
 
 def topic_stream_status_key(topic_id: str) -> str:
     return TOPIC_STREAM_STATUS_PREFIX + topic_id
+
+
+def topic_title_key(topic_id: str) -> str:
+    return TOPIC_TITLE_PREFIX + topic_id
 
 
 def topic_last_seen_completion_key(topic_id: str) -> str:

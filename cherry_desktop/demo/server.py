@@ -36,6 +36,7 @@ from cherry_desktop.demo.http import (
     write_json,
     write_response,
 )
+from cherry_desktop.demo.naming import naming_reply
 from cherry_desktop.demo.replies import (
     AnyReply,
     HangReply,
@@ -142,10 +143,14 @@ class ScriptedModelServer:
         return len(self._script)
 
     def choose_reply(self, request: ModelRequest) -> AnyReply:
-        """The reply for one messages request (rules, then side requests, then script)."""
+        """The reply for one messages request (rules, then auto-naming's and side requests,
+        then script)."""
         for predicate, entry in self.rules:
             if predicate(request):
                 return _resolve(entry, request)
+        named = naming_reply(request)
+        if named is not None:
+            return named
         if not request.is_model_turn:
             return side_request_reply(request)
         entry = self._script.popleft() if self._script else self.default

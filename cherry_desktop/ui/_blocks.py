@@ -388,4 +388,12 @@ class UsageFooter(QLabel):
             parts.append(self.tr("first token %1 s").replace("%1", f"{ttft / 1000:.2f}"))
         if total is not None:
             parts.append(self.tr("%1 s total").replace("%1", f"{total / 1000:.1f}"))
+        cache_reads = _num(stats, "cache_read_tokens")
+        if cache_reads:
+            parts.append(self.tr("%1 cache reads").replace("%1", str(int(cache_reads))))
+        cost = _num(stats, "cost")
+        if cost is not None:
+            from cherry_desktop.ui._usage import format_cost
+
+            parts.append(format_cost(cost))
         return " · ".join(parts)

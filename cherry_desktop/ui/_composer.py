@@ -289,10 +289,25 @@ class ApprovalCard(QFrame):
 
     def show_approval(self, approval: dict[str, Any]) -> None:
         self.approval = approval
+        tool_input = approval.get("input")
+        plan = tool_input.get("plan") if isinstance(tool_input, dict) else None
+        if approval.get("tool_name") == "ExitPlanMode" and isinstance(plan, str):
+            # Plan mode's plan: approve it (the agent starts working) or keep planning.
+            self.title.setText(self.tr("The agent's plan"))
+            self.input_label.setTextFormat(Qt.TextFormat.MarkdownText)
+            self.input_label.setText(plan)
+            self.allow_button.setText(self.tr("Approve plan"))
+            self.deny_button.setText(self.tr("Keep planning"))
+            self.always_button.setVisible(False)
+            return
         self.title.setText(self.tr("Allow the agent to run %1?").replace("%1", str(approval.get("tool_name") or "?")))
         name = str(approval.get("tool_name") or "?")
+        self.input_label.setTextFormat(Qt.TextFormat.RichText)
         self.input_label.setText(tool_input_html(name, approval.get("input")))
+        self.allow_button.setText(self.tr("Allow (Enter)"))
+        self.deny_button.setText(self.tr("Deny (Esc)"))
         self.always_button.setText(self.tr("Always allow %1 in this session").replace("%1", name))
+        self.always_button.setVisible(True)
 
     def _always(self) -> None:
         if self.approval is None:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cherry_desktop.ui._permission_modes import permission_mode_label
 from cherry_desktop.ui._providers_dialog import ProvidersDialog, ProvidersPanel
 from cherry_desktop.ui.i18n import LOCALES
 
@@ -107,12 +108,7 @@ class AgentDialog(QDialog):
             combo.setCurrentIndex(index)
 
     def _mode_label(self, mode: str) -> str:
-        return {
-            "default": self.tr("Ask before edits and commands"),
-            "acceptEdits": self.tr("Accept file edits, ask before commands"),
-            "plan": self.tr("Plan only (no changes)"),
-            "bypassPermissions": self.tr("Never ask (trusted workspace)"),
-        }.get(mode, mode)
+        return permission_mode_label(mode)
 
     def current_caps(self) -> Any:
         return self.capabilities.get(self.runtime_combo.currentData())

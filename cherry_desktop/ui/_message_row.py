@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, UsageFooter
 from cherry_desktop.ui._markdown import MarkdownView
+from cherry_desktop.ui._todo_card import CompactionDivider, make_tool_card
+from cherry_desktop.ui._translate import TranslationBlock
 
 #: The message-metadata key core's runtimes set on a turn cut short (core's
 #: `CUT_SHORT_METADATA_KEY`; its value is a `CutShortReason`).
@@ -109,11 +111,17 @@ class MessageRow(QFrame):
             elif kind == "reasoning":
                 self.body.addWidget(ReasoningBlock(part.text, done=True))
             elif kind == "dynamic-tool" or kind.startswith("tool-"):
-                card = ToolCard(part.model_dump())
+                card = make_tool_card(part.model_dump())
                 self._tools[part.tool_call_id] = card
                 self.body.addWidget(card)
             elif kind == "data-error":
                 self.show_error(_error_message(getattr(part, "data", "")))
+            elif kind == "data-compaction":
+                self.show_compaction(getattr(part, "data", None))
+            elif kind == "data-translation":
+                data = getattr(part, "data", None) or {}
+                self.body.addWidget(TranslationBlock(str(data.get("target_language") or part.id or ""),
+                                                     str(data.get("text") or "")))
         if load_error:
             self.show_error(self.tr("Part of this message could not be read."))
         self.footer.set_stats(stats)
@@ -159,6 +167,14 @@ class MessageRow(QFrame):
         self._add_note(self.cut_short_text)
         self._set_header()
 
+    def show_compaction(self, data: Any) -> None:
+        """The compaction divider (one per row; its state follows the latest chunk)."""
+        divider = self.findChild(CompactionDivider)
+        if divider is None:
+            self.body.addWidget(CompactionDivider(data))
+        else:
+            divider.update_data(data)
+
     def _add_note(self, text: str) -> None:
         note = QLabel(text, self)
         note.setObjectName("cutShortNote")
@@ -198,6 +214,8 @@ class MessageRow(QFrame):
             self.show_error(chunk.error_text)
         elif t.startswith("data-error"):
             self.show_error(_error_message(getattr(chunk, "data", "")))
+        elif t == "data-compaction":
+            self.show_compaction(getattr(chunk, "data", None))
         elif t in ("message-metadata", "finish"):
             md = getattr(chunk, "message_metadata", None)
             if isinstance(md, dict) and md:
@@ -241,8 +259,8 @@ class MessageRow(QFrame):
         t = chunk.type
         card = self._tools.get(chunk.tool_call_id)
         if card is None:
-            card = ToolCard({"tool_call_id": chunk.tool_call_id,
-                             "tool_name": getattr(chunk, "tool_name", None) or "?"})
+            card = make_tool_card({"tool_call_id": chunk.tool_call_id,
+                                   "tool_name": getattr(chunk, "tool_name", None) or "?"})
             self._tools[chunk.tool_call_id] = card
             self.body.addWidget(card)
         before = card.fields.get("state")

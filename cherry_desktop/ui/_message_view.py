@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QToolButton, QVBoxLayo
 from cherry_desktop.ui._listener import StreamChunk
 from cherry_desktop.ui._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui._message_row import MessageRow
+from cherry_desktop.ui._translate import add_translate_menu
 
 PAGE_SIZE = 40
 ROW_SPACING = 10
@@ -55,12 +56,14 @@ class MessageView(QScrollArea):
         regenerate_requested(str): the user asked for another answer to this assistant row.
         edit_requested(str): the user wants to edit this user row and send it again.
         delete_requested(str): the user deleted this row (the window offers undo).
+        translate_requested(str, str): message id and language code to translate it into.
     """
 
     approvals_changed = Signal()
     regenerate_requested = Signal(str)
     edit_requested = Signal(str)
     delete_requested = Signal(str)
+    translate_requested = Signal(str, str)
 
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -374,7 +377,16 @@ class MessageView(QScrollArea):
         self._configure_actions(row)
         menu = QMenu(self)
         self.row_actions.fill_menu(menu)
+        if self.can_translate(row):
+            add_translate_menu(menu, lambda language: self.translate_requested.emit(row.message_id, language))
         menu.exec(self._content.mapToGlobal(pos))
+
+    def can_translate(self, row: MessageRow) -> bool:
+        """Chat rows with text, once saved (a translation is stored with its message)."""
+        from cherry_desktop.core.topics import is_agent_session_topic
+
+        return (not row.live and self.topic_id is not None and not is_agent_session_topic(self.topic_id)
+                and not row.message_id.startswith(("local:", "__")) and bool(row.text().strip()))
 
     # -- sizing and scrolling -------------------------------------------------------------------
     def fit_content(self) -> None:

@@ -162,6 +162,10 @@ class ProvidersPanel(QWidget):
         model_row.addWidget(self.model_edit, 1)
         model_row.addWidget(add_model)
         model_row.addWidget(self.remove_model_button)
+        self.prices_button = QPushButton(self.tr("Prices…"), self.form)
+        self.prices_button.setObjectName("modelPricesButton")
+        self.prices_button.clicked.connect(self.edit_prices)
+        model_row.addWidget(self.prices_button)
         form.addRow("", model_row)
 
     def type_label(self, kind: str) -> str:
@@ -355,6 +359,17 @@ class ProvidersPanel(QWidget):
         self.model_edit.clear()
         self._reload_models()
         return umid
+
+    def edit_prices(self) -> QDialog | None:
+        """The price editor of the selected model (for its turns' cost)."""
+        from cherry_desktop.ui._usage import ModelPricingDialog
+
+        item = self.model_list.currentItem()
+        if item is None:
+            return None
+        dialog = ModelPricingDialog(self.bridge, item.data(ID_ROLE), self)
+        dialog.open()
+        return dialog
 
     def remove_model(self) -> None:
         item = self.model_list.currentItem()

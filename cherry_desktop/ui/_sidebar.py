@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHeaderView, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
+from cherry_desktop.core.shared_cache import TOPIC_TITLE_PREFIX
 from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.ui._cache_mirror import QtSharedCache
 from cherry_desktop.ui._topics import TopicStatusView
@@ -71,8 +73,10 @@ def badge_state(status: TopicStatusView, unseen_completion: bool) -> str:
 
 
 class SessionList(QTreeWidget):
-    """Agents → sessions, then chat topics. Double click opens; the context menu offers
-    "Open in new window", new / rename / delete session, edit agent.
+    """Agents → sessions, then chat topics. A click opens, a double click or F2 renames (so does
+    the context menu, which also offers
+    "Open in new window", new / delete session, edit agent). Names follow the shared cache's
+    `topic.title.*` (auto-naming, a rename in another window).
 
     Signals:
         open_requested(str, bool): topic id, and whether to open it in a new window.
@@ -111,6 +115,7 @@ class SessionList(QTreeWidget):
         self.customContextMenuRequested.connect(self._menu)
         self.itemActivated.connect(self._activated)
         self.itemClicked.connect(self._activated)
+        self.itemDoubleClicked.connect(self._rename_item)
         self.badges: dict[str, StatusBadge] = {}
         self._items: dict[str, QTreeWidgetItem] = {}
         self.current_topic: str | None = None
@@ -158,7 +163,12 @@ class SessionList(QTreeWidget):
         if badge is not None:
             badge.set_state(badge_state(self.cache.topic_status(topic_id), self.cache.has_unseen_completion(topic_id)))
 
-    def _on_cache_changed(self, key: str, _value: Any) -> None:
+    def _on_cache_changed(self, key: str, value: Any) -> None:
+        if key.startswith(TOPIC_TITLE_PREFIX):
+            item = self._items.get(key[len(TOPIC_TITLE_PREFIX):])
+            if item is not None and isinstance(value, str) and value:
+                item.setText(0, value)
+            return
         topic_id = key.split(".", 3)[-1] if key.startswith("topic.stream.") else None
         if topic_id is not None:
             self.refresh_badge(topic_id)
@@ -176,6 +186,18 @@ class SessionList(QTreeWidget):
         topic_id = item.data(0, TOPIC_ROLE)
         if topic_id:
             self.open_requested.emit(topic_id, False)
+
+    def _rename_item(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        topic_id = item.data(0, TOPIC_ROLE)
+        if topic_id:
+            self.rename_requested.emit(topic_id)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        item = self.currentItem()
+        if event.key() == Qt.Key.Key_F2 and item is not None and item.data(0, TOPIC_ROLE):
+            self._rename_item(item)
+            return
+        super().keyPressEvent(event)
 
     def _menu(self, pos: QPoint) -> None:
         item = self.itemAt(pos)

@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cherry_desktop.core.shared_cache import topic_title_key
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._actions_handler import MessageActionsHandler
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
@@ -30,8 +31,12 @@ from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
 from cherry_desktop.ui._message_actions import UndoBar
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
+from cherry_desktop.ui._search import SearchPanel, reveal_message
+from cherry_desktop.ui._session_header import SessionHeader, follow_session_header
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
+from cherry_desktop.ui._translate import translate_row
+from cherry_desktop.ui._usage import UsageSummary, refresh_footers
 from cherry_desktop.ui.bridge import BridgeUnavailableError
 
 if TYPE_CHECKING:
@@ -98,6 +103,8 @@ class ChatWindow(QMainWindow):
         self.sidebar.edit_agent_requested.connect(lambda agent_id: self.controller.edit_agent(self, agent_id))
         self.sidebar.new_agent_requested.connect(lambda: self.controller.edit_agent(self, None))
         self.sidebar.new_chat_requested.connect(self.new_chat)
+        self.search_panel = SearchPanel(self.bridge, self.sidebar, splitter)
+        self.search_panel.hit_opened.connect(self.open_search_hit)
         right = QWidget(splitter)
         v = QVBoxLayout(right)
         v.setContentsMargins(0, 0, 0, 0)
@@ -111,9 +118,15 @@ class ChatWindow(QMainWindow):
         self.chat_header.model_chosen.connect(self._on_model_chosen)
         self.chat_header.providers_requested.connect(lambda pid: self.controller.open_providers(self, pid or None))
         v.addWidget(self.chat_header)
+        self.session_header = SessionHeader(right)
+        self.session_header.permission_chosen.connect(self._on_permission_chosen)
+        v.addWidget(self.session_header)
+        self.usage_summary = UsageSummary(right)
+        v.addWidget(self.usage_summary)
         self.message_view = MessageView(self.bridge, right)
         self.message_view.approvals_changed.connect(self._refresh_approval)
         self.message_view.regenerate_requested.connect(self.regenerate)
+        self.message_view.translate_requested.connect(lambda mid, lang: translate_row(self, mid, lang))
         v.addWidget(self.message_view, 1)
         self.empty_state = EmptyState(right)
         self.empty_state.new_chat_requested.connect(self.new_chat)
@@ -143,7 +156,7 @@ class ChatWindow(QMainWindow):
         self.bottom.currentChanged.connect(self._fit_bottom)
         self._fit_bottom()
         v.addWidget(self.bottom)
-        splitter.addWidget(self.sidebar)
+        splitter.addWidget(self.search_panel)
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 840])
@@ -199,6 +212,12 @@ class ChatWindow(QMainWindow):
             self.controller.open_window(topic_id)
         else:
             self.show_topic(topic_id)
+
+    def open_search_hit(self, topic_id: str, message_id: str) -> None:
+        """Show a search result's topic; for a message hit, scroll to it and highlight it."""
+        self.show_topic(topic_id)
+        if message_id and not reveal_message(self.message_view, message_id):
+            self.statusBar().showMessage(self.tr("That message is on another branch of this chat"), 5000)
 
     def open_in_new_window(self) -> None:
         self.controller.open_window(self.topic_id)
@@ -268,11 +287,13 @@ class ChatWindow(QMainWindow):
     # -- live --------------------------------------------------------------------------------------
     def _on_chunks(self, batch: list[StreamChunk]) -> None:
         self.message_view.apply_batch(batch)
+        follow_session_header(self.session_header, batch)
 
     def _on_terminal(self, status: str, result: Any) -> None:
         error = getattr(result, "error", None)
         self.message_view.finish_live(status, getattr(error, "message", None) if error is not None else None)
         self.live_text_at_terminal = self.live_text()
+        self.session_header.set_todos(None)
         topic_done = bool(getattr(result, "is_topic_done", True))
         if topic_done:
             self.attached_live = False
@@ -287,6 +308,13 @@ class ChatWindow(QMainWindow):
             self.message_view.reload()
             self._refresh_queue()
             self._refresh_approval()
+            # An agent turn's usage is written just after its end is told: read it after that.
+            QTimer.singleShot(0, self._refresh_usage)
+
+    def _refresh_usage(self) -> None:
+        if self.topic_id is not None:
+            self.usage_summary.show_totals(self.bridge.usage_totals(self.topic_id))
+            refresh_footers(self.bridge, self.message_view.rows())
 
     def live_text(self) -> str:
         """Text of the assistant rows currently shown (tests compare windows with it)."""
@@ -306,6 +334,8 @@ class ChatWindow(QMainWindow):
             self._refresh_queue()
 
     def _on_cache_changed(self, key: str, _value: Any) -> None:
+        if self.topic_id is not None and key == topic_title_key(self.topic_id) and isinstance(_value, str):
+            self.title.setText(_value)
         # The host publishes each session's runtime state (busy, pending, held, issue): the queue
         # may have changed from another window or from the host itself.
         session_id = session_id_from_topic(self.topic_id) if self.topic_id else None
@@ -478,14 +508,30 @@ class ChatWindow(QMainWindow):
 
     # -- chat model ----------------------------------------------------------------------------------
     def _refresh_header(self) -> None:
-        """The chat header shows for chat topics only (an agent's model is the agent's)."""
+        """The chat header shows for chat topics only (an agent's model is the agent's); the
+        session header for agent sessions."""
         topic_id = self.topic_id
+        self.session_header.show_info(
+            self.bridge.session_header_info(topic_id) if topic_id and is_agent_session_topic(topic_id) else None)
+        self.usage_summary.show_totals(self.bridge.usage_totals(topic_id) if topic_id else None)
         is_chat = topic_id is not None and not is_agent_session_topic(topic_id)
         self.chat_header.setVisible(is_chat)
         if not is_chat or topic_id is None:
             return
         self.chat_header.set_models(self.bridge.chat_models(), self.bridge.topic_model(topic_id))
         self.chat_header.set_issue(self.bridge.chat_issue(topic_id))
+
+    def _on_permission_chosen(self, mode: str) -> asyncio.Task[Any] | None:
+        topic_id = self.topic_id
+        if topic_id is None:
+            return None
+
+        async def apply() -> None:
+            outcome = await self.bridge.set_session_permission_mode(topic_id, mode)
+            if topic_id == self.topic_id:
+                self.session_header.show_outcome(mode, outcome.value)
+
+        return spawn(apply(), on_error=self._report_error)
 
     def _on_model_chosen(self, unique_model_id: str) -> None:
         if self.topic_id is None or is_agent_session_topic(self.topic_id):
@@ -511,10 +557,8 @@ class ChatWindow(QMainWindow):
         name, ok = QInputDialog.getText(self, self.tr("Rename"), self.tr("Name"),
                                         text=self.bridge.topic_title(topic_id))
         if ok and name.strip():
+            # Every window's sidebar and header follow the shared cache.
             self.bridge.rename_topic(topic_id, name.strip())
-            self.controller.reload_sidebars()
-            if topic_id == self.topic_id:
-                self.title.setText(name.strip())
 
     def delete_topic(self, topic_id: str, *, confirm: bool = True) -> asyncio.Task[Any] | None:
         if confirm and QMessageBox.question(self, self.tr("Delete"), self.tr("Delete this conversation?")) \

@@ -73,6 +73,20 @@ class QueuedFollowUp:
     is_steer: bool
 
 
+@dataclass(frozen=True)
+class SearchEntry:
+    """One search result: a topic whose title matches (`message_id` empty) or a message hit
+    with the text around the match (`snippet[match_start:match_end]` is the match)."""
+
+    topic_id: str
+    kind: str  # "chat" | "session"
+    title: str
+    message_id: str = ""
+    snippet: str = ""
+    match_start: int = 0
+    match_end: int = 0
+
+
 class UiBridge(QObject):
     """Async request channels from the UI into core.
 
@@ -269,11 +283,11 @@ class UiBridge(QObject):
         return self.repos.topics.create_topic(name=name, model=model).id  # type: ignore[no-any-return]
 
     def rename_topic(self, topic_id: str, name: str) -> None:
-        session_id = session_id_from_topic(topic_id)
-        if session_id is not None:
-            self.repos.sessions.rename_session(session_id, name)
-        else:
-            self.repos.topics.rename_topic(topic_id, name)
+        """The user's name (never auto-named again), told to every window."""
+        from cherry_desktop.core.shared_cache import topic_title_key
+
+        self.repos.names.rename(topic_id, name)
+        self.core.shared_cache.set_shared(topic_title_key(topic_id), name)
 
     async def delete_topic(self, topic_id: str) -> None:
         """Stop a live stream first, then delete the rows."""
@@ -490,7 +504,16 @@ class UiBridge(QObject):
     # -- reads ------------------------------------------------------------------------------------
     def load_messages(self, topic_id: str, *, limit: int | None = None,
                       before_ordering: int | None = None) -> list[StoredMessage]:
-        """Rows of a topic in order; with `limit`, the newest `limit` before `before_ordering`."""
+        """Rows of a topic in order; with `limit`, the newest `limit` before `before_ordering`.
+        An assistant row's stats carry its recorded usage (cache reads too) and its cost where
+        its model has prices."""
+        from cherry_desktop.ui._usage import with_usage
+
+        rows = self._load_rows(topic_id, limit=limit, before_ordering=before_ordering)
+        return with_usage(rows, self.repos.costs.by_message(r.id for r in rows if r.role == "assistant"))
+
+    def _load_rows(self, topic_id: str, *, limit: int | None = None,
+                   before_ordering: int | None = None) -> list[StoredMessage]:
         session_id = session_id_from_topic(topic_id)
         if session_id is not None:
             return self.repos.session_messages.list_messages(  # type: ignore[no-any-return]
@@ -511,3 +534,65 @@ class UiBridge(QObject):
             return session.name if session else ""
         topic = self.repos.topics.find_topic(topic_id)
         return topic.name if topic else ""
+
+    def search(self, query: str, limit: int = 50) -> list[SearchEntry]:
+        """Topics whose title matches, then matching messages (newest first)."""
+        from cherry_desktop.core.topics import session_topic_id
+
+        search = self.repos.search
+        topic_ids, session_ids = search.matching_titles(query)
+        entries = [SearchEntry(session_topic_id(sid), "session", self.topic_title(session_topic_id(sid)))
+                   for sid in session_ids]
+        entries += [SearchEntry(tid, "chat", self.topic_title(tid)) for tid in topic_ids]
+        titles: dict[str, str] = {}
+        for hit in search.search_messages(query, limit=limit):
+            topic_id = session_topic_id(hit.owner_id) if hit.kind == "session" else hit.owner_id
+            if topic_id not in titles:
+                titles[topic_id] = self.topic_title(topic_id)
+            entries.append(SearchEntry(topic_id, hit.kind, titles[topic_id], hit.message_id,
+                                       hit.snippet, hit.match_start, hit.match_end))
+        return entries
+
+    # -- agent session header -------------------------------------------------------------------
+    def session_header_info(self, topic_id: str) -> Any:
+        """A `SessionHeaderInfo` for an agent session's topic, else None."""
+        from cherry_desktop.core.session_header import session_header_info
+
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            return None
+        return session_header_info(self.repos, getattr(self.core, "agent_runtime", None), session_id)
+
+    async def set_session_permission_mode(self, topic_id: str, mode: str) -> Any:
+        """Save the mode (the session's agent's) and apply it live through the host's reconcile;
+        returns a `PermissionOutcome`."""
+        from cherry_desktop.core.session_header import apply_permission_mode
+
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            raise ValueError(f"{topic_id} is not an agent session")
+        return await apply_permission_mode(self.repos, getattr(self.core, "agent_runtime", None), session_id, mode)
+
+    # -- usage and prices -------------------------------------------------------------------------
+    def usage_totals(self, topic_id: str) -> Any:
+        """A chat's or session's `UsageSums` so far."""
+        return self.repos.costs.topic_totals(topic_id)
+
+    def model_pricing(self, unique_model_id: str) -> Any:
+        return self.repos.costs.pricing(unique_model_id)
+
+    def set_model_pricing(self, unique_model_id: str, prices: dict[str, float] | None) -> None:
+        """Save a model's prices (USD per million tokens); None removes them. Raises
+        `PricingError` for a price that is not a non-negative number."""
+        from cherry_desktop.core.data.usage_cost import ModelPricing
+
+        self.repos.costs.set_pricing(unique_model_id, ModelPricing(**prices) if prices is not None else None)
+
+    async def translate_message(self, message_id: str, language: str, listener: Any) -> None:
+        """Start translating a chat message (`listener` sees it stream; saved on success).
+        Raises `TranslationError`."""
+        from cherry_desktop.core.ai.translate import start_translation
+
+        await self.services()
+        start_translation(self._manager(), self.repos, message_id, language,
+                          fallback_model=self.core.settings.settings.naming_model or None, listeners=[listener])

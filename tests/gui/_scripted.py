@@ -51,13 +51,23 @@ class Feed:
 
 
 class ScriptedAi:
-    """`AiService.stream_text` stand-in: one `Feed` per request."""
+    """`AiService.stream_text` stand-in: one `Feed` per request. Auto-naming's prompts (stream
+    ids `naming:*`) are answered at once with `naming_title` and kept in `naming_requests`,
+    not fed: the tests' feed indexes count the turns they drive."""
 
     def __init__(self) -> None:
         self.feeds: list[Feed] = []
+        self.naming_requests: list[AiStreamRequest] = []
+        self.naming_title = "Scripted title"
 
     async def stream_text(self, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
+        from cherry_desktop.core.ai.naming import NAMING_STREAM_PREFIX
+
         feed = Feed(request)
+        if (request.topic_id or "").startswith(NAMING_STREAM_PREFIX):
+            self.naming_requests.append(request)
+            feed.text(self.naming_title).end()
+            return feed.iterate()
         self.feeds.append(feed)
         return feed.iterate()
 

@@ -407,3 +407,26 @@ async def test_no_prewarmed_cli_outlives_core_stop(open_app: OpenApp, model_serv
     await app.core.stop()
     assert app.driver.process_manager.alive_pids() == []
     assert alive_children() - before == set()
+
+
+async def test_first_turn_names_the_session_through_the_naming_prompt(
+    open_app: OpenApp, model_server: ScriptedModelServer
+) -> None:
+    from cherry_desktop.core.ai.naming import NAMING_MARKER
+    from cherry_desktop.core.shared_cache import topic_title_key
+
+    app = await open_app()
+    model_server.enqueue(text("Sure, here is the plan."))
+    await app.turn("Refactor the payment module please")
+    await until(lambda: app.core.repos.sessions.get_session(app.session_id).name != "Demo session",
+                limit=TURN_LIMIT_S)
+    title = "Demo: Refactor the payment module please"
+    assert app.core.repos.sessions.get_session(app.session_id).name == title
+    assert app.core.shared_cache.get(topic_title_key(app.topic)) == title
+    naming = [r for r in model_server.requests if NAMING_MARKER in r.system_text]
+    assert len(naming) == 1 and "Sure, here is the plan." in naming[0].last_user_text()
+    # The naming prompt went to the provider directly, not into the agent's conversation.
+    assert all(NAMING_MARKER not in r.all_text() for r in model_server.requests_for_model_turns())
+    model_server.enqueue(text("Second."))
+    await app.turn("and the tests")
+    assert len([r for r in model_server.requests if NAMING_MARKER in r.system_text]) == 1

@@ -15,6 +15,7 @@ from pathlib import Path
 import peewee as pw
 
 from cherry_desktop.core.data.models import ALL_MODELS, AppMeta, database_proxy
+from cherry_desktop.core.data.search import create_search_index
 from cherry_desktop.core.private_files import create_private_file, tighten_database_files
 from cherry_desktop.core.storage_faults import StorageError, StorageFault, classify
 
@@ -73,9 +74,31 @@ def _m5_drop_config_version(db: pw.SqliteDatabase) -> None:
     db.execute_sql('DROP TABLE IF EXISTS "config_version"')
 
 
+def _m6_search_index(db: pw.SqliteDatabase) -> None:
+    """The FTS5 index over chat and session messages, with its triggers, back-filled."""
+    create_search_index(db)
+
+
+def _m7_name_source(db: pw.SqliteDatabase) -> None:
+    """Who named a topic or session ("" never, "auto", "user"): a user's name is never replaced
+    by auto-naming. (A file created at this build's migration 1 already has the column.)"""
+    for table in ("topic", "agent_session"):
+        columns = {row[1] for row in db.execute_sql(f'PRAGMA table_info("{table}")')}
+        if "name_source" not in columns:
+            db.execute_sql(f'ALTER TABLE "{table}" ADD COLUMN "name_source" VARCHAR(255) NOT NULL DEFAULT \'\'')
+
+
+def _m8_model_pricing(db: pw.SqliteDatabase) -> None:
+    """A model's prices (JSON, USD per million tokens; NULL: no prices, no cost shown)."""
+    columns = {row[1] for row in db.execute_sql('PRAGMA table_info("model")')}
+    if "pricing" not in columns:
+        db.execute_sql('ALTER TABLE "model" ADD COLUMN "pricing" TEXT')
+
+
 # Append only; never edit a released migration.
 MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [
     _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes, _m5_drop_config_version,
+    _m6_search_index, _m7_name_source, _m8_model_pricing,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

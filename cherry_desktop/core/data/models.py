@@ -181,6 +181,8 @@ class AgentSession(BaseModel):
     model = pw.CharField(null=True)
     created_at = pw.BigIntegerField(default=now_ms)
     updated_at = pw.BigIntegerField(default=now_ms)
+    # "" (never named: auto-naming may name it) | "auto" | "user" (never auto-named again)
+    name_source = pw.CharField(default="", constraints=[pw.SQL("DEFAULT ''")])
 
 
 class AgentSessionMessage(BaseModel):
@@ -227,6 +229,8 @@ class Topic(BaseModel):
     active_node_id = pw.CharField(null=True)
     created_at = pw.BigIntegerField(default=now_ms)
     updated_at = pw.BigIntegerField(default=now_ms)
+    # "" (never named: auto-naming may name it) | "auto" | "user" (never auto-named again)
+    name_source = pw.CharField(default="", constraints=[pw.SQL("DEFAULT ''")])
 
 
 class Message(BaseModel):

@@ -22,6 +22,9 @@ from cherry_desktop.core.data.chat_repository import (
     UsageRepository,
 )
 from cherry_desktop.core.data.database import open_database
+from cherry_desktop.core.data.search import SearchRepository
+from cherry_desktop.core.data.topic_names import TopicNameRepository
+from cherry_desktop.core.data.usage_cost import UsageCostRepository
 
 
 @dataclass
@@ -35,6 +38,9 @@ class Repositories:
     messages: MessageRepository = field(default_factory=MessageRepository)
     usage: UsageRepository = field(default_factory=UsageRepository)
     meta: MetaRepository = field(default_factory=MetaRepository)
+    search: SearchRepository = field(default_factory=SearchRepository)
+    names: TopicNameRepository = field(default_factory=TopicNameRepository)
+    costs: UsageCostRepository = field(default_factory=UsageCostRepository)
 
 
 class DatabaseService(Service):

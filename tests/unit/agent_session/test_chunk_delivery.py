@@ -47,13 +47,15 @@ async def test_every_chunk_reaches_the_subscriber_through_the_pulled_source(repo
 
 
 def test_the_pushed_doors_are_gone() -> None:
-    """Neither the broker nor the Claude Code connection offer a second way in."""
+    """Neither the broker nor a runtime connection (Claude Code, pi) offer a second way in."""
     from cherry_desktop.core.ai.agent_session.host import RuntimeStreamHost
     from cherry_desktop.core.ai.agent_session.state import Segment
     from cherry_desktop.core.ai.runtime.claude_code.connection import ClaudeCodeConnection
+    from cherry_desktop.core.ai.runtime.pi.connection import PiConnection
     from cherry_desktop.core.ai.stream.manager import AiStreamManager
 
     assert not hasattr(AiStreamManager, "chunk_sink")
     assert not hasattr(RuntimeStreamHost, "chunk_sink")
     assert not hasattr(ClaudeCodeConnection, "set_chunk_sink")
+    assert not hasattr(PiConnection, "set_chunk_sink")
     assert "deliver" not in Segment.__dataclass_fields__

@@ -225,13 +225,17 @@ def test_a_version_four_file_loses_the_config_version_counter_and_its_triggers(d
     def triggers(db: pw.SqliteDatabase) -> set[str]:
         return {row[0] for row in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
 
+    def config_triggers(db: pw.SqliteDatabase) -> set[str]:
+        # Migration 6's search-index triggers are not migration 3's.
+        return {t for t in triggers(db) if t.endswith("_config_version")}
+
     assert len(triggers(db)) == 15 and "config_version" in table_names(db)
     db.close()
 
     db = open_database(db_path)
     try:
-        assert schema_version(db) == SCHEMA_VERSION == 5
-        assert triggers(db) == set() and "config_version" not in table_names(db)
+        assert schema_version(db) == SCHEMA_VERSION
+        assert not config_triggers(db) and "config_version" not in table_names(db)
         repos = Repositories()
         assert repos.agents.get_agent("a1").name == "kept"
         assert repos.sessions.get_session("s1").workspace_id == workspace.id
@@ -246,7 +250,7 @@ def test_a_version_four_file_loses_the_config_version_counter_and_its_triggers(d
     # A new file, which runs migration 3 and then 5, ends without them too.
     db = open_database(db_path.with_name("fresh.db"))
     try:
-        assert triggers(db) == set() and "config_version" not in table_names(db)
+        assert not config_triggers(db) and "config_version" not in table_names(db)
     finally:
         db.close()
 

@@ -347,6 +347,10 @@ class AgentSessionRuntimeService(Service):
         task returned; None when no session of the agent is live)."""
         return sessions_admin.update_agent(self, agent_id, **changes)
 
+    async def reconcile_agent(self, agent_id: str) -> dict[str, sessions_admin.EditOutcome]:
+        """Push the agent's saved rows onto its live sessions now; the outcome per session."""
+        return await sessions_admin.reconcile_agent(self, agent_id)
+
     # -- stop, write quiesce ---------------------------------------------------------------------
     async def stop(self) -> None:
         """Close every session (connections, timers) and shut the drivers down."""

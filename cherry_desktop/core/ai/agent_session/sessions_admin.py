@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from cherry_desktop.core.ai.agent_session.connections import reconcile_input
 from cherry_desktop.core.ai.agent_session.errors import AgentSessionError
@@ -32,6 +32,11 @@ def agent_session_runtime_key(session_id: str) -> str:
     return RUNTIME_STATE_PREFIX + session_id
 
 log = logging.getLogger(__name__)
+
+#: What an agent edit did to one live session: applied to its connection now, applied from its
+#: next turn (no connection, or a rebuild deferred until the running turn ends), or refused and
+#: failed closed (the stream paused, the queue held, the reason published).
+EditOutcome = Literal["applied", "next-turn", "failed"]
 
 #: The issue code of an agent edit a live connection refused (the stream was paused).
 EDIT_NOT_APPLIED = "agent-edit-not-applied"
@@ -69,46 +74,55 @@ async def delete_agent(service: AgentSessionRuntimeService, agent_id: str) -> No
 
 def update_agent(service: AgentSessionRuntimeService, agent_id: str, **changes: Any) -> asyncio.Task[None] | None:
     service.repos.agents.update_agent(agent_id, **changes)
-    live = [s for s in service.sessions.values()
-            if s.context is not None and s.context.agent.id == agent_id and not s.closed]
-    if not live:
+    if not live_sessions_of(service, agent_id):
         return None
 
     async def push_all() -> None:
-        for session in live:
-            await push_agent_edit(service, session)
+        await reconcile_agent(service, agent_id)
 
     return service.spawn(push_all())
 
 
-async def push_agent_edit(service: AgentSessionRuntimeService, session: LiveSession) -> None:
+def live_sessions_of(service: AgentSessionRuntimeService, agent_id: str) -> list[LiveSession]:
+    return [s for s in service.sessions.values()
+            if s.context is not None and s.context.agent.id == agent_id and not s.closed]
+
+
+async def reconcile_agent(service: AgentSessionRuntimeService, agent_id: str) -> dict[str, EditOutcome]:
+    """Push the agent's saved rows onto each of its live sessions; the outcome per session."""
+    return {session.session_id: await push_agent_edit(service, session)
+            for session in live_sessions_of(service, agent_id)}
+
+
+async def push_agent_edit(service: AgentSessionRuntimeService, session: LiveSession) -> EditOutcome:
     """Re-validate the session and reconcile its live connection with the agent's new rows."""
     try:
         context = service.resolve_context(session.session_id)
     except AgentSessionError as exc:
         await fail_closed(service, session, SessionIssue(exc.code, exc.detail))
-        return
+        return "failed"
     turn = session.live_turn
     if turn is not None:
         context.model_id = turn.model_id  # the running turn keeps its model; the next one re-reads
     session.context = context
     conn = session.connection
     if conn is None:
-        return
+        return "next-turn"
     try:
         result = await conn.reconcile(reconcile_input(context))
     except Exception:
         log.exception("reconciling session %s failed", session.session_id)
         result = "failed"
     if result in ("current", "patched"):
-        return
+        return "applied"
     if result == "rebuild":
         if session.busy:
             session.rebuild_after_turn = True
         else:
             await session.drop_connection()
-        return
+        return "next-turn"
     await fail_closed(service, session, SessionIssue(EDIT_NOT_APPLIED, result))
+    return "failed"
 
 
 async def fail_closed(service: AgentSessionRuntimeService, session: LiveSession, issue: SessionIssue) -> None:

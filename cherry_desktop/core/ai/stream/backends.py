@@ -134,7 +134,9 @@ class TranslationBackend:
     async def persist_assistant(self, input: PersistInput) -> None:
         if input.status != "success" or input.final_message is None:
             return
-        target = self.repos.messages.get_message(self.target_message_id)
+        target = self.repos.messages.find_message(self.target_message_id)
+        if target is None:
+            return  # the message was deleted while its translation streamed: nothing to keep
         part = DataPart(type="data-translation", id=self.target_language,
                         data={"text": input.final_message.text(), "target_language": self.target_language,
                               "model_id": input.model_id})

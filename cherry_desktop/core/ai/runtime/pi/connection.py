@@ -52,7 +52,6 @@ from cherry_desktop.core.ai.runtime.types import (
     wrap_steer_reminder,
 )
 from cherry_desktop.core.ai.runtime.user_text import runtime_input_text
-from cherry_desktop.core.messages import UIMessageChunk
 
 log = logging.getLogger(__name__)
 
@@ -163,15 +162,9 @@ class PiConnection:
         before are handed over first. None detaches (later events queue again)."""
         self._sink = sink
         if sink is None:
-            self._adapter.chunk_out = None
             return
         while not self._queue.empty():
             sink(self._queue.get_nowait())
-
-    def set_chunk_sink(self, chunk_sink: Callable[[UIMessageChunk], None] | None) -> None:
-        """With an event sink set: text deltas go straight to `chunk_sink` (no `ChunkEvent`
-        wrapper), in order with the events."""
-        self._adapter.chunk_out = chunk_sink if self._sink is not None else None
 
     def _emit(self, event: AgentRuntimeEvent | None) -> None:
         if self._ended:

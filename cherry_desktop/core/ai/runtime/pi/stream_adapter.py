@@ -15,7 +15,6 @@ Turn boundaries, steers and approvals are the connection's; tool parts carry the
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +45,6 @@ from cherry_desktop.core.messages import (
     ToolOutputAvailableChunk,
     ToolOutputDeniedChunk,
     ToolOutputErrorChunk,
-    UIMessageChunk,
 )
 
 PROVIDER_METADATA: dict[str, Any] = {"cherry": {"transport": PI_TRANSPORT}}
@@ -91,7 +89,6 @@ class PiStreamAdapter:
         self.context_window: int | None = None
         #: When set, text deltas go straight here instead of into `adapt`'s result as
         #: `ChunkEvent`s; the caller treats both outputs as one ordered stream.
-        self.chunk_out: Callable[[UIMessageChunk], None] | None = None
 
     def start_turn(self, now: float) -> None:
         self.turn_has_output = False
@@ -148,10 +145,6 @@ class PiStreamAdapter:
         if etype == "text_delta":
             self.turn_has_output = True
             chunk = _TEXT_DELTA.validate_python({"id": block_id, "delta": str(event.get("delta", ""))})
-            out = self.chunk_out
-            if out is not None:
-                out(chunk)
-                return []
             return [ChunkEvent(chunk)]
         if etype == "text_start":
             step.blocks[index] = "text"

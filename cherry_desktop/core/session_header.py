@@ -1,0 +1,103 @@
+"""What an agent session's header shows (agent, model, workspace, permission mode, context
+usage), and a permission-mode change applied to the live session.
+
+A mode change is the agent's (`agent.permission_mode`): it is saved, then carried onto a warm
+connection through the host's reconcile path. The outcome is one of `PermissionOutcome`:
+applied now, applied from the next turn (no live connection, or the runtime must restart to
+change it), or denied by the live runtime (the header says so; the next turn reconnects under
+the saved mode, as the host fails closed).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from cherry_desktop.core.data import Repositories
+
+log = logging.getLogger(__name__)
+
+
+class PermissionOutcome(enum.Enum):
+    APPLIED = "applied"
+    NEXT_TURN = "next-turn"
+    DENIED = "denied"
+
+
+@dataclass(frozen=True)
+class SessionHeaderInfo:
+    session_id: str
+    agent_id: str
+    agent_name: str
+    agent_type: str
+    model_id: str | None
+    model_name: str
+    workspace_path: str | None
+    permission_mode: str
+    permission_modes: tuple[str, ...]
+    context_used: int | None = None
+    context_max: int | None = None
+
+
+def _modes(agent_type: str) -> tuple[str, ...]:
+    from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
+
+    caps = AGENT_RUNTIME_CAPABILITIES.get(agent_type)
+    return tuple(caps.permission_modes) if caps is not None else ("default",)
+
+
+def session_header_info(repos: Repositories, runtime: Any, session_id: str) -> SessionHeaderInfo | None:
+    session = repos.sessions.find_session(session_id)
+    if session is None or session.agent_id is None:
+        return None
+    agent = repos.agents.find_agent(session.agent_id)
+    if agent is None:
+        return None
+    workspace = repos.agents.find_workspace(session.workspace_id)
+    model_id = session.model or agent.model
+    model = repos.providers.find_model(model_id) if model_id else None
+    used, maximum = context_usage(runtime, session_id)
+    return SessionHeaderInfo(
+        session_id=session_id, agent_id=agent.id, agent_name=agent.name, agent_type=agent.type,
+        model_id=model_id, model_name=(model.name or model.model_id) if model is not None else (model_id or ""),
+        workspace_path=workspace.path if workspace is not None else None,
+        permission_mode=agent.permission_mode, permission_modes=_modes(agent.type),
+        context_used=used, context_max=maximum)
+
+
+def context_usage(runtime: Any, session_id: str) -> tuple[int | None, int | None]:
+    """The live session's last context usage (its entry's, else its connection's)."""
+    entry = runtime.get_entry(session_id) if runtime is not None else None
+    if entry is None:
+        return None, None
+    usage = entry.context_usage
+    if usage is None and entry.connection is not None:
+        usage = entry.connection.get_context_usage()
+    return (usage.used_tokens, usage.max_tokens) if usage is not None else (None, None)
+
+
+async def apply_permission_mode(repos: Repositories, runtime: Any, session_id: str, mode: str) -> PermissionOutcome:
+    """Save `mode` as the session's agent's and carry it onto the live connection."""
+    session = repos.sessions.get_session(session_id)
+    if session.agent_id is None:
+        raise ValueError(f"session {session_id} has no agent")
+    agent = repos.agents.get_agent(session.agent_id)
+    if mode not in _modes(agent.type):
+        raise ValueError(f"{agent.type} has no permission mode {mode!r}")
+    repos.agents.update_agent(agent.id, permission_mode=mode)
+    if runtime is None:
+        return PermissionOutcome.NEXT_TURN
+    # Through the host's reconcile, as every agent edit: a refused live tightening fails
+    # closed there (stream paused, queue held, the reason published) and shows as denied here.
+    outcomes = await runtime.reconcile_agent(agent.id)
+    return _outcome(outcomes.get(session_id, "next-turn"))
+
+
+def _outcome(result: str) -> PermissionOutcome:
+    if result == "applied":
+        return PermissionOutcome.APPLIED
+    if result == "next-turn":
+        return PermissionOutcome.NEXT_TURN
+    return PermissionOutcome.DENIED

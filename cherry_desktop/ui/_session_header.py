@@ -1,0 +1,151 @@
+"""An agent session's header: agent, model, workspace folder (click opens it), permission mode
+(applied to the live session), and a context meter from the runtime's context usage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QStyle, QWidget
+
+from cherry_desktop.ui._permission_modes import permission_mode_label
+
+
+class SessionHeader(QFrame):
+    """Signals:
+        permission_chosen(str): the user picked a permission mode.
+    """
+
+    permission_chosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sessionHeader")
+        h = QHBoxLayout(self)
+        h.setContentsMargins(14, 4, 14, 4)
+        h.setSpacing(10)
+        self.agent_label = QLabel(self)
+        self.agent_label.setObjectName("sessionAgent")
+        self.model_label = QLabel(self)
+        self.model_label.setObjectName("sessionModel")
+        self.folder_button = QPushButton(self)
+        self.folder_button.setObjectName("sessionFolder")
+        self.folder_button.setFlat(True)
+        self.folder_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon))
+        self.folder_button.clicked.connect(self.open_folder)
+        self.permission_combo = QComboBox(self)
+        self.permission_combo.setObjectName("sessionPermission")
+        self.permission_combo.setToolTip(self.tr("Permission mode of this agent, applied to the running session"))
+        self.permission_combo.activated.connect(self._on_permission)
+        self.context_meter = QProgressBar(self)
+        self.context_meter.setObjectName("contextMeter")
+        self.context_meter.setRange(0, 100)
+        self.context_meter.setMaximumWidth(160)
+        self.todo_label = QLabel(self)
+        self.todo_label.setObjectName("sessionTodos")
+        self.todo_label.setVisible(False)
+        self.notice = QLabel(self)
+        self.notice.setObjectName("sessionNotice")
+        self.notice.setWordWrap(True)
+        for w in (self.agent_label, self.model_label, self.folder_button):
+            h.addWidget(w)
+        h.addStretch(1)
+        h.addWidget(self.todo_label)
+        h.addWidget(self.notice)
+        h.addWidget(self.permission_combo)
+        h.addWidget(self.context_meter)
+        self.workspace_path: str | None = None
+        self.mode = ""
+        #: Opens a folder (QDesktopServices by default; tests swap it).
+        self.opener: Callable[[str], object] = lambda path: QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    def mode_label(self, mode: str) -> str:
+        return permission_mode_label(mode)
+
+    def show_info(self, info: Any) -> None:
+        """Fill from a `SessionHeaderInfo`; hide for None (not an agent session)."""
+        self.setVisible(info is not None)
+        if info is None:
+            return
+        self.agent_label.setText(self.tr("Agent: %1").replace("%1", info.agent_name or self.tr("Untitled agent")))
+        self.model_label.setText(self.tr("Model: %1").replace("%1", info.model_name or self.tr("the agent's default")))
+        self.workspace_path = info.workspace_path
+        path = info.workspace_path
+        self.folder_button.setVisible(bool(path))
+        if path:
+            self.folder_button.setText(Path(path).name or path)
+            self.folder_button.setToolTip(self.tr("Open %1").replace("%1", path))
+        self.mode = info.permission_mode
+        self.permission_combo.blockSignals(True)
+        self.permission_combo.clear()
+        for mode in info.permission_modes:
+            self.permission_combo.addItem(self.mode_label(mode), mode)
+        self.permission_combo.setCurrentIndex(max(0, self.permission_combo.findData(info.permission_mode)))
+        self.permission_combo.blockSignals(False)
+        self.set_context_usage(info.context_used, info.context_max)
+        self.notice.clear()
+
+    def set_context_usage(self, used: int | None, maximum: int | None) -> None:
+        if used is None or not maximum:
+            self.context_meter.setVisible(False)
+            return
+        percent = min(100, round(used * 100 / maximum))
+        self.context_meter.setVisible(True)
+        self.context_meter.setValue(percent)
+        self.context_meter.setFormat(self.tr("Context %1%").replace("%1", str(percent)))
+        self.context_meter.setToolTip(self.tr("%1 of %2 tokens of context used")
+                                      .replace("%1", f"{used:,}").replace("%2", f"{maximum:,}"))
+
+    def set_todos(self, todos: list[dict[str, str]] | None) -> None:
+        """The running turn's todo list (TodoWrite): progress, and the item in progress; None
+        hides it (the turn ended)."""
+        if not todos:
+            self.todo_label.setVisible(False)
+            return
+        done = sum(1 for t in todos if t["status"] == "completed")
+        current = next((t["active_form"] for t in todos if t["status"] == "in_progress"), "")
+        text = self.tr("Todos %1/%2").replace("%1", str(done)).replace("%2", str(len(todos)))
+        self.todo_label.setText(f"{text} · {current}" if current else text)
+        self.todo_label.setToolTip("\n".join(t["content"] for t in todos))
+        self.todo_label.setVisible(True)
+
+    def open_folder(self) -> None:
+        if self.workspace_path:
+            self.opener(self.workspace_path)
+
+    def _on_permission(self, index: int) -> None:
+        mode = self.permission_combo.itemData(index)
+        if mode and mode != self.mode:
+            self.permission_chosen.emit(mode)
+
+    def show_outcome(self, mode: str, outcome: str) -> None:
+        """Say what became of a mode change (`PermissionOutcome` value)."""
+        label = self.mode_label(mode)
+        self.mode = mode
+        if outcome == "applied":
+            self.notice.setText(self.tr("Now: %1").replace("%1", label))
+            self.notice.setProperty("state", "ok")
+        elif outcome == "next-turn":
+            self.notice.setText(self.tr("Applies from the next turn"))
+            self.notice.setProperty("state", "ok")
+        else:
+            self.notice.setText(self.tr("The running session refused the change; it applies from the next turn"))
+            self.notice.setProperty("state", "denied")
+        self.notice.style().unpolish(self.notice)
+        self.notice.style().polish(self.notice)
+
+
+def follow_session_header(header: SessionHeader, batch: list[Any]) -> None:
+    """Feed the header from a window's live chunks: context usage, the turn's todo list."""
+    from cherry_desktop.ui._todo_card import TODO_TOOL, todos_of
+
+    for item in batch:
+        chunk = item.chunk
+        kind = getattr(chunk, "type", "")
+        if kind == "data-context-usage" and isinstance(chunk.data, dict):
+            header.set_context_usage(chunk.data.get("used_tokens"), chunk.data.get("max_tokens"))
+        elif kind == "tool-input-available" and getattr(chunk, "tool_name", "") == TODO_TOOL:
+            header.set_todos(todos_of(chunk.input))

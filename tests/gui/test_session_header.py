@@ -1,0 +1,98 @@
+"""The agent session header through the real window, host and stream manager (the runtime is
+the scripted driver): agent, model, workspace folder (click opens it), the context meter from
+context-usage events, and the permission switch carried onto the live connection through
+reconcile, a refused live change shown as such. Chats show no session header."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from cherry_desktop.core.ai.runtime.types import ContextUsageEvent
+from cherry_desktop.core.topics import session_topic_id
+from tests.fakes.scripted_driver import ScriptedDriver
+from tests.gui._scripted import until
+from tests.gui.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def agent_topic(ui_core: Any, tmp_path: Any) -> tuple[str, ScriptedDriver, str]:
+    driver = ScriptedDriver(type="claude-code", supports_redirect=True)
+    ui_core.agent_runtime.registry.register(driver, replace=True)
+    workspace = tmp_path / "my-project"
+    workspace.mkdir()
+    repos = ui_core.repos
+    repos.providers.upsert_provider(id="demo", name="Demo", type="anthropic", base_url="http://127.0.0.1:9")
+    repos.providers.upsert_model(provider_id="demo", model_id="sonnet", name="Sonnet 4.5")
+    agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
+    ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Build")
+    return session_topic_id(session.id), driver, str(workspace)
+
+
+async def test_header_shows_the_session_and_applies_permission_changes_live(
+        controller: Any, ui_core: Any, agent_topic: Any, qtbot: Any) -> None:
+    topic_id, driver, workspace = agent_topic
+    window = controller.open_window(topic_id)
+    header = window.session_header
+    assert header.objectName() == "sessionHeader" and header.isVisibleTo(window)
+    assert header.agent_label.text() == "Agent: Ada"
+    assert header.model_label.text() == "Model: Sonnet 4.5"
+    assert header.folder_button.text().endswith("my-project")
+    opened: list[str] = []
+    header.opener = opened.append
+    qtbot.mouseClick(header.folder_button, Qt.MouseButton.LeftButton)
+    assert opened == [workspace]
+    modes = [header.permission_combo.itemData(i) for i in range(header.permission_combo.count())]
+    assert modes == ["default", "acceptEdits", "plan", "bypassPermissions"]
+    assert header.permission_combo.currentData() == "default"
+    assert not header.context_meter.isVisibleTo(window)
+
+    # A turn whose runtime reports context usage: the meter fills.
+    window.composer.editor.setPlainText("build it")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    conn = await driver.wait_connection()
+    await conn.wait_sent(1)
+    conn.emit_text("on it. ")
+    conn.emit(ContextUsageEvent(used_tokens=50_000, max_tokens=200_000))
+    conn.complete()
+    await until(lambda: header.context_meter.isVisibleTo(window))
+    assert header.context_meter.value() == 25 and "50,000" in header.context_meter.toolTip()
+    await until(lambda: not window.is_streaming())
+
+    # The switch reaches the warm connection through reconcile.
+    driver.reconcile_result = "patched"
+    header.permission_combo.setCurrentIndex(1)
+    header.permission_combo.activated.emit(1)
+    await until(lambda: header.notice.text() != "")
+    assert conn.reconciles[-1].permission_mode == "acceptEdits"
+    assert ui_core.repos.agents.get_agent(conn.input.context.agent.id).permission_mode == "acceptEdits"
+    assert header.notice.text() == "Now: Accept file edits, ask before commands"
+
+    # A live change the runtime refuses is shown, not hidden.
+    driver.reconcile_result = "failed"
+    header.permission_combo.setCurrentIndex(2)
+    header.permission_combo.activated.emit(2)
+    await until(lambda: header.notice.property("state") == "denied")
+    assert "refused" in header.notice.text()
+    assert conn.reconciles[-1].permission_mode == "plan"
+    window.resize(1100, 500)
+    window.show()
+    await asyncio.sleep(0.15)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "session_header.png"))
+
+    # No live connection: saved, applies from the next turn. A chat shows no session header.
+    await conn.close()
+    header.permission_combo.setCurrentIndex(0)
+    header.permission_combo.activated.emit(0)
+    await until(lambda: header.notice.text() == "Applies from the next turn")
+    chat = controller.bridge.create_topic()
+    window.show_topic(chat)
+    assert not header.isVisibleTo(window)
+    window.close()

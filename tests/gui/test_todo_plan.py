@@ -1,0 +1,118 @@
+"""Claude Code's TodoWrite as a live checklist card (and in the session header while the turn
+runs), plan mode's ExitPlanMode approval as a Markdown plan with "Approve plan" / "Keep
+planning", and compaction as a divider row — through the real window, host and manager with
+the scripted driver; the cards survive a reload from the database."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from cherry_desktop.core.ai.runtime.types import (
+    ChunkEvent,
+    CompactionCompleteEvent,
+    CompactionStartEvent,
+    ToolApprovalRequestEvent,
+)
+from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
+from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.ui._todo_card import CompactionDivider, PlanCard, TodoCard
+from tests.fakes.scripted_driver import ScriptedDriver
+from tests.gui._scripted import until
+from tests.gui.conftest import ARTIFACTS
+from tests.unit.agent_session.harness import add_model
+
+pytestmark = pytest.mark.gui
+
+TODOS = [{"content": "Read the code", "status": "completed", "activeForm": "Reading the code"},
+         {"content": "Write the tests", "status": "in_progress", "activeForm": "Writing the tests"},
+         {"content": "Ship it", "status": "pending", "activeForm": "Shipping it"}]
+PLAN = "## Plan\n\n1. Add a **search** box\n2. Index messages with FTS5\n"
+
+
+@pytest.fixture
+def agent_topic(ui_core: Any, tmp_path: Any) -> tuple[str, ScriptedDriver]:
+    driver = ScriptedDriver(type="claude-code", supports_redirect=True)
+    ui_core.agent_runtime.registry.register(driver, replace=True)
+    (tmp_path / "ws").mkdir()
+    repos = ui_core.repos
+    add_model(repos, "demo::sonnet")  # a turn on a model that no longer exists is refused
+    agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet", permission_mode="plan")
+    ws = repos.agents.create_workspace(name="ws", path=str(tmp_path / "ws"), agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Build")
+    return session_topic_id(session.id), driver
+
+
+def _tool(call_id: str, name: str, tool_input: Any) -> list[ChunkEvent]:
+    return [ChunkEvent(ToolInputStartChunk(tool_call_id=call_id, tool_name=name)),
+            ChunkEvent(ToolInputAvailableChunk(tool_call_id=call_id, tool_name=name, input=tool_input))]
+
+
+async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, ui_core: Any, agent_topic: Any,
+                                                              qtbot: Any) -> None:
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    window.resize(1000, 760)
+    window.show()
+    window.composer.editor.setPlainText("plan the search feature")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    conn = await driver.wait_connection()
+    await conn.wait_sent(1)
+
+    # Compaction first: a divider that turns from "compacting" to "compacted".
+    conn.emit(CompactionStartEvent())
+    await until(lambda: window.message_view.rows()[-1].findChild(CompactionDivider) is not None)
+    divider = window.message_view.rows()[-1].findChild(CompactionDivider)
+    assert "Compacting" in divider.label.text()
+    conn.emit(CompactionCompleteEvent())
+    await until(lambda: "compacted" in divider.label.text())
+
+    # TodoWrite: a checklist card, and the progress in the header while the turn runs.
+    conn.emit(*_tool("todo-1", "TodoWrite", {"todos": TODOS}))
+    conn.emit(ChunkEvent(ToolOutputAvailableChunk(tool_call_id="todo-1", output="Todos have been modified")))
+    await until(lambda: window.message_view.rows()[-1].findChild(TodoCard) is not None)
+    card = window.message_view.rows()[-1].findChild(TodoCard)
+    assert card.objectName() == "todoCard"
+    assert card.header.text() == "Todo list · 1 of 3 done"
+    assert "<s>Read the code</s>" in card.input_label.text() and "<b>Writing the tests</b>" in card.input_label.text()
+    header = window.session_header
+    await until(lambda: header.todo_label.isVisibleTo(window))
+    assert header.todo_label.text() == "Todos 1/3 · Writing the tests"
+
+    # ExitPlanMode asks for approval: the plan as Markdown, "Approve plan" / "Keep planning".
+    conn.emit(*_tool("plan-1", "ExitPlanMode", {"plan": PLAN}),
+              ToolApprovalRequestEvent(approval_id="ap-plan", tool_call_id="plan-1", tool_name="ExitPlanMode",
+                                       input={"plan": PLAN}))
+    approval = window.approval_card
+    await until(lambda: window.bottom.currentWidget() is approval)
+    assert approval.title.text() == "The agent's plan"
+    assert approval.input_label.textFormat() == Qt.TextFormat.MarkdownText and approval.input_label.text() == PLAN
+    assert (approval.allow_button.text(), approval.deny_button.text()) == ("Approve plan", "Keep planning")
+    plan_card = window.message_view.rows()[-1].findChild(PlanCard)
+    assert plan_card is not None and plan_card.input_label.text() == PLAN
+    await asyncio.sleep(0.15)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "todo_card_and_plan.png"))
+    qtbot.mouseClick(approval.deny_button, Qt.MouseButton.LeftButton)
+    await until(lambda: conn.approvals)
+    assert conn.approvals[0][0] == "ap-plan" and conn.approvals[0][1].approved is False
+    await until(lambda: window.bottom.currentWidget() is window.composer)
+    conn.complete("I'll keep planning.")
+    await until(lambda: not window.is_streaming())
+    assert not header.todo_label.isVisibleTo(window)
+
+    # A later approval of another tool has the ordinary words again.
+    approval.show_approval({"approval_id": "x", "tool_name": "Bash", "input": {"command": "ls"}})
+    assert (approval.allow_button.text(), approval.deny_button.text()) == ("Allow (Enter)", "Deny (Esc)")
+    approval.approval = None
+
+    # Reopened from the database: the same cards.
+    window.message_view.reload()
+    row = window.message_view.rows()[-1]
+    assert row.findChild(TodoCard).header.text() == "Todo list · 1 of 3 done"
+    assert row.findChild(PlanCard) is not None
+    assert "compacted" in row.findChild(CompactionDivider).label.text()
+    window.close()

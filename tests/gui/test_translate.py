@@ -1,0 +1,80 @@
+"""Translating a chat message through the real window and core against the scripted model
+server: the menu offers languages, the translation streams under the original, is saved as a
+data-translation part and shows again on reopening; a second language adds a block, the same
+language replaces it; a failure and a message without a model are said in the block."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from cherry_desktop.core.ai.translate import TRANSLATION_MARKER
+from cherry_desktop.core.messages import TextPart
+from cherry_desktop.demo import ScriptedModelServer
+from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
+from cherry_desktop.demo.replies import http_error
+from cherry_desktop.ui._translate import TranslationBlock, translate_row
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ScriptedModelServer]:
+    async with ScriptedModelServer() as s:
+        yield s
+
+
+def _blocks(window: Any, message_id: str) -> dict[str, TranslationBlock]:
+    row = window.message_view.row(message_id)
+    return {b.language: b for b in row.findChildren(TranslationBlock)}
+
+
+async def test_translation_streams_under_the_message_and_is_saved(controller: Any, ui_core: Any,
+                                                                   server: ScriptedModelServer) -> None:
+    ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), server.base_url)
+    repos = ui_core.repos
+    topic = repos.topics.create_topic(name="Greetings", model=DEMO_UNIQUE_MODEL_ID)
+    user = repos.messages.create_message(topic_id=topic.id, role="user", parts=[TextPart(text="Say hello")])
+    answer = repos.messages.create_message(topic_id=topic.id, role="assistant", parent_id=user.id,
+                                           parts=[TextPart(text="Hello, **world**!")], model_id=DEMO_UNIQUE_MODEL_ID)
+    window = controller.open_window(topic.id)
+    row = window.message_view.row(answer.id)
+    assert window.message_view.can_translate(row)
+
+    assert await translate_row(window, answer.id, "fr") == "done"
+    block = _blocks(window, answer.id)["fr"]
+    assert block.body.text() == "[French] Hello, **world**!" and block.header.text() == "Translation (Français)"
+    request = [r for r in server.requests if TRANSLATION_MARKER in r.system_text][-1]
+    assert "into French." in request.system_text and request.last_user_text() == "Hello, **world**!"
+    stored = repos.messages.get_message(answer.id)
+    parts = [p for p in stored.parts if p.type == "data-translation"]
+    assert [(p.id, p.data["text"]) for p in parts] == [("fr", "[French] Hello, **world**!")]  # type: ignore[union-attr]
+
+    # Another language adds a block; the same language again replaces its text.
+    assert await translate_row(window, user.id, "ja") == "done"
+    assert await translate_row(window, answer.id, "zh-CN") == "done"
+    assert await translate_row(window, answer.id, "fr") == "done"
+    assert set(_blocks(window, answer.id)) == {"fr", "zh-CN"}
+    assert len([p for p in repos.messages.get_message(answer.id).parts if p.type == "data-translation"]) == 2
+    # Reopened from the database: the saved translations are shown under their messages.
+    window.message_view.reload()
+    assert _blocks(window, answer.id)["zh-CN"].body.text() == "[Simplified Chinese] Hello, **world**!"
+    assert _blocks(window, user.id)["ja"].body.text() == "[Japanese] Say hello"
+
+    # A failing model: the block says so and nothing is saved.
+    server.add_rule(lambda r: TRANSLATION_MARKER in r.system_text, http_error(400, "translator refused"))
+    assert await translate_row(window, answer.id, "de") == "error"
+    assert _blocks(window, answer.id)["de"].header.text() == "Translation to Deutsch failed"
+    assert "de" not in {p.id for p in repos.messages.get_message(answer.id).parts if p.type == "data-translation"}
+
+    # No model anywhere: said in the block, no request made.
+    bare = repos.topics.create_topic(name="bare")
+    lonely = repos.messages.create_message(topic_id=bare.id, role="user", parts=[TextPart(text="hi")])
+    window.show_topic(bare.id)
+    before = len(server.requests)
+    assert await translate_row(window, lonely.id, "fr") == "error"
+    assert "Choose a model" in _blocks(window, lonely.id)["fr"].body.text()
+    assert len(server.requests) == before
+    window.close()
