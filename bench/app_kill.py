@@ -9,6 +9,8 @@ still streaming, and the model API stalled after some text (the CLI would wait f
 
 Prints figures, then one JSON line:
   runtime_children_alive_after_2s  CLIs still alive 2 s after the kill, summed (target 0)
+  cli_exit_s_max                    the longest time from the kill until the CLI was gone (it gets
+                                    SIGTERM to write its transcript, SIGKILL 0.5 s later at most)
   output_lost_s_max                 the longest stretch of received text not on the row (<= 1)
   user_rows_kept_pct                user rows found after the kill (target 100)
 """
@@ -42,12 +44,14 @@ async def run(reps: int, stream_for_s: float) -> dict[str, object]:
             finally:
                 await server.stop()
             outcomes[case].append(outcome)
-            print(f"{case:9s} alive_after_2s={outcome.cli_alive_after_2s!s:5s} streamed={outcome.streamed_chars:5d} "
+            print(f"{case:9s} alive_after_2s={outcome.cli_alive_after_2s!s:5s} exit_s={outcome.cli_exit_s:.2f} "
+                  f"streamed={outcome.streamed_chars:5d} "
                   f"saved={outcome.saved_chars:5d} lost_s={outcome.output_lost_s:.2f} "
                   f"user_row_kept={outcome.user_rows_kept}")
     every = [o for runs in outcomes.values() for o in runs]
     return {
         "runtime_children_alive_after_2s": sum(o.cli_alive_after_2s for o in every),
+        "cli_exit_s_max": round(max(o.cli_exit_s for o in every), 3),
         "output_lost_s_max": round(max(o.output_lost_s for o in every), 3),
         "user_rows_kept_pct": round(100.0 * sum(o.user_rows_kept for o in every) / len(every), 1),
         "kills": len(every),
@@ -61,6 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     result = asyncio.run(run(args.reps, args.stream_for))
     print(f"runtime children alive after 2 s: {result['runtime_children_alive_after_2s']}")
+    print(f"CLI gone after the kill (max): {result['cli_exit_s_max']} s")
     print(f"output lost (max): {result['output_lost_s_max']} s")
     print(f"user rows kept: {result['user_rows_kept_pct']} %")
     print(json.dumps(result))

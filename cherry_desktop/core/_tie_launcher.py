@@ -7,13 +7,19 @@ imports nothing from the app and starts in ~10 ms; a frozen app runs ``main()`` 
    which then stops its children in order; the group lets the app end the child's own
    children too);
 2. ties itself to the app, by MODE:
-   - ``pdeathsig`` (Linux): ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the child the
-     moment the app dies, however it dies (SIGKILL included). The flag survives ``exec``.
-   - ``watchdog`` (macOS and other POSIX without PDEATHSIG): the watcher below kills it.
+   - ``pdeathsig`` (Linux): ``prctl(PR_SET_PDEATHSIG, SIGTERM)``: the kernel signals the child
+     the moment the app dies, however it dies (SIGKILL included). The flag survives ``exec``.
+   - ``watchdog`` (macOS and other POSIX without PDEATHSIG): the watcher below signals it.
    In both modes it forks a watcher (no CPU: it sleeps on pidfds / kqueue; polling twice a
-   second elsewhere) that waits for the app's exit and then SIGKILLs the child's process group and every
-   process the child started, found by a unique mark in their environment (Linux /proc), since
-   the agent CLI starts its tools in sessions of their own; it exits when the child ends;
+   second elsewhere) that waits for the app's exit, SIGTERMs the child's process group, gives
+   the child `KILL_GRACE_S` to exit, then SIGKILLs the group and every process the child
+   started, found by a unique mark in their environment (Linux /proc), since the agent CLI
+   starts its tools in sessions of their own; it exits when the child ends.
+   SIGTERM first, not SIGKILL: the Claude Code CLI keeps the session transcript it resumes
+   from (``~/.claude/projects/.../<session>.jsonl``) in memory for a few hundred ms before
+   writing it, and writes it on SIGTERM/SIGINT/SIGHUP (then exits, ~40 ms, even with the model
+   API stalled). SIGKILLed during a session's first turn it leaves no transcript, and the next
+   run's ``--resume`` finds "No conversation found";
 3. checks the app is still its parent (the app may have died before the tie was armed);
 4. ``exec``s the real command: same pid, same pipes, so the SDK's handle is the child itself.
 
@@ -32,6 +38,8 @@ from typing import Any
 
 PR_SET_PDEATHSIG = 1
 WATCH_POLL_S = 0.5
+#: How long the child has to exit after SIGTERM (flushing what it must) before SIGKILL.
+KILL_GRACE_S = 0.5
 #: Environment variable marking a tied child and everything it starts (value: a unique token).
 MARK_ENV = "CHERRY_DESKTOP_TIED"
 
@@ -41,7 +49,7 @@ def _arm_pdeathsig() -> bool:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+        return int(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
 
@@ -126,11 +134,44 @@ def _marked_processes(marker: bytes) -> list[int]:
     return found
 
 
-def _watch(app_pid: int, child_pid: int, marker: bytes) -> None:
-    """Until the app or the child ends. When the app ends first: SIGKILL the child's group and
-    every process carrying the child's mark."""
+def _child_exit_waiter(child_pid: int) -> Callable[[float], bool]:
+    """A `wait(timeout) -> bool`: whether the child (the watcher's parent) exited in time."""
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is not None:
+        import select
+
+        try:
+            child_fd = pidfd_open(child_pid)
+        except OSError:
+            return lambda timeout: True  # already gone
+        poller = select.poll()
+        poller.register(child_fd, select.POLLIN)
+        return lambda timeout: bool(poller.poll(int(timeout * 1000)))
+
+    def wait_polling(timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while os.getppid() == child_pid:  # reparented the moment the child exits
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+    return wait_polling
+
+
+def _watch(app_pid: int, child_pid: int, marker: bytes, *, term_sent: bool) -> None:
+    """Until the app or the child ends. When the app ends first: SIGTERM the child's group
+    (unless the kernel's parent-death signal already did: `term_sent`), give the child
+    `KILL_GRACE_S` to exit, then SIGKILL its group and every process carrying its mark."""
+    child_exited = _child_exit_waiter(child_pid)
     if _exit_waiter(app_pid, child_pid)() != "app":
         return
+    if not term_sent:
+        try:
+            os.killpg(child_pid, signal.SIGTERM)
+        except OSError:
+            pass
+    child_exited(KILL_GRACE_S)
     try:
         os.killpg(child_pid, signal.SIGKILL)
     except OSError:
@@ -142,7 +183,7 @@ def _watch(app_pid: int, child_pid: int, marker: bytes) -> None:
             pass
 
 
-def _fork_watcher(app_pid: int) -> None:
+def _fork_watcher(app_pid: int, *, term_sent: bool) -> None:
     child_pid = os.getpid()  # after exec, the runtime child keeps this pid and group
     token = f"{app_pid}-{child_pid}-{time.time_ns()}"
     os.environ[MARK_ENV] = token  # inherited by the child (exec) and all it starts
@@ -154,7 +195,7 @@ def _fork_watcher(app_pid: int) -> None:
     try:
         os.closerange(0, 1024)
         os.setsid()
-        _watch(app_pid, child_pid, marker)
+        _watch(app_pid, child_pid, marker, term_sent=term_sent)
     finally:
         os._exit(0)
 
@@ -170,9 +211,9 @@ def main(args: list[str]) -> None:
         pass
     if mode == "pdeathsig" and not _arm_pdeathsig():
         mode = "watchdog"
-    # Both modes fork the watcher: with PDEATHSIG it ends what the child started (its tools),
-    # as a watchdog it also ends the child itself.
-    _fork_watcher(app_pid)
+    # Both modes fork the watcher: with PDEATHSIG it SIGKILLs the child if SIGTERM did not end
+    # it, and what the child started (its tools); as a watchdog it also sends the SIGTERM.
+    _fork_watcher(app_pid, term_sent=mode == "pdeathsig")
     if os.getppid() != app_pid:
         os._exit(1)  # the app died before the tie was armed
     os.execvp(command[0], command)

@@ -5,13 +5,15 @@ a CLI left behind keeps pulling the model's reply, at the user's cost, while a r
 resumes the same conversation in a second one. Closing its stdin is not enough (the CLI
 finishes its in-flight request first), so the OS ends it. What each OS gets:
 
-- Linux: the child runs in its own process group and with ``PR_SET_PDEATHSIG`` = SIGKILL, set
+- Linux: the child runs in its own process group and with ``PR_SET_PDEATHSIG`` = SIGTERM, set
   by a tiny launcher that then ``exec``s the real command (same pid, same pipes). The kernel
-  kills the child the moment the app dies, SIGKILL of the app included. A watcher forked by
-  the launcher (sleeping on pidfds) then SIGKILLs what the child started: the agent CLI runs
-  its tools in sessions of their own, found by a mark the child's environment passes on.
+  signals the child the moment the app dies, SIGKILL of the app included. A watcher forked by
+  the launcher (sleeping on pidfds) gives it ``KILL_GRACE_S`` (0.5 s) to exit, then SIGKILLs
+  its group and what the child started: the agent CLI runs its tools in sessions of their own,
+  found by a mark the child's environment passes on. SIGTERM first because the Claude Code CLI
+  writes its session transcript (what ``--resume`` reads) on SIGTERM, not on SIGKILL.
 - macOS and other POSIX: its own process group and the same watcher, which waits for the
-  app's death (kqueue ``NOTE_EXIT``) and SIGKILLs the child's group, then exits with the child.
+  app's death (kqueue ``NOTE_EXIT``), SIGTERMs the child's group, then SIGKILLs as above.
 - Windows: a job object with ``JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE`` holding each child; the
   app holds the job's only handle, which the OS closes when the app dies, killing the child.
 

@@ -93,10 +93,25 @@ class KillOutcome:
     """What a SIGKILL of the app mid-turn left behind."""
 
     cli_alive_after_2s: bool
+    cli_exit_s: float         # from the kill until the CLI was gone (2.0 when it was not)
     streamed_chars: int       # text the app had received when it was killed
     saved_chars: int          # partial text found on the assistant row afterwards
     output_lost_s: float      # how far back in time the saved text ends, before the kill
     user_rows_kept: bool
+
+
+async def _gone_after(pid: int, since: float, limit_s: float) -> float:
+    """Seconds from `since` (time.time()) until `pid` was gone or a zombie; waits `limit_s` at most."""
+    while time.time() - since < limit_s:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        await asyncio.sleep(0.01)
+    else:
+        return limit_s
+    return time.time() - since
 
 
 async def kill_mid_turn(data_dir: Path, base_url: str, *, stream_for_s: float = 1.5,
@@ -131,7 +146,7 @@ async def kill_mid_turn(data_dir: Path, base_url: str, *, stream_for_s: float = 
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
     assert cli_pid is not None, events
-    await asyncio.sleep(2.0)
+    cli_exit_s = await _gone_after(cli_pid, killed_at, 2.0)
     alive = psutil.pid_exists(cli_pid) and psutil.Process(cli_pid).status() != psutil.STATUS_ZOMBIE
     if alive:
         psutil.Process(cli_pid).kill()
@@ -145,7 +160,8 @@ async def kill_mid_turn(data_dir: Path, base_url: str, *, stream_for_s: float = 
     saved = sum(len(p.get("text", "")) for p in json.loads(data) if p.get("type") == "text")
     covered = [e["t"] for e in texts if e["chars"] <= saved]
     saved_until = covered[-1] if covered else texts[0]["t"]
-    return KillOutcome(cli_alive_after_2s=alive, streamed_chars=texts[-1]["chars"], saved_chars=saved,
+    return KillOutcome(cli_alive_after_2s=alive, cli_exit_s=cli_exit_s,
+                       streamed_chars=texts[-1]["chars"], saved_chars=saved,
                        output_lost_s=max(0.0, killed_at - saved_until) if saved < texts[-1]["chars"] else 0.0,
                        user_rows_kept=user_rows == 1)
 

@@ -57,12 +57,13 @@ async def test_sigkill_of_the_app_mid_tool_ends_the_tools_process_too(
     assert not alive
 
 
-def _spawn_tied(mode: process_tie.TieMode, tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
-    """A parent process that starts a tied `sleep` and prints its pid."""
+def _spawn_tied(mode: process_tie.TieMode, tmp_path: Path,
+                command: tuple[str, ...] = ("sleep", "300")) -> tuple[subprocess.Popen[str], int]:
+    """A parent process that starts a tied `command` (a `sleep`) and prints its pid."""
     code = (
         "import subprocess, sys, time\n"
         "from cherry_desktop.core import process_tie\n"
-        f"cmd = process_tie.tied_command(['sleep', '300'], process_tie.TieMode({mode.value!r}))\n"
+        f"cmd = process_tie.tied_command({list(command)!r}, process_tie.TieMode({mode.value!r}))\n"
         "child = subprocess.Popen(cmd, stdin=subprocess.PIPE)\n"
         "print(child.pid, flush=True)\n"
         "time.sleep(300)\n"
@@ -86,6 +87,16 @@ def _gone_within(pid: int, limit_s: float) -> bool:
     return False
 
 
+def _kill_parent_then_gone(parent: subprocess.Popen[str], child_pid: int) -> bool:
+    """SIGKILL the parent; whether its tied child was gone within 5 s (killed here if not)."""
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    gone = _gone_within(child_pid, 5.0)
+    if not gone:
+        os.kill(child_pid, signal.SIGKILL)
+    return gone
+
+
 @pytest.mark.parametrize("mode", [process_tie.TieMode.PDEATHSIG, process_tie.TieMode.WATCHDOG])
 def test_tied_child_is_its_own_group_runs_the_command_and_dies_with_its_parent(
     tmp_path: Path, mode: process_tie.TieMode
@@ -102,12 +113,34 @@ def test_tied_child_is_its_own_group_runs_the_command_and_dies_with_its_parent(
         assert psutil.Process(child_pid).cmdline() == ["sleep", "300"]
         assert os.getpgid(child_pid) == child_pid
     finally:
-        parent.send_signal(signal.SIGKILL)
-        parent.wait()
-    gone = _gone_within(child_pid, 5.0)
-    if not gone:
-        os.kill(child_pid, signal.SIGKILL)
+        gone = _kill_parent_then_gone(parent, child_pid)
     assert gone
+
+
+#: A child that notes each SIGTERM in a file and carries on (a CLI flushing, or one that hangs).
+TERM_IGNORER = ("import signal, sys, time\n"
+                "signal.signal(signal.SIGTERM, lambda *_: open(sys.argv[1], 'a').write('TERM\\n'))\n"
+                "print('ready', flush=True)\n"
+                "time.sleep(300)\n")
+
+
+@pytest.mark.parametrize("mode", [process_tie.TieMode.PDEATHSIG, process_tie.TieMode.WATCHDOG])
+def test_a_tied_child_gets_sigterm_first_then_sigkill_when_it_stays(
+    tmp_path: Path, mode: process_tie.TieMode
+) -> None:
+    """SIGTERM first (the Claude Code CLI writes its session transcript then, which the next
+    run's --resume reads), once; SIGKILL when the child is still there after the grace."""
+    if mode is process_tie.TieMode.PDEATHSIG and not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG exists on Linux only")
+    notes = tmp_path / "signals.txt"
+    parent, child_pid = _spawn_tied(mode, tmp_path, (sys.executable, "-c", TERM_IGNORER, str(notes)))
+    try:
+        assert parent.stdout is not None
+        assert parent.stdout.readline().strip() == "ready"  # its handler is installed
+    finally:
+        gone = _kill_parent_then_gone(parent, child_pid)
+    assert gone
+    assert notes.read_text() == "TERM\n"
 
 
 def test_kill_tree_ends_the_childs_group(tmp_path: Path) -> None:

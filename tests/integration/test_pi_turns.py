@@ -19,7 +19,7 @@ from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.runtime.types import STEER_REMINDER_OPEN, RuntimeRedirectInput
 from cherry_desktop.core.messages import UIMessage
-from cherry_desktop.demo import ScriptedModelServer, http_error, slow_text, text, tool_use
+from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, slow_text, text, tool_use
 from tests.integration.claude_driver_helpers import EventReader, send_text, text_of
 from tests.integration.pi_helpers import ROOT, PiHarness
 
@@ -172,13 +172,15 @@ async def test_close_and_shutdown_leave_no_pi_process(driver: PiRuntimeDriver, h
     harness.server.enqueue(slow_text("long " * 300, delay_s=0.03))
     first = await driver.connect(harness.connect_input())
     second = await driver.connect(harness.connect_input())
-    pids = driver.alive_pids()
+    pids = driver.alive_pids()  # sorted: not in connect order once pids wrap around
     assert len(pids) == 2
+    first_pid = first.process.pid
+    assert first_pid in pids
     reader = EventReader(first)
     await send_text(first, "busy")
     await _first_text(reader)
     await first.close()  # mid-turn, as an idle close or a Stop-then-close
-    assert not psutil.pid_exists(pids[0]) or psutil.Process(pids[0]).status() == psutil.STATUS_ZOMBIE
+    assert not psutil.pid_exists(first_pid) or psutil.Process(first_pid).status() == psutil.STATUS_ZOMBIE
     await driver.shutdown()  # app stop
     assert driver.alive_pids() == []
     for pid in pids:
@@ -202,7 +204,7 @@ async def main():
     server.base_url = {base_url!r}
     harness = PiHarness(server, Path({tmp!r}), Path({workspace!r}), find_pi(pi_test_prefix()))
     driver = harness.driver()
-    connection = await driver.connect(harness.connect_input())
+    connection = await driver.connect(harness.connect_input(permission_mode={permission_mode!r}))
     await send_text(connection, "keep talking")
     print(json.dumps(driver.alive_pids()), flush=True)
     await asyncio.sleep(60)
@@ -211,25 +213,59 @@ asyncio.run(main())
 """
 
 
-async def test_no_pi_process_outlives_a_killed_app(harness: PiHarness, workspace: Path, tmp_path: Path) -> None:
-    harness.server.enqueue(slow_text("streaming " * 500, delay_s=0.05))
+async def _start_child_app(harness: PiHarness, workspace: Path, tmp_path: Path,
+                           permission_mode: str = "default") -> tuple[asyncio.subprocess.Process, list[int]]:
+    """The pi driver in an app process of its own, one turn sent; (that process, pi's pids)."""
     code = CHILD_APP.format(root=str(ROOT), base_url=harness.server.base_url, tmp=str(tmp_path / "app"),
-                            workspace=str(workspace))
+                            workspace=str(workspace), permission_mode=permission_mode)
     (tmp_path / "app").mkdir()
     app = await asyncio.create_subprocess_exec(sys.executable, "-c", code, stdout=subprocess.PIPE,
                                                env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert app.stdout is not None
     line = await asyncio.wait_for(app.stdout.readline(), 30)
-    pids = json.loads(line)
+    return app, json.loads(line)
+
+
+async def _gone(pid: int) -> bool:
+    """Whether `pid` is gone (or a zombie) within 5 s."""
+    for _ in range(100):
+        if not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_no_pi_process_outlives_a_killed_app(harness: PiHarness, workspace: Path, tmp_path: Path) -> None:
+    harness.server.enqueue(slow_text("streaming " * 500, delay_s=0.05))
+    app, pids = await _start_child_app(harness, workspace, tmp_path)
     assert len(pids) == 1
     await harness.server.wait_for_requests(1)
     app.send_signal(signal.SIGKILL)
     await app.wait()
-    for _ in range(100):
-        if not psutil.pid_exists(pids[0]) or psutil.Process(pids[0]).status() == psutil.STATUS_ZOMBIE:
+    assert await _gone(pids[0])
+
+
+async def test_pis_bash_tool_does_not_outlive_a_killed_app(harness: PiHarness, workspace: Path,
+                                                           tmp_path: Path) -> None:
+    """pi starts its bash tool detached (a process group of its own): the tie (SIGTERM, on
+    which pi ends its tools, then SIGKILL of every process carrying the tie's mark) ends it."""
+    pid_file = tmp_path / "tool.pid"
+    harness.server.default = HangReply()
+    harness.server.enqueue(tool_use("bash", {"command": f"echo $$ > {pid_file}; exec sleep 300"}))
+    app, pids = await _start_child_app(harness, workspace, tmp_path, permission_mode="bypassPermissions")
+    for _ in range(200):
+        if pid_file.exists() and pid_file.read_text().strip():
             break
         await asyncio.sleep(0.05)
-    assert not psutil.pid_exists(pids[0]) or psutil.Process(pids[0]).status() == psutil.STATUS_ZOMBIE
+    tool_pid = int(pid_file.read_text())
+    assert psutil.Process(tool_pid).cmdline()[:1] == ["sleep"]
+    app.send_signal(signal.SIGKILL)
+    await app.wait()
+    pi_gone, tool_gone = await _gone(pids[0]), await _gone(tool_pid)
+    for pid, gone in ((pids[0], pi_gone), (tool_pid, tool_gone)):
+        if not gone:
+            psutil.Process(pid).kill()
+    assert pi_gone and tool_gone
 
 
 async def test_a_prewarmed_pi_takes_the_next_turn_of_its_session(harness: PiHarness,

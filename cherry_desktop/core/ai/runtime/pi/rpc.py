@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from cherry_desktop.core.ai.runtime.pi.process_life import tie_child_to_app_life
+from cherry_desktop.core import process_tie
 
 log = logging.getLogger(__name__)
 
@@ -71,16 +71,18 @@ class PiRpcProcess:
 
     async def start(self) -> dict[str, Any]:
         """Spawn pi and wait until it answers ``get_state``; returns the state."""
+        # Tied to the app (`process_tie`): pi leads its own process group and dies with the app,
+        # SIGTERM first, SIGKILL 0.5 s later, its bash tool's processes too.
         self._process = await asyncio.create_subprocess_exec(
-            *self.argv,
+            *process_tie.tied_command(self.argv),
             cwd=str(self.cwd),
             env=self.env,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             limit=LINE_LIMIT,
-            **tie_child_to_app_life(),  # type: ignore[arg-type]
         )
+        process_tie.adopt(self._process.pid)
         loop = asyncio.get_running_loop()
         self._reader = loop.create_task(self._read(), name="pi-rpc-reader")
         self._stderr_task = loop.create_task(self._read_stderr(), name="pi-rpc-stderr")
@@ -199,6 +201,12 @@ class PiRpcProcess:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
             if hasattr(os, "killpg"):
-                os.killpg(process.pid, sig)  # pi leads its own group (start_new_session)
+                try:
+                    # pi leads its own group (the tie launcher's setpgid); the group outlives pi
+                    # while its bash tool's children are in it.
+                    os.killpg(process.pid, sig)
+                except ProcessLookupError:
+                    if process.returncode is None:  # the launcher had not made the group yet
+                        process.send_signal(sig)
             else:  # pragma: no cover - Windows
                 process.send_signal(sig)
