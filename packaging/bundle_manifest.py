@@ -51,7 +51,8 @@ WHOLE_PACKAGE_SKIP: tuple[str, ...] = ("claude_agent_sdk.testing",)  # a conform
 
 # The Qt modules the app imports (a test checks the source imports no other). Every other
 # PySide6 module is excluded from the bundle.
-QT_MODULES: tuple[str, ...] = ("QtCore", "QtGui", "QtNetwork", "QtSvg", "QtWidgets")  # QtNetwork: the single-instance socket; QtSvg: math
+# QtNetwork: the single-instance socket; QtSvg: math formulas.
+QT_MODULES: tuple[str, ...] = ("QtCore", "QtGui", "QtNetwork", "QtSvg", "QtWidgets")
 
 # Never needed at run time (test and build tools that may sit in the build venv).
 EXCLUDES: tuple[str, ...] = ("tkinter", "_tkinter", "pytest", "_pytest", "mypy", "ruff", "IPython")
