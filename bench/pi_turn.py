@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _harness import TimingSubscriber, TurnTiming, driver_first_turn
 
-from cherry_desktop.core.ai.agent_session.service import provider_child_env
+from cherry_desktop.core.ai.agent_session.connections import provider_child_env
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation, find_pi
