@@ -138,7 +138,8 @@ def path_pi(node: NodeRuntime) -> PiInstallation | None:
 
 def app_pi(install_dir: Path, node: NodeRuntime) -> PiInstallation | None:
     """The pinned pi under the app's runtime folder, if installed."""
-    cli = install_dir / _CLI_RELATIVE
+    # Absolute: pi runs with the session's workspace as its working directory.
+    cli = install_dir.absolute() / _CLI_RELATIVE
     package = cli.parent.parent / "package.json"
     if not cli.exists() or not package.exists():
         return None
