@@ -92,10 +92,10 @@ def stored_texts(db_file: Path) -> list[str]:
 
 def need_unshare() -> None:
     if shutil.which("unshare") is None or os.geteuid() != 0:
-        pytest.skip("a private mount namespace needs unshare(1) and root on this OS")
+        pytest.skip(reason="a private mount namespace needs unshare(1) and root on this OS")
     probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
     if probe.returncode != 0:
-        pytest.skip(f"this OS does not allow a private mount namespace: {probe.stderr!r}")
+        pytest.skip(reason=f"this OS does not allow a private mount namespace: {probe.stderr!r}")
 
 
 def test_read_only_data_folder(tmp_path: Path) -> None:

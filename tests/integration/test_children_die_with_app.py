@@ -103,7 +103,7 @@ def test_tied_child_is_its_own_group_runs_the_command_and_dies_with_its_parent(
 ) -> None:
     """Both POSIX ties, tried on this OS (the watchdog is what macOS gets)."""
     if mode is process_tie.TieMode.PDEATHSIG and not sys.platform.startswith("linux"):
-        pytest.skip("PR_SET_PDEATHSIG exists on Linux only")
+        pytest.skip(reason="PR_SET_PDEATHSIG is a Linux OS feature (other platforms use the watcher)")
     parent, child_pid = _spawn_tied(mode, tmp_path)
     try:
         # exec kept the pid: the tracked pid is the command itself, in its own group.
@@ -131,7 +131,7 @@ def test_a_tied_child_gets_sigterm_first_then_sigkill_when_it_stays(
     """SIGTERM first (the Claude Code CLI writes its session transcript then, which the next
     run's --resume reads), once; SIGKILL when the child is still there after the grace."""
     if mode is process_tie.TieMode.PDEATHSIG and not sys.platform.startswith("linux"):
-        pytest.skip("PR_SET_PDEATHSIG exists on Linux only")
+        pytest.skip(reason="PR_SET_PDEATHSIG is a Linux OS feature (other platforms use the watcher)")
     notes = tmp_path / "signals.txt"
     parent, child_pid = _spawn_tied(mode, tmp_path, (sys.executable, "-c", TERM_IGNORER, str(notes)))
     try:
