@@ -182,7 +182,7 @@ class MarkdownView(QWidget):
         self.segments.append(widget)
         widget.setParent(self)
         widget.show()
-        self._stack()
+        self._stack(len(self.segments) - 1)  # below the last: the segments above stay
 
     # -- stacking ----------------------------------------------------------------------------
     @staticmethod
@@ -191,10 +191,11 @@ class MarkdownView(QWidget):
             return widget.height()
         return widget.heightForWidth(width) if widget.hasHeightForWidth() else widget.sizeHint().height()
 
-    def _stack(self) -> None:
+    def _stack(self, start: int = 0) -> None:
+        """Place the segments from `start` on below each other (and size this view to them)."""
         width = self.width()
-        y = 0
-        for i, widget in enumerate(self.segments):
+        y = self.segments[start - 1].geometry().bottom() + 1 if start else 0
+        for i, widget in enumerate(self.segments[start:], start):
             if i:
                 y += SEGMENT_SPACING
             height = self._segment_height(widget, width)
