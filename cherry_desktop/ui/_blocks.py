@@ -186,9 +186,14 @@ class LiveText(QTextBrowser):
             self.settle()
         self._fit()
 
+    @property
+    def needs_settle(self) -> bool:
+        """Whether `settle` would render anything (the part was rendered in pieces)."""
+        return len(self._rendered) > 1
+
     def settle(self) -> None:
         """Render the finished part again as one Markdown document (see `finish`)."""
-        if len(self._rendered) <= 1:
+        if not self.needs_settle:
             return
         source = "".join(self._rendered)
         self._rendered.clear()

@@ -8,11 +8,12 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
 from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.ui._cache_mirror import QtSharedCache
+from cherry_desktop.ui._code_block import warm_up_highlighting
 from cherry_desktop.ui._resources import apply_theme, icon
 from cherry_desktop.ui._tasks import drain, spawn
 from cherry_desktop.ui._topics import TopicStatusView
@@ -25,6 +26,8 @@ FIRST_PAINT_WAIT_S = 0.5
 #: Windowless with turns running: how often to look, and how many idle looks in a row end it.
 BACKGROUND_CHECK_S = 0.2
 BACKGROUND_IDLE_CHECKS = 3
+#: Pygments is imported this long after the first window opened (see `warm_up_highlighting`).
+HIGHLIGHT_WARM_UP_MS = 250
 
 
 class _PaintSpy(QObject):
@@ -106,6 +109,8 @@ class UiController(QObject):
             spawn(self._settle_when_services_run(window, first=first))
         if show:
             window.show()
+        if first:  # after the first paint, before a reply's first code block needs it
+            QTimer.singleShot(HIGHLIGHT_WARM_UP_MS, self, warm_up_highlighting)
         self.window_opened.emit(window)
         return window
 

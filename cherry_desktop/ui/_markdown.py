@@ -17,6 +17,8 @@ from cherry_desktop.ui._code_block import CodeBlock
 
 FENCES = ("```", "~~~")
 SEGMENT_SPACING = 6
+# Prose segments settle one per timer tick once the part ended (see `finish`).
+SETTLE_TICK_MS = 1
 
 
 def fence_of(line: str) -> str | None:
@@ -61,6 +63,7 @@ class MarkdownView(QWidget):
         self._code: CodeBlock | None = None
         self._fence = ""
         self.segments: list[QWidget] = []
+        self._unsettled: list[LiveText] = []
         self.done = False
         if text:
             self.append(text)
@@ -108,12 +111,25 @@ class MarkdownView(QWidget):
         if self._prose is not None:
             self._prose.finish()
             self._prose = None
-        # Prose segments that ended at a fence while streaming render once more as a whole,
-        # each in its own loop iteration (spaced as the reloaded message; no long frame).
-        for segment in self.segments:
-            if isinstance(segment, LiveText):
-                QTimer.singleShot(0, segment, segment.settle)
+        # Prose segments that ended at a fence while streaming render once more as a whole
+        # (spaced as the reloaded message), one per timer tick: posted all at once they ran
+        # back to back, ~1 ms each, and a long reply in three windows stalled the loop for
+        # ~170 ms at its end (measured).
+        self._unsettled = [s for s in self.segments if isinstance(s, LiveText) and s.needs_settle]
+        if self._unsettled:
+            QTimer.singleShot(SETTLE_TICK_MS, self, self._settle_next)
         self.done = True
+
+    @property
+    def settled(self) -> bool:
+        """Finished, and every prose segment rendered as a whole (as a reloaded message)."""
+        return self.done and not self._unsettled
+
+    def _settle_next(self) -> None:
+        if self._unsettled:
+            self._unsettled.pop(0).settle()
+        if self._unsettled:
+            QTimer.singleShot(SETTLE_TICK_MS, self, self._settle_next)
 
     # -- routing ---------------------------------------------------------------------------
     def _route_line(self, line: str) -> None:
@@ -166,7 +182,7 @@ class MarkdownView(QWidget):
         self.segments.append(widget)
         widget.setParent(self)
         widget.show()
-        self._stack()
+        self._stack(len(self.segments) - 1)  # below the last: the segments above stay
 
     # -- stacking ----------------------------------------------------------------------------
     @staticmethod
@@ -175,10 +191,11 @@ class MarkdownView(QWidget):
             return widget.height()
         return widget.heightForWidth(width) if widget.hasHeightForWidth() else widget.sizeHint().height()
 
-    def _stack(self) -> None:
+    def _stack(self, start: int = 0) -> None:
+        """Place the segments from `start` on below each other (and size this view to them)."""
         width = self.width()
-        y = 0
-        for i, widget in enumerate(self.segments):
+        y = self.segments[start - 1].geometry().bottom() + 1 if start else 0
+        for i, widget in enumerate(self.segments[start:], start):
             if i:
                 y += SEGMENT_SPACING
             height = self._segment_height(widget, width)

@@ -107,6 +107,7 @@ def test_streamed_and_reloaded_messages_render_alike(qtbot: Any) -> None:
         live.apply_chunk(TextDeltaChunk(id="t", delta=LONG_ANSWER[i:i + 7]))
         live.end_frame()
     live.finish_live("success")
+    qtbot.waitUntil(lambda: live._texts[0].settled)  # one prose segment per timer tick
     for row in (stored, live):  # as the message view sizes them: to their content
         QApplication.processEvents()
         row.resize(700, row.layout().totalHeightForWidth(700))
