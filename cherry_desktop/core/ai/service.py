@@ -123,7 +123,9 @@ class AiService(Service):
             raise ModelResolutionError("provider-not-found", f"no provider {provider_id!r} for {request.model_id}")
         if not record.enabled:
             raise ModelResolutionError("provider-disabled", f"provider {record.name or record.id} is disabled")
-        api_key = self.credentials.try_get(provider_key_name(provider_id))
+        # The offline demo server takes no key: the keyring is not asked for one (its first use
+        # imports its backends, ~13 MB with cryptography, for nothing).
+        api_key = None if record.settings.get("demo") else self.credentials.try_get(provider_key_name(provider_id))
         from cherry_desktop.core.ai.providers import UnknownProviderTypeError, create_provider
 
         try:
