@@ -18,6 +18,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cherry_desktop.core.attachments.cleanup import AttachmentService
+from cherry_desktop.core.attachments.store import AttachmentStore
 from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.credentials import CredentialStore
 from cherry_desktop.core.data import DatabaseService, Repositories
@@ -50,6 +52,7 @@ class CoreServices:
     credentials: CredentialStore
     settings: SettingsStore
     demo: Any = None
+    attachments: AttachmentStore | None = None
     stream_manager: AiStreamManager = field(init=False)
     ai_service: AiService = field(init=False)
     agent_runtime: AgentSessionRuntimeService = field(init=False)
@@ -116,8 +119,12 @@ def build_core(paths: PathRegistry, *, services: bool = True) -> CoreServices:
     app.register(ProviderSeedService(repos))
     shared_cache = SharedCache()
     app.register(_ValueService("shared_cache", shared_cache))
+    attachments = AttachmentStore(paths.get("feature.attachments"))
+    # The files follow their rows: removed with a message, topic, session or agent.
+    app.register(AttachmentService(attachments))
     core = CoreServices(app=app, paths=paths, repos=repos, shared_cache=shared_cache,
-                        credentials=CredentialStore(), settings=SettingsStore(paths.get("app.config")))
+                        credentials=CredentialStore(), settings=SettingsStore(paths.get("app.config")),
+                        attachments=attachments)
     if services:
         add_stream_services(core)
     return core
@@ -142,6 +149,7 @@ def add_stream_services(core: CoreServices) -> None:
 
     app, paths, repos, settings = core.app, core.paths, core.repos, core.settings
     ai_service = AiService(repos, core.credentials)
+    ai_service.attachments = core.attachments
     app.register(ai_service)
     manager = AiStreamManager(
         AiStreamManagerConfig(background_mode=settings.settings.background_mode,

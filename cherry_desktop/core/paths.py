@@ -86,6 +86,8 @@ def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path
         # The pinned pi the app installs with npm when none is on PATH (an npm --prefix).
         "feature.agents.pi.install": agents / "runtimes" / "pi",
         "feature.traces": data / "traces",
+        # Files attached to messages, one folder per chat / session (`core.attachments`).
+        "feature.attachments": data / "attachments",
     }
 
 

@@ -7,10 +7,15 @@ loop and read their messages, system prompt and tool results.
 
 from __future__ import annotations
 
+import base64
+import html
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+#: An attached text file as the app sends it (`core.attachments.content.text_file_block`).
+_ATTACHED_FILE = re.compile(r'<attached_file name="([^"]*)">\n(.*)\n</attached_file>\Z', re.S)
 #: Headers never written to the log (credentials).
 REDACTED_HEADERS = frozenset({"authorization", "x-api-key", "proxy-authorization", "cookie"})
 
@@ -91,6 +96,27 @@ class ModelRequest:
         """Text of the last ``user`` message (all its text blocks, tool results included)."""
         message = self.last_user_message()
         return _flatten_text(message.get("content")) if message else ""
+
+    def received_files(self) -> list[dict[str, Any]]:
+        """What the last user message carried besides its text: each image block as
+        ``{"kind": "image", "media_type", "bytes"}`` and each attached text file (a text block
+        ``<attached_file name="...">``) as ``{"kind": "text", "name", "text"}``."""
+        message = self.last_user_message()
+        content = message.get("content") if message else None
+        out: list[dict[str, Any]] = []
+        for block in content if isinstance(content, list) else []:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "image":
+                source = block.get("source") or {}
+                data = str(source.get("data") or "")
+                out.append({"kind": "image", "media_type": source.get("media_type"),
+                            "bytes": len(base64.b64decode(data)) if source.get("type") == "base64" else 0})
+            elif block.get("type") == "text":
+                found = _ATTACHED_FILE.match(str(block.get("text") or ""))
+                if found:
+                    out.append({"kind": "text", "name": html.unescape(found.group(1)), "text": found.group(2)})
+        return out
 
     def has_tool_result(self) -> bool:
         """True when the last user message carries a ``tool_result`` block."""

@@ -12,6 +12,7 @@ import html
 import re
 from pathlib import Path
 
+from cherry_desktop.demo.echo import describe_files
 from cherry_desktop.demo.replies import AnyReply, Reply, TextBlock, ToolUseBlock, slow_text, text
 from cherry_desktop.demo.request_log import ModelRequest
 
@@ -85,12 +86,15 @@ class DemoScript:
         # what the user typed.
         prompt = _STEER_RE.sub("", request.last_user_text()).strip()[:200]
         body = f"# Cherry demo note {turn}\n\nYou asked: {prompt}\n"
+        # Files the user attached: said first, so the demo shows they reached the model.
+        said = describe_files(request.received_files())
+        opening = f"{said}\n\n{INTRO}" if said else INTRO
         if turn == 1 and self.delay_s > 0:
             # The first answer invites a steer and streams slowly enough to type one.
-            content = INTRO + STEER_INVITE
+            content = opening + STEER_INVITE
             intro = slow_text(content, delay_s=self.first_turn_s / max(1, len(content) // 4), chunk_size=4)
         else:
-            intro = slow_text(INTRO, delay_s=self.delay_s)
+            intro = slow_text(opening, delay_s=self.delay_s)
         return Reply(
             blocks=(
                 *intro.blocks,

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cherry_desktop.demo import anthropic_format as fmt
+from cherry_desktop.demo.echo import attachment_echo
 from cherry_desktop.demo.http import (
     ChunkedWriter,
     HttpProtocolError,
@@ -143,8 +144,8 @@ class ScriptedModelServer:
         return len(self._script)
 
     def choose_reply(self, request: ModelRequest) -> AnyReply:
-        """The reply for one messages request (rules, then auto-naming's and side requests,
-        then script)."""
+        """The reply for one messages request (rules, then auto-naming's, then a chat's files
+        echoed, side requests, then script)."""
         for predicate, entry in self.rules:
             if predicate(request):
                 return _resolve(entry, request)
@@ -152,7 +153,8 @@ class ScriptedModelServer:
         if named is not None:
             return named
         if not request.is_model_turn:
-            return side_request_reply(request)
+            # A chat (no tools offered) that sent files hears back what arrived.
+            return attachment_echo(request) or side_request_reply(request)
         entry = self._script.popleft() if self._script else self.default
         return _resolve(entry, request)
 

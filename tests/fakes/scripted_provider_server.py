@@ -8,6 +8,7 @@ socket held open until the client goes away); what the client sent is kept in `r
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ class Reply:
     pieces: list[tuple[float, str]] = field(default_factory=list)
     hang: bool = False
     content_type: str = "text/event-stream"
+    # Answer with what the request carried (`describe_files`), in the API's stream format.
+    echo: bool = False
 
 
 @dataclass
@@ -28,6 +31,33 @@ class Received:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+
+    def last_user_content(self) -> list[dict[str, Any]]:
+        """The content parts of the last user message (a string content as one text part)."""
+        users = [m for m in self.body.get("messages", []) if m.get("role") == "user"]
+        content = users[-1].get("content") if users else None
+        return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+
+    def images(self) -> list[tuple[str, bytes]]:
+        """(media type, bytes) of every image of the last user message: OpenAI's `image_url`
+        data URLs and Anthropic's base64 `image` sources alike."""
+        out = []
+        for part in self.last_user_content():
+            if part.get("type") == "image_url":
+                header, _, data = part["image_url"]["url"].partition(",")
+                out.append((header[len("data:"):].split(";")[0], base64.b64decode(data)))
+            elif part.get("type") == "image":
+                out.append((part["source"]["media_type"], base64.b64decode(part["source"]["data"])))
+        return out
+
+    def texts(self) -> list[str]:
+        return [str(p.get("text")) for p in self.last_user_content() if p.get("type") == "text"]
+
+
+def describe_files(received: Received) -> str:
+    images = received.images()
+    files = [t.split('"')[1] for t in received.texts() if t.startswith("<attached_file name=")]
+    return f"images={[f'{mt}:{len(data)}' for mt, data in images]} files={files}"
 
 
 class ScriptedServer:
@@ -75,6 +105,11 @@ class ScriptedServer:
             body = await reader.readexactly(int(headers.get("content-length", "0")))
             self.received.append(Received(path, headers, json.loads(body or b"{}")))
             reply = self.replies.pop(0) if self.replies else Reply(status=404, pieces=[(0, "no script")])
+            if reply.echo:
+                said = describe_files(self.received[-1])
+                pieces = anthropic_events(text=said) if "/messages" in path else [
+                    openai_delta(said), openai_delta(finish="stop"), "data: [DONE]\n\n"]
+                reply = Reply(pieces=[(0, piece) for piece in pieces])
             reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 500: "Internal Server Error",
                       529: "Overloaded"}.get(reply.status, "Status")
             writer.write(f"HTTP/1.1 {reply.status} {reason}\r\nContent-Type: {reply.content_type}\r\n"

@@ -15,6 +15,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, StreamManagerError
+from cherry_desktop.core.attachments import AttachmentStore
+from cherry_desktop.core.attachments.content import has_attachments, inline_attachments
 from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.data import DatabaseService, Repositories, split_unique_model_id
@@ -73,6 +75,8 @@ class AiService(Service):
         self._owns_client = client is None
         self._timeout = timeout
         self._runtime_handler: RuntimeStreamHandler | None = None
+        # Where chat messages' attachments are read from (None: they reach no model).
+        self.attachments: AttachmentStore | None = None
 
     async def on_init(self, app: Application) -> None:
         if self.repos is None:
@@ -108,6 +112,9 @@ class AiService(Service):
         if (request.topic_id or "").startswith(AGENT_SESSION_TOPIC_PREFIX):
             raise RuntimeMetadataRequiredError(
                 f"agent-session topic {request.topic_id} reached stream_text without runtime metadata")
+        if self.attachments is not None and has_attachments(request.messages):
+            # Inline in memory for this request only; the rows keep their stored names.
+            request.messages = await inline_attachments(self.attachments, request.messages)
         return self._chat_stream(request)
 
     def _chat_stream(self, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:

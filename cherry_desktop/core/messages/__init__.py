@@ -28,6 +28,7 @@ from cherry_desktop.core.messages.chunks import (
     parse_chunk,
 )
 from cherry_desktop.core.messages.ui_message import (
+    AttachmentPart,
     DataPart,
     FilePart,
     MessagePart,
@@ -37,6 +38,7 @@ from cherry_desktop.core.messages.ui_message import (
     ToolApproval,
     ToolPart,
     UIMessage,
+    message_attachments,
     message_text,
     new_id,
     parse_part,
@@ -44,6 +46,7 @@ from cherry_desktop.core.messages.ui_message import (
 
 __all__ = [
     "AbortChunk",
+    "AttachmentPart",
     "DataChunk",
     "DataPart",
     "ErrorChunk",
@@ -76,6 +79,7 @@ __all__ = [
     "UIMessage",
     "UIMessageAccumulator",
     "UIMessageChunk",
+    "message_attachments",
     "message_text",
     "new_id",
     "parse_chunk",

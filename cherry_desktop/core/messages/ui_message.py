@@ -81,15 +81,33 @@ class StepStartPart(_Model):
 
 
 class FilePart(_Model):
+    """A file given inline (the AI SDK's shape): `url` is a `data:` URL or a remote one. Stored
+    attachments become file parts only in memory, on their way to a model (never in the DB)."""
+
     type: Literal["file"] = "file"
     media_type: str
     url: str
     filename: str | None = None
 
 
+class AttachmentPart(_Model):
+    """A file the user attached, copied under the data dir's attachments folder.
+
+    `stored_name` is relative to that folder (`<scope>/<id><ext>`): the database never holds
+    an absolute path, so a moved data dir keeps its attachments.
+    """
+
+    type: Literal["attachment"] = "attachment"
+    id: str
+    media_type: str
+    filename: str
+    size: int
+    stored_name: str
+
+
 def _part_tag(value: Any) -> str:
     t = value.get("type", "") if isinstance(value, dict) else getattr(value, "type", "")
-    if t in ("text", "reasoning", "step-start", "file"):
+    if t in ("text", "reasoning", "step-start", "file", "attachment"):
         return str(t)
     if t == "dynamic-tool" or str(t).startswith("tool-"):
         return "tool"
@@ -102,6 +120,7 @@ MessagePart = Annotated[
     | Annotated[ToolPart, Tag("tool")]
     | Annotated[StepStartPart, Tag("step-start")]
     | Annotated[FilePart, Tag("file")]
+    | Annotated[AttachmentPart, Tag("attachment")]
     | Annotated[DataPart, Tag("data")],
     Discriminator(_part_tag),
 ]
@@ -126,6 +145,11 @@ class UIMessage(_Model):
 
     def text(self) -> str:
         return message_text(self)
+
+
+def message_attachments(message: UIMessage) -> list[AttachmentPart]:
+    """The message's stored attachments, in order."""
+    return [p for p in message.parts if isinstance(p, AttachmentPart)]
 
 
 def message_text(message: UIMessage) -> str:

@@ -81,3 +81,4 @@ async def call_interrupt(conn: AgentRuntimeConnection) -> None:
         await conn.interrupt()
     except Exception:
         log.exception("interrupting the runtime turn failed")
+

@@ -55,9 +55,11 @@ class FollowUpQueue:
         self.repos.pending_turns.reorder(self.session_id, [user_message_id, *ids])
 
     def edit(self, user_message_id: str, text: str) -> None:
-        """Change a queued follow-up's text (its user row follows)."""
+        """Change a queued follow-up's text (its user row follows; its attached files stay)."""
         self.repos.pending_turns.update_text(user_message_id, text)
-        self.repos.session_messages.update_message(user_message_id, parts=[TextPart(text=text, state="done")])
+        row = self.repos.session_messages.find_message(user_message_id)
+        files = [p for p in row.parts if p.type == "attachment"] if row is not None else []
+        self.repos.session_messages.update_message(user_message_id, parts=[TextPart(text=text, state="done"), *files])
 
     def remove(self, user_message_id: str) -> None:
         """Drop a queued follow-up and its never-answered user row."""

@@ -27,6 +27,7 @@ from cherry_desktop.core.ai.agent_session.connections import call_interrupt, clo
 from cherry_desktop.core.ai.agent_session.errors import SessionBusyError, UnknownRuntimeTurnError
 from cherry_desktop.core.ai.agent_session.events import EventRouter, UsageBuffer
 from cherry_desktop.core.ai.agent_session.follow_ups import FollowUpQueue
+from cherry_desktop.core.ai.agent_session.runtime_input import carries_files, send_input
 from cherry_desktop.core.ai.agent_session.state import END, Failure, RuntimeTurn, Segment, SegmentItem, TerminalStatus
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
@@ -132,10 +133,10 @@ class LiveSession:
         if turn.sent:
             return
         conn = await self.ensure_connection(turn)
+        message = await send_input(self.service, turn.user_message)  # before the check: it may await
         if self.current is not turn or turn.settled:
             raise UnknownRuntimeTurnError("unknown-runtime-turn", "the turn ended before it was sent")
-        await conn.send(RuntimeSendInput(message=turn.user_message, system_reminder=turn.system_reminder,
-                                         turn_id=turn.id))
+        await conn.send(RuntimeSendInput(message=message, system_reminder=turn.system_reminder, turn_id=turn.id))
         turn.sent = True
         if self.state is SessionState.CONNECTING:
             self.state = SessionState.RUNNING
@@ -185,8 +186,8 @@ class LiveSession:
         if turn is None or conn is None or turn.kind != "normal" or not turn.sent or turn.interrupted:
             return False
         seg = turn.active_segment
-        # Steering is valid only once the turn's stream is open.
-        if seg is None or not seg.opened or not getattr(conn, "supports_redirect", False):
+        # Steering is valid only once the turn's stream is open; files ride a turn, not a steer.
+        if seg is None or not seg.opened or not getattr(conn, "supports_redirect", False) or carries_files(message):
             return False
         try:
             ok = await conn.redirect(RuntimeRedirectInput(message=message, system_reminder=True))

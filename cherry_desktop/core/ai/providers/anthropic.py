@@ -8,6 +8,7 @@ from typing import Any
 from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
 from cherry_desktop.core.ai.providers.reply import BlockKind
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
+from cherry_desktop.core.attachments.content import anthropic_image_block, api_content
 from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk, message_text
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -19,19 +20,27 @@ _DELTA_KINDS: dict[str, tuple[BlockKind, str]] = {"text_delta": ("text", "text")
                                                   "thinking_delta": ("reasoning", "thinking")}
 
 
+def _as_blocks(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+
 def anthropic_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
-    """User/assistant turns with text content; same-role neighbours merged, user first."""
+    """User/assistant turns; same-role neighbours merged, user first."""
     out: list[dict[str, Any]] = []
     for m in request.messages:
         if m.role == "system":
             continue
-        text = message_text(m)
-        if not text:
+        content = api_content(m, anthropic_image_block)
+        if not content:
             continue
         if out and out[-1]["role"] == m.role:
-            out[-1]["content"] += "\n\n" + text
+            previous = out[-1]["content"]
+            if isinstance(previous, str) and isinstance(content, str):
+                out[-1]["content"] = previous + "\n\n" + content
+            else:
+                out[-1]["content"] = _as_blocks(previous) + _as_blocks(content)
         else:
-            out.append({"role": m.role, "content": text})
+            out.append({"role": m.role, "content": content})
     while out and out[0]["role"] != "user":
         out.pop(0)
     return out

@@ -12,10 +12,15 @@ from typing import Any
 
 from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
-from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk, message_text
+from cherry_desktop.core.attachments.content import ImageContent, api_content
+from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _PASS_THROUGH = ("temperature", "top_p", "max_tokens", "presence_penalty", "frequency_penalty", "seed", "stop")
+
+
+def _image_url(image: ImageContent) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": f"data:{image.media_type};base64,{image.data_base64}"}}
 
 
 def openai_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
@@ -23,9 +28,9 @@ def openai_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
     if request.system:
         out.append({"role": "system", "content": request.system})
     for m in request.messages:
-        text = message_text(m)
-        if text:
-            out.append({"role": m.role, "content": text})
+        content = api_content(m, _image_url)
+        if content:
+            out.append({"role": m.role, "content": content})
     return out
 
 

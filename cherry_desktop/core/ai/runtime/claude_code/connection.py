@@ -46,7 +46,7 @@ from cherry_desktop.core.ai.runtime.types import (
     TurnCompleteEvent,
     wrap_steer_reminder,
 )
-from cherry_desktop.core.ai.runtime.user_text import runtime_input_text
+from cherry_desktop.core.ai.runtime.user_text import anthropic_user_blocks, runtime_input_text, typed_text
 from cherry_desktop.core.messages import MessageMetadataChunk
 
 log = logging.getLogger(__name__)
@@ -115,7 +115,8 @@ class ClaudeCodeConnection:
         # Tools the user chose to always allow in this session (from its approval card).
         self.always_allowed_tools: set[str] = set()
         self._turn_active = False
-        self._pending_input: str | None = None
+        # The prompt of the running turn (text, or content blocks with files), for a replay.
+        self._pending_input: str | list[dict[str, Any]] | None = None
         self._stashed_steers: list[tuple[str, str]] = []
         self._boundary_ids: list[str] = []
         self._closed = False
@@ -302,7 +303,7 @@ class ClaudeCodeConnection:
             self._client = await self._connect_client(None)
             self._adapter.start_turn(self._clock())
             self._announce_history_reset()
-            await self._client.query(self._pending_input or "")
+            await self._client.query(sdk_prompt(self._pending_input or ""))
         except Exception as exc:
             log.warning("rebuilding the Claude Code query failed", exc_info=True)
             self._emit(ErrorEvent(message=str(exc) or "rebuild failed", code="recovery-failed"))
@@ -331,15 +332,20 @@ class ClaudeCodeConnection:
     async def send(self, input: RuntimeSendInput) -> None:
         if not self.is_alive:
             raise RuntimeError("the Claude Code connection is closed")
-        text = runtime_input_text(input.message)
+        # With files, the typed text is the first of the message's content blocks (images,
+        # text files); without, the prompt is the text as before.
+        blocks = anthropic_user_blocks(input.message, "")
+        text = typed_text(input.message) if blocks is not None else runtime_input_text(input.message)
         if input.system_reminder:
             text = wrap_steer_reminder(text)
-        self._pending_input = text
+        prompt: str | list[dict[str, Any]] = text if blocks is None else (
+            [{"type": "text", "text": text}, *blocks] if text else blocks)
+        self._pending_input = prompt
         self._turn_active = True
         self._durations.clear()
         self._adapter.start_turn(self._clock())
         self._announce_history_reset()
-        await self._client.query(text)
+        await self._client.query(sdk_prompt(prompt))
 
     def _announce_history_reset(self) -> None:
         """Once per recovery: the answer carries the note that earlier history is gone."""
@@ -484,6 +490,18 @@ class ClaudeCodeConnection:
         for future in approvals.values():
             if not future.done():
                 future.set_result(decision)
+
+
+def sdk_prompt(prompt: str | list[dict[str, Any]]) -> str | AsyncIterator[dict[str, Any]]:
+    """What `ClaudeSDKClient.query` takes: the text, or one streaming-input user message whose
+    content is the blocks (the SDK writes it to the CLI as it is)."""
+    if isinstance(prompt, str):
+        return prompt
+
+    async def one_message() -> AsyncIterator[dict[str, Any]]:
+        yield {"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": None}
+
+    return one_message()
 
 
 def _is_top_level_message_start(message: Any) -> bool:

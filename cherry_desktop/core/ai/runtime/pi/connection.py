@@ -51,7 +51,7 @@ from cherry_desktop.core.ai.runtime.types import (
     TurnCompleteEvent,
     wrap_steer_reminder,
 )
-from cherry_desktop.core.ai.runtime.user_text import runtime_input_text
+from cherry_desktop.core.ai.runtime.user_text import runtime_input_images, runtime_input_text
 
 log = logging.getLogger(__name__)
 
@@ -346,10 +346,15 @@ class PiConnection:
         text = runtime_input_text(input.message)
         if input.system_reminder:
             text = wrap_steer_reminder(text)
+        command: dict[str, Any] = {"type": "prompt", "message": text}
+        images = runtime_input_images(input.message)
+        if images:
+            # pi's RPC `prompt` takes images as pi-ai `ImageContent` (text files are in `text`).
+            command["images"] = [{"type": "image", "data": i.data_base64, "mimeType": i.media_type} for i in images]
         self._adapter.start_turn(self._clock())
         self._state = TurnState.SENDING
         try:
-            await self.process.command({"type": "prompt", "message": text})
+            await self.process.command(command)
         except Exception:
             self._state = TurnState.IDLE
             raise

@@ -1,0 +1,27 @@
+"""The user message as a runtime connection gets it: its stored attachments inline.
+
+The rows keep `attachment` parts (a stored name under the data dir); a driver gets `file`
+parts with data URLs, read off the loop just before the send, and never touches the folder.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cherry_desktop.core.attachments import AttachmentStore
+from cherry_desktop.core.attachments.content import inline_attachments
+from cherry_desktop.core.messages import UIMessage
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
+
+
+async def send_input(service: AgentSessionRuntimeService, message: UIMessage) -> UIMessage:
+    """`message` with its attachments inline (the same message when it has none)."""
+    store = AttachmentStore(service.paths.get("feature.attachments"))
+    return (await inline_attachments(store, [message]))[0]
+
+
+def carries_files(message: UIMessage) -> bool:
+    """Files ride a turn, never a steer (a steer reaches Claude Code as hook text)."""
+    return any(part.type == "attachment" for part in message.parts)
