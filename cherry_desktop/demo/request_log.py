@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: An attached text file as the app sends it (`core.attachments.content.text_file_block`).
-_ATTACHED_FILE = re.compile(r'<attached_file name="([^"]*)">\n(.*)\n</attached_file>\Z', re.S)
+# (The CLI adds a newline to each text block it forwards.)
+_ATTACHED_FILE = re.compile(r'<attached_file name="([^"]*)">\n(.*)\n</attached_file>\s*\Z', re.S)
 #: Headers never written to the log (credentials).
 REDACTED_HEADERS = frozenset({"authorization", "x-api-key", "proxy-authorization", "cookie"})
 

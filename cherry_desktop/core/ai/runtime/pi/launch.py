@@ -121,8 +121,10 @@ def models_json(input: RuntimeConnectInput, model: str) -> dict[str, object]:
     base_url = (provider.base_url or _DEFAULT_BASE_URL.get(provider.type, "")).rstrip("/")
     if not base_url:
         raise PiLaunchError("provider-endpoint-missing", provider.id)
+    # `input` with "image": pi (0.73) drops a prompt's images for a model declared text-only,
+    # its default; the user attached them, so they go (a text-only model's API then says no).
     return {"providers": {PROVIDER_NAME: {"baseUrl": base_url, "api": api, "apiKey": API_KEY_ENV,
-                                          "models": [{"id": model}]}}}
+                                          "models": [{"id": model, "input": ["text", "image"]}]}}}
 
 
 def _api_key(input: RuntimeConnectInput) -> str:
