@@ -343,6 +343,14 @@
 <context>
     <name>Composer</name>
     <message>
+        <source>Attach images or text files (or paste / drop them here)</source>
+        <translation>Attach images or text files (or paste / drop them here)</translation>
+    </message>
+    <message>
+        <source>Attach…</source>
+        <translation>Attach…</translation>
+    </message>
+    <message>
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>Message (Enter to send, Shift+Enter for a new line)</translation>
     </message>
@@ -1269,6 +1277,82 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Translation to %1 stopped</source>
         <translation>Translation to %1 stopped</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentButton</name>
+    <message>
+        <source>%1 (missing)</source>
+        <translation>%1 (missing)</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentTray</name>
+    <message>
+        <source>Attach files</source>
+        <translation>Attach files</translation>
+    </message>
+    <message>
+        <source>Images and text files (*.png *.jpg *.jpeg *.webp *.gif *.txt *.md *.json *.csv *.py *.log);;All files (*)</source>
+        <translation>Images and text files (*.png *.jpg *.jpeg *.webp *.gif *.txt *.md *.json *.csv *.py *.log);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Remove %1</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentViewer</name>
+    <message>
+        <source>Close</source>
+        <translation>Close</translation>
+    </message>
+    <message>
+        <source>Open with the system app</source>
+        <translation>Open with the system app</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentWords</name>
+    <message>
+        <source>%1 cannot be attached: only PNG, JPEG, WebP and GIF images and text files can.</source>
+        <translation>%1 cannot be attached: only PNG, JPEG, WebP and GIF images and text files can.</translation>
+    </message>
+    <message>
+        <source>%1 could not be attached.</source>
+        <translation>%1 could not be attached.</translation>
+    </message>
+    <message>
+        <source>%1 could not be read.</source>
+        <translation>%1 could not be read.</translation>
+    </message>
+    <message>
+        <source>%1 could not be saved with the message (is the disk full?). Nothing was sent.</source>
+        <translation>%1 could not be saved with the message (is the disk full?). Nothing was sent.</translation>
+    </message>
+    <message>
+        <source>%1 is empty.</source>
+        <translation>%1 is empty.</translation>
+    </message>
+    <message>
+        <source>%1 is too large to attach (the limit is %2).</source>
+        <translation>%1 is too large to attach (the limit is %2).</translation>
+    </message>
+    <message>
+        <source>A message can carry at most %2 files; %1 was not added.</source>
+        <translation>A message can carry at most %2 files; %1 was not added.</translation>
+    </message>
+    <message>
+        <source>Files cannot be attached in this conversation.</source>
+        <translation>Files cannot be attached in this conversation.</translation>
+    </message>
+    <message>
+        <source>The attached file %1 is no longer available.</source>
+        <translation>The attached file %1 is no longer available.</translation>
+    </message>
+    <message>
+        <source>The file</source>
+        <translation>The file</translation>
     </message>
 </context>
 </TS>

@@ -343,6 +343,14 @@
 <context>
     <name>Composer</name>
     <message>
+        <source>Attach images or text files (or paste / drop them here)</source>
+        <translation>附加图片或文本文件（也可粘贴或拖放到这里）</translation>
+    </message>
+    <message>
+        <source>Attach…</source>
+        <translation>附件…</translation>
+    </message>
+    <message>
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>输入消息（Enter 发送，Shift+Enter 换行）</translation>
     </message>
@@ -1268,6 +1276,82 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Translation to %1 stopped</source>
         <translation>翻译为%1已停止</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentButton</name>
+    <message>
+        <source>%1 (missing)</source>
+        <translation>%1（已丢失）</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentTray</name>
+    <message>
+        <source>Attach files</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <source>Images and text files (*.png *.jpg *.jpeg *.webp *.gif *.txt *.md *.json *.csv *.py *.log);;All files (*)</source>
+        <translation>图片和文本文件 (*.png *.jpg *.jpeg *.webp *.gif *.txt *.md *.json *.csv *.py *.log);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentViewer</name>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Open with the system app</source>
+        <translation>用系统应用打开</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentWords</name>
+    <message>
+        <source>%1 cannot be attached: only PNG, JPEG, WebP and GIF images and text files can.</source>
+        <translation>无法附加 %1：只能附加 PNG、JPEG、WebP、GIF 图片和文本文件。</translation>
+    </message>
+    <message>
+        <source>%1 could not be attached.</source>
+        <translation>无法附加 %1。</translation>
+    </message>
+    <message>
+        <source>%1 could not be read.</source>
+        <translation>无法读取 %1。</translation>
+    </message>
+    <message>
+        <source>%1 could not be saved with the message (is the disk full?). Nothing was sent.</source>
+        <translation>无法随消息保存 %1（磁盘已满？）。消息未发送。</translation>
+    </message>
+    <message>
+        <source>%1 is empty.</source>
+        <translation>%1 是空文件。</translation>
+    </message>
+    <message>
+        <source>%1 is too large to attach (the limit is %2).</source>
+        <translation>%1 太大，无法附加（上限为 %2）。</translation>
+    </message>
+    <message>
+        <source>A message can carry at most %2 files; %1 was not added.</source>
+        <translation>一条消息最多附带 %2 个文件；未添加 %1。</translation>
+    </message>
+    <message>
+        <source>Files cannot be attached in this conversation.</source>
+        <translation>此对话无法附加文件。</translation>
+    </message>
+    <message>
+        <source>The attached file %1 is no longer available.</source>
+        <translation>附件 %1 已不存在。</translation>
+    </message>
+    <message>
+        <source>The file</source>
+        <translation>该文件</translation>
     </message>
 </context>
 </TS>

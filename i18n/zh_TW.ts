@@ -343,6 +343,14 @@
 <context>
     <name>Composer</name>
     <message>
+        <source>Attach images or text files (or paste / drop them here)</source>
+        <translation>附加圖片或文字檔案（也可貼上或拖放到這裡）</translation>
+    </message>
+    <message>
+        <source>Attach…</source>
+        <translation>附件…</translation>
+    </message>
+    <message>
         <source>Message (Enter to send, Shift+Enter for a new line)</source>
         <translation>輸入消息（Enter 發送，Shift+Enter 換行）</translation>
     </message>
@@ -1268,6 +1276,82 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Translation to %1 stopped</source>
         <translation>翻譯為%1已停止</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentButton</name>
+    <message>
+        <source>%1 (missing)</source>
+        <translation>%1（已遺失）</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentTray</name>
+    <message>
+        <source>Attach files</source>
+        <translation>新增附件</translation>
+    </message>
+    <message>
+        <source>Images and text files (*.png *.jpg *.jpeg *.webp *.gif *.txt *.md *.json *.csv *.py *.log);;All files (*)</source>
+        <translation>圖片和文字檔案 (*.png *.jpg *.jpeg *.webp *.gif *.txt *.md *.json *.csv *.py *.log);;所有檔案 (*)</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentViewer</name>
+    <message>
+        <source>Close</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <source>Open with the system app</source>
+        <translation>以系統應用程式開啟</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentWords</name>
+    <message>
+        <source>%1 cannot be attached: only PNG, JPEG, WebP and GIF images and text files can.</source>
+        <translation>無法附加 %1：只能附加 PNG、JPEG、WebP、GIF 圖片和文字檔案。</translation>
+    </message>
+    <message>
+        <source>%1 could not be attached.</source>
+        <translation>無法附加 %1。</translation>
+    </message>
+    <message>
+        <source>%1 could not be read.</source>
+        <translation>無法讀取 %1。</translation>
+    </message>
+    <message>
+        <source>%1 could not be saved with the message (is the disk full?). Nothing was sent.</source>
+        <translation>無法隨訊息儲存 %1（磁碟已滿？）。訊息未傳送。</translation>
+    </message>
+    <message>
+        <source>%1 is empty.</source>
+        <translation>%1 是空檔案。</translation>
+    </message>
+    <message>
+        <source>%1 is too large to attach (the limit is %2).</source>
+        <translation>%1 太大，無法附加（上限為 %2）。</translation>
+    </message>
+    <message>
+        <source>A message can carry at most %2 files; %1 was not added.</source>
+        <translation>一則訊息最多附帶 %2 個檔案；未新增 %1。</translation>
+    </message>
+    <message>
+        <source>Files cannot be attached in this conversation.</source>
+        <translation>此對話無法附加檔案。</translation>
+    </message>
+    <message>
+        <source>The attached file %1 is no longer available.</source>
+        <translation>附件 %1 已不存在。</translation>
+    </message>
+    <message>
+        <source>The file</source>
+        <translation>該檔案</translation>
     </message>
 </context>
 </TS>

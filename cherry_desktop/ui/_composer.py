@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cherry_desktop.ui._attach_tray import AttachmentTray, offers_files
 from cherry_desktop.ui._tool_view import tool_input_html
 
 
@@ -29,6 +30,17 @@ class _Editor(QPlainTextEdit):
     ctrl_enter = Signal()
     escape = Signal()
     up_when_empty = Signal()
+    # Pasted or dropped files / an image (text pastes stay text).
+    files_offered = Signal(QMimeData)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return offers_files(source) or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        if offers_files(source):
+            self.files_offered.emit(source)
+        else:
+            super().insertFromMimeData(source)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key, mods = event.key(), event.modifiers()
@@ -74,8 +86,17 @@ class Composer(QFrame):
         self.editor.setObjectName("composerInput")
         self.editor.setPlaceholderText(self.tr("Message (Enter to send, Shift+Enter for a new line)"))
         self.editor.setFixedHeight(84)
+        # Files for the next message: pasted, dropped (here or on the box) or picked.
+        self.attachments = AttachmentTray(self)
+        self.editor.files_offered.connect(self.attachments.add_mime)
+        self.setAcceptDrops(True)
+        layout.addWidget(self.attachments)
         layout.addWidget(self.editor)
         buttons = QHBoxLayout()
+        self.attach_button = self._button("attachButton", self.tr("Attach…"),
+                                          self.tr("Attach images or text files (or paste / drop them here)"))
+        self.attach_button.clicked.connect(self.attachments.pick_files)
+        buttons.addWidget(self.attach_button)
         self.hint = QLabel(self)
         self.hint.setObjectName("composerHint")
         buttons.addWidget(self.hint, 1)
@@ -130,9 +151,21 @@ class Composer(QFrame):
         else:
             self.hint.setText("")
 
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if offers_files(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if self.attachments.add_mime(event.mimeData()):
+            event.acceptProposedAction()
+
+    def take_attachments(self) -> list[Any]:
+        """The files of the message being sent (the tray empties)."""
+        return self.attachments.take()
+
     def _submit(self, mode: str) -> None:
         text = self.editor.toPlainText().strip()
-        if not text:
+        if not text and not self.attachments.items:
             return
         if mode == "steer" and not self.can_steer:
             mode = "queue"

@@ -8,6 +8,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
+from cherry_desktop.ui._attachment_view import AttachmentStrip
 from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, UsageFooter
 from cherry_desktop.ui._markdown import MarkdownView
 from cherry_desktop.ui._todo_card import CompactionDivider, make_tool_card
@@ -33,12 +34,14 @@ class MessageRow(QFrame):
     frame's text so a frame costs one label update per growing part.
     """
 
-    def __init__(self, message_id: str, role: str, *, steer: bool = False,
+    def __init__(self, message_id: str, role: str, *, steer: bool = False, files: Any = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.message_id = message_id
         self.role = role
         self.steer = steer
+        # Finds the stored files of attachment parts (the bridge's attachments facet).
+        self.files = files
         self.setObjectName("userRow" if role == "user" else "assistantRow")
         self.setProperty("steer", steer)
         self.setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
@@ -104,9 +107,12 @@ class MessageRow(QFrame):
                   load_error: str | None = None) -> None:
         self.clear()
         self.status = status
+        attachments = [p for p in parts if getattr(p, "type", "") == "attachment"]
         for part in parts:
             kind = getattr(part, "type", "")
-            if kind == "text":
+            if kind == "attachment" and part is attachments[0]:
+                self.body.addWidget(AttachmentStrip(attachments, self.files))  # the files, in one line
+            elif kind == "text":
                 self._add_text(MarkdownView(part.text, done=True))
             elif kind == "reasoning":
                 self.body.addWidget(ReasoningBlock(part.text, done=True))

@@ -185,7 +185,7 @@ class MessageView(QScrollArea):
         if stored.id in self.hidden_ids:
             return None
         steer = bool(stored.metadata.get("steer") or stored.metadata.get("is_steer"))
-        row = MessageRow(stored.id, stored.role, steer=steer)
+        row = MessageRow(stored.id, stored.role, steer=steer, files=getattr(self.bridge, "attachments", None))
         row.set_parts(stored.parts, status=stored.status, stats=stored.stats, load_error=stored.load_error)
         row.apply_metadata(stored.metadata)
         self._by_id[stored.id] = row
@@ -213,14 +213,14 @@ class MessageView(QScrollArea):
         self._has_more = False
 
     # -- live ------------------------------------------------------------------------------------
-    def add_user_row(self, message_id: str, text: str, *, steer: bool = False) -> MessageRow:
+    def add_user_row(self, message_id: str, text: str, *, steer: bool = False, files: Any = ()) -> MessageRow:
         from cherry_desktop.core.messages import TextPart
 
         row = self._by_id.get(message_id)
         if row is None:
-            row = MessageRow(message_id, "user", steer=steer)
+            row = MessageRow(message_id, "user", steer=steer, files=getattr(self.bridge, "attachments", None))
             self._append_row(row)
-        row.set_parts([TextPart(text=text, state="done")])
+        row.set_parts([*([TextPart(text=text, state="done")] if text or not files else []), *files])
         self._stick_to_bottom = True
         return row
 

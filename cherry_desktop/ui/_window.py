@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from cherry_desktop.core.shared_cache import topic_title_key
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._actions_handler import MessageActionsHandler
+from cherry_desktop.ui._attach_send import SentFiles
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
@@ -378,33 +379,39 @@ class ChatWindow(QMainWindow):
             return None
         from cherry_desktop.core.messages import new_id  # loaded after first paint
 
+        files = SentFiles.stage(self.bridge, self.composer, self.topic_id, text)
+        if files.error:  # not stored: nothing is sent, the composer keeps text and files
+            self._show_error(files.error)
+            return None
         # Everything the window shows happens now, while it surely exists; the task only sends
         # (and may outlive the window: closing it right after Enter must not drop the message).
         parent = self.actions_handler.take_parent_anchor() if mode == "send" else None
         local_id = f"local:{new_id()}"
         if mode != "queue":
             # Shown at once, before any reply chunk can arrive; renamed once core names it.
-            self.message_view.add_user_row(local_id, text, steer=mode == "steer")
+            self.message_view.add_user_row(local_id, text, steer=mode == "steer", files=files.parts)
         self.attached_live = True
         self._update_composer()
-        return spawn(self._submit(self.topic_id, self.listener, text, mode, local_id, parent),
+        return spawn(self._submit(self.topic_id, self.listener, text, mode, local_id, parent, files),
                      on_error=self._report_error)
 
     async def _submit(self, topic_id: str, listener: QtStreamListener, text: str, mode: str, local_id: str,
-                      parent: str | None = None) -> Any:
+                      parent: str | None = None, files: SentFiles | None = None) -> Any:
         from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
-        from cherry_desktop.core.messages import TextPart
 
+        files = files or SentFiles()
         request = AiStreamOpenRequest(
-            topic_id=topic_id, user_message_parts=[TextPart(text=text, state="done")],
+            topic_id=topic_id, user_message_parts=files.message_parts(text),
             follow_up_mode="queue" if mode == "queue" else "steer", parent_anchor_id=parent)
         try:
             result = await self.bridge.open(request, listener)
         except Exception:
+            files.settle(self.bridge, topic_id, composer=self.composer if self.alive else None, text=text)
             if self.alive:
                 self.attached_live = self.cache.topic_status(topic_id).is_live
                 self._update_composer()
             raise
+        files.settle(self.bridge, topic_id)
         if not self.alive or topic_id != self.topic_id:
             return result  # sent and saved; this window is gone or shows another topic
         row = self.message_view.row(local_id)
