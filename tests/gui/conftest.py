@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ from cherry_desktop.core.bootstrap import CoreServices, start_core
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextPart, ToolPart
 from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.demo import ScriptedModelServer
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
@@ -24,6 +25,13 @@ async def ui_core(tmp_path: Path) -> Any:
         yield core
     finally:
         await core.stop()
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ScriptedModelServer]:
+    """A started scripted model server (empty script), stopped after the test."""
+    async with ScriptedModelServer() as started:
+        yield started
 
 
 @pytest.fixture
