@@ -64,6 +64,36 @@ async def test_denied_write_does_not_run(pi_driver: PiRuntimeDriver, pi_harness:
     assert "not today" in str(pi_harness.server.last_model_request().last_user_message())
 
 
+async def test_always_allow_a_tool_for_the_rest_of_the_connection(pi_driver: PiRuntimeDriver,
+                                                                  pi_harness: PiHarness, workspace: Path) -> None:
+    """As the Claude Code connection does (`ApprovalDecision.always_allow`): the same tool is
+    not asked again on this connection; another tool still asks."""
+    first, second, other = workspace / "one.txt", workspace / "two.txt", workspace / "three.txt"
+    pi_harness.server.enqueue(tool_use("write", {"path": str(first), "content": "1"}), text("one"),
+                              tool_use("write", {"path": str(second), "content": "2"}), text("two"))
+    connection = await pi_driver.connect(pi_harness.connect_input(permission_mode="default"))
+    reader = EventReader(connection)
+    await send_text(connection, "write one")
+    request = await _approval(reader)
+    assert await connection.respond_tool_approval(request.approval_id,  # type: ignore[attr-defined]
+                                                  ApprovalDecision(approved=True, always_allow=True))
+    await reader.turn()
+    await send_text(connection, "write two")  # the same tool again: not asked
+    events = await reader.turn()
+    assert events[-1].type == "turn-complete"
+    assert first.read_text() == "1" and second.read_text() == "2"
+    assert not any(e.type == "tool-approval-request" for e in events)
+    # Another tool still asks.
+    pi_harness.server.enqueue(tool_use("bash", {"command": f"touch {other}"}), text("three"))
+    await send_text(connection, "touch three")
+    request = await _approval(reader)
+    assert request.tool_name == "bash"  # type: ignore[attr-defined]
+    assert await connection.respond_tool_approval(request.approval_id,  # type: ignore[attr-defined]
+                                                  ApprovalDecision(approved=False))
+    await reader.turn()
+    assert not other.exists()
+
+
 async def test_accept_edits_writes_inside_the_workspace_and_asks_outside(
         pi_driver: PiRuntimeDriver, pi_harness: PiHarness, workspace: Path, tmp_path: Path) -> None:
     inside = workspace / "in.txt"

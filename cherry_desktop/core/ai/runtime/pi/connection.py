@@ -110,6 +110,9 @@ class PiConnection:
         self._write_roots = write_roots
         self._reconcile_lock = asyncio.Lock()
         self._approvals: dict[str, GateRequest] = {}
+        # Tools the user allowed "always": not asked again for the connection's life (as the
+        # Claude Code connection does; `ApprovalDecision.always_allow`). Never a disabled tool.
+        self.always_allowed_tools: set[str] = set()
         self._state = TurnState.IDLE
         self._user_messages_in_run = 0
         self._stashed_steers: list[tuple[str, str]] = []
@@ -265,6 +268,8 @@ class PiConnection:
             return
         verdict = decide(request.tool_name, request.input, permission_mode=self._permission_mode,
                          disabled_tools=self._disabled, cwd=self.launch.cwd, write_roots=self._write_roots)
+        if verdict is GateVerdict.ASK and request.tool_name in self.always_allowed_tools:
+            verdict = GateVerdict.ALLOW
         if verdict is GateVerdict.ALLOW:
             self._adapter.tool_released(request.tool_call_id, self._clock())
             self._send(gate_answer(request.ui_request_id, allow=True))
@@ -274,8 +279,9 @@ class PiConnection:
         else:
             approval_id = f"approval-{uuid.uuid4().hex}"
             self._approvals[approval_id] = request
-            self.event_outlet.emit(ToolApprovalRequestEvent(approval_id=approval_id, tool_call_id=request.tool_call_id,
-                                                tool_name=request.tool_name, input=request.input))
+            self.event_outlet.emit(ToolApprovalRequestEvent(approval_id=approval_id,
+                                                            tool_call_id=request.tool_call_id,
+                                                            tool_name=request.tool_name, input=request.input))
 
     async def respond_tool_approval(self, approval_id: str, decision: ApprovalDecision) -> bool:
         request = self._approvals.pop(approval_id, None)
@@ -283,6 +289,8 @@ class PiConnection:
             return False
         if decision.approved:
             self._adapter.tool_released(request.tool_call_id, self._clock())
+            if decision.always_allow:
+                self.always_allowed_tools.add(request.tool_name)
         else:
             self._denied.add(request.tool_call_id)
         reason = decision.reason or DENIED_MESSAGE
