@@ -134,3 +134,15 @@ def scripted_agent_session(core: Any, workspace: Path, name: str = "Session") ->
     ws = core.repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
     session = core.repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name=name)
     return session_topic_id(session.id), driver
+
+
+async def send_turn(qtbot: Any, window: Any, driver: Any, text: str, *, sent: int = 1) -> Any:
+    """Type `text` in the window's composer and press Enter; returns the scripted driver's
+    connection once it received its `sent`-th message."""
+    from PySide6.QtCore import Qt
+
+    window.composer.editor.setPlainText(text)
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    conn = await driver.wait_connection()
+    await conn.wait_sent(sent)
+    return conn

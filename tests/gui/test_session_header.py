@@ -15,7 +15,7 @@ from cherry_desktop.core.ai.runtime.types import ContextUsageEvent
 from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
-from tests.gui.conftest import ARTIFACTS
+from tests.gui.conftest import ARTIFACTS, send_turn
 
 pytestmark = pytest.mark.gui
 
@@ -54,10 +54,7 @@ async def test_header_shows_the_session_and_applies_permission_changes_live(
     assert not header.context_meter.isVisibleTo(window)
 
     # A turn whose runtime reports context usage: the meter fills.
-    window.composer.editor.setPlainText("build it")
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await send_turn(qtbot, window, driver, "build it")
     conn.emit_text("on it. ")
     conn.emit(ContextUsageEvent(used_tokens=50_000, max_tokens=200_000))
     conn.complete()

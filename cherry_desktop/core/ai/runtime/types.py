@@ -239,6 +239,12 @@ class RuntimeConnectInput:
     username: str = ""
 
 
+#: What the model is told when the user denied a tool call (without a reason of their own), and
+#: when the tool is disabled for the agent: the same words from every runtime.
+DENIED_MESSAGE = "The user denied this tool call."
+DISABLED_MESSAGE = "This tool is disabled for this agent."
+
+
 @dataclass(frozen=True)
 class ApprovalDecision:
     approved: bool

@@ -29,6 +29,8 @@ from cherry_desktop.core.ai.runtime.claude_code.warm_query import WarmQuery, clo
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
 from cherry_desktop.core.ai.runtime.types import (
     CUT_SHORT_METADATA_KEY,
+    DENIED_MESSAGE,
+    DISABLED_MESSAGE,
     HISTORY_RESET_METADATA_KEY,
     AgentRuntimeEvent,
     ApprovalDecision,
@@ -52,8 +54,6 @@ from cherry_desktop.core.messages import MessageMetadataChunk
 
 log = logging.getLogger(__name__)
 
-DENIED_MESSAGE = "The user denied this tool call."
-DISABLED_MESSAGE = "This tool is disabled for this agent."
 #: How long `close()` waits for a live turn's interrupt before disconnecting anyway.
 INTERRUPT_ON_CLOSE_TIMEOUT_S = 2.0
 

@@ -36,6 +36,8 @@ from cherry_desktop.core.ai.runtime.pi.policy import GateVerdict, decide
 from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError, PiRpcProcess
 from cherry_desktop.core.ai.runtime.pi.stream_adapter import PiStreamAdapter
 from cherry_desktop.core.ai.runtime.types import (
+    DENIED_MESSAGE,
+    DISABLED_MESSAGE,
     AgentRuntimeEvent,
     ApprovalDecision,
     ContextUsage,
@@ -56,8 +58,6 @@ from cherry_desktop.core.ai.runtime.user_text import runtime_input_text
 
 log = logging.getLogger(__name__)
 
-DISABLED_MESSAGE = "This tool is disabled for this agent."
-DENIED_MESSAGE = "The user denied this tool call."
 _HTTP_STATUS = re.compile(r"^([1-5]\d\d)\b")
 _DIALOG_METHODS = frozenset({"select", "confirm", "input", "editor"})
 
