@@ -239,6 +239,12 @@ class RuntimeConnectInput:
     username: str = ""
 
 
+#: What the model is told when the user denied a tool call (without a reason of their own), and
+#: when the tool is disabled for the agent: the same words from every runtime.
+DENIED_MESSAGE = "The user denied this tool call."
+DISABLED_MESSAGE = "This tool is disabled for this agent."
+
+
 @dataclass(frozen=True)
 class ApprovalDecision:
     approved: bool
@@ -316,3 +322,14 @@ STEER_REMINDER_CLOSE = "\nPlease address this message and continue with your tas
 def wrap_steer_reminder(text: str) -> str:
     """Wrap a steer as a system-reminder (the same words for every runtime)."""
     return f"{STEER_REMINDER_OPEN}{text}{STEER_REMINDER_CLOSE}"
+
+
+def validate_agent_and_workspace(context: RuntimeSessionContext, runtime_type: str) -> None:
+    """The checks of `validate_session` every runtime makes first: the agent is of this
+    runtime, and the session's workspace is an existing directory."""
+    if context.agent.type != runtime_type:
+        raise RuntimeValidationError("agent-type-mismatch", context.agent.type)
+    if context.workspace_path is None:
+        raise RuntimeValidationError("workspace-missing")
+    if not context.workspace_path.is_dir():
+        raise RuntimeValidationError("workspace-not-a-directory", str(context.workspace_path))
