@@ -132,6 +132,7 @@ class BareSide:
         self.process = PiRpcProcess(self.launch.argv, cwd=self.launch.cwd, env=self.launch.env,
                                     on_record=self._on_record)
         self.first: float | None = None
+        self.end: float | None = None
         self.done = asyncio.Event()
         self.error = ""
 
@@ -142,6 +143,8 @@ class BareSide:
             if event.get("type") == "text_delta":
                 self.first = time.perf_counter()
         elif kind == "agent_end":
+            # Stamped where it is heard, as the app's subscriber stamps its terminal.
+            self.end = time.perf_counter()
             self.done.set()
         elif kind == "extension_ui_request" and record.get("method") == "input":
             self.error = "the bare turn called a tool"
@@ -151,15 +154,14 @@ class BareSide:
         await self.process.command({"type": "set_auto_retry", "enabled": False})
 
     async def turn(self, prompt: str) -> TurnTiming:
-        self.first = None
+        self.first = self.end = None
         self.done.clear()
         t0 = time.perf_counter()
         self.process.send_record({"type": "prompt", "message": prompt})
         await asyncio.wait_for(self.done.wait(), TURN_TIMEOUT_S)
-        end = time.perf_counter()
-        if self.first is None or self.error:
+        if self.first is None or self.end is None or self.error:
             raise RuntimeError(f"the bare turn failed {self.error}")
-        return TurnTiming((self.first - t0) * 1000, (end - t0) * 1000)
+        return TurnTiming((self.first - t0) * 1000, (self.end - t0) * 1000)
 
     async def close(self) -> None:
         await self.process.terminate()
