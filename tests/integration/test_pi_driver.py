@@ -3,15 +3,20 @@ against the scripted model server."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cherry_desktop.core.ai.runtime.capabilities import PI_TRANSPORT
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
+from cherry_desktop.core.ai.runtime.pi.records import parse_record
+from cherry_desktop.core.ai.runtime.pi.rpc import PiRpcProcess
 from cherry_desktop.core.ai.runtime.prompt import BLOCK_LANGUAGE
-from cherry_desktop.demo import text
+from cherry_desktop.demo import text, thinking
 from tests.integration.claude_driver_helpers import EventReader, chunk_types, send_text, text_of
 from tests.integration.pi_helpers import TEST_KEY, PiHarness
 
@@ -98,3 +103,45 @@ async def test_without_node_connect_fails_with_a_clear_code(pi_harness: PiHarnes
         await drv.connect(pi_harness.connect_input())
     assert caught.value.code == "node-missing"
     assert drv.alive_pids() == []
+
+
+async def test_the_pinned_pis_lines_take_the_lean_reads(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    """`records.parse_record` reads a delta from its head and turn_end/agent_end to their type
+    only when the line starts exactly as pi writes it: the pinned pi's real lines must match
+    (else every line is parsed whole again, correct but ~0.5 ms slower per burst turn)."""
+    pi_harness.server.enqueue(thinking("Let me think about it carefully.", "The answer, streamed in many pieces."))
+    lines: list[bytes] = []
+    done = asyncio.Event()
+
+    def keep(line: bytes) -> Any:
+        lines.append(line)
+        return json.loads(line)
+
+    def on_record(record: dict[str, Any]) -> None:
+        if record.get("type") == "agent_end":
+            done.set()
+
+    launch = pi_driver.launch_for(pi_harness.connect_input(), None)
+    process = PiRpcProcess(launch.argv, cwd=launch.cwd, env=launch.env, on_record=on_record, parse=keep)
+    await process.start()
+    try:
+        await process.command({"type": "prompt", "message": "think, then answer"})
+        await asyncio.wait_for(done.wait(), 60)
+    finally:
+        await process.terminate()
+    lean: dict[str, int] = {}
+    for line in lines:
+        whole = json.loads(line)
+        event = whole.get("assistantMessageEvent") or {}
+        kind = event.get("type", "") if whole.get("type") == "message_update" else whole.get("type")
+        if kind.endswith("_delta"):
+            assert parse_record(line) == {"type": "message_update", "assistantMessageEvent": {
+                "type": kind, "contentIndex": event["contentIndex"], "delta": event["delta"]}}
+        elif kind in ("turn_end", "agent_end"):
+            assert parse_record(line) == {"type": kind}
+        else:
+            assert parse_record(line) == whole
+            continue
+        lean[kind] = lean.get(kind, 0) + 1
+    assert lean.get("text_delta", 0) >= 2 and lean.get("thinking_delta", 0) >= 1
+    assert lean.get("turn_end") == 1 and lean.get("agent_end") == 1

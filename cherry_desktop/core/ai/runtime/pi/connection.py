@@ -33,6 +33,7 @@ from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
 from cherry_desktop.core.ai.runtime.pi.gate import GateRequest, gate_answer, is_gate_ready, parse_gate_request
 from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch, remove_home
 from cherry_desktop.core.ai.runtime.pi.policy import GateVerdict, decide
+from cherry_desktop.core.ai.runtime.pi.records import parse_record
 from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError, PiRpcProcess
 from cherry_desktop.core.ai.runtime.pi.stream_adapter import PiStreamAdapter
 from cherry_desktop.core.ai.runtime.types import (
@@ -122,7 +123,7 @@ class PiConnection:
         self._closed = False
         self._dead = False
         self.process = PiRpcProcess(launch.argv, cwd=launch.cwd, env=launch.env, on_record=self._on_record,
-                                    on_exit=self._on_exit)
+                                    on_exit=self._on_exit, parse=parse_record)
         self.session_id: str | None = None
         self.session_file: str | None = None
         self.recovered_from: str | None = None
