@@ -1271,4 +1271,23 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Translation to %1 stopped</translation>
     </message>
 </context>
+<context>
+    <name>AlwaysAllowedButton</name>
+    <message>
+        <source>Tools allowed without asking in this session; click to ask again</source>
+        <translation>Tools allowed without asking in this session; click to ask again</translation>
+    </message>
+    <message>
+        <source>Always allowed: %1</source>
+        <translation>Always allowed: %1</translation>
+    </message>
+    <message>
+        <source>Ask again for %1</source>
+        <translation>Ask again for %1</translation>
+    </message>
+    <message>
+        <source>Ask again for every tool</source>
+        <translation>Ask again for every tool</translation>
+    </message>
+</context>
 </TS>

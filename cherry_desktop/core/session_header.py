@@ -71,6 +71,12 @@ def session_header_info(repos: Repositories, runtime: Any, session_id: str) -> S
         always_allowed_tools=tuple(t for t in session.always_allowed_tools if t not in agent.disabled_tools))
 
 
+def always_allowed_tools(repos: Repositories, session_id: str) -> tuple[str, ...]:
+    """The session's grants that apply (a tool its agent disables is never allowed)."""
+    info = session_header_info(repos, None, session_id)
+    return info.always_allowed_tools if info is not None else ()
+
+
 def revoke_always_allowed(repos: Repositories, runtime: Any, session_id: str,
                           tool_names: list[str] | None = None) -> tuple[str, ...]:
     """Ask again for `tool_names` (None: every tool) in the session, its live connection
