@@ -1110,6 +1110,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>Still always allowed: %1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>Permission mode of this agent, applied to the running session</translation>
     </message>

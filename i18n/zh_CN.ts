@@ -1109,6 +1109,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>仍始终允许：%1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>此智能体的权限模式，会应用到正在运行的会话</translation>
     </message>

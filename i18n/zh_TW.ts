@@ -1109,6 +1109,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>仍一律允許：%1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>此智慧體的權限模式，會套用到正在執行的工作階段</translation>
     </message>

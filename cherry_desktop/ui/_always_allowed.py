@@ -52,16 +52,22 @@ def follow_always_allowed(window: Any) -> None:
     """Hook a window's session header: "Ask again for" revokes in the shown session."""
 
     def revoke(tools: list[str]) -> None:
-        if window.topic_id is not None:  # the live connection asks again from its next call
-            window.session_header.always_allowed.set_tools(revoke_always_allowed(window.bridge, window.topic_id, tools))
+        topic_id = window.topic_id
+        if topic_id is not None:  # the live connection asks again from its next call
+            _show(window, topic_id, revoke_always_allowed(window.bridge, topic_id, tools))
 
     window.session_header.grants_revoked.connect(revoke)
 
 
 def show_always_allowed(window: Any, topic_id: str) -> None:
-    """Show the saved grants in the window's header (after an "Always allow" answer)."""
-    if window.topic_id == topic_id:
-        window.session_header.always_allowed.set_tools(always_allowed_of(window.bridge, topic_id))
+    """Show the saved grants in the header of every window on the session (after an "Always
+    allow" answer)."""
+    _show(window, topic_id, always_allowed_of(window.bridge, topic_id))
+
+
+def _show(window: Any, topic_id: str, tools: tuple[str, ...]) -> None:
+    for shown in window.controller.windows_for(topic_id):
+        shown.session_header.always_allowed.set_tools(tools)
 
 
 def always_allowed_of(bridge: Any, topic_id: str) -> tuple[str, ...]:

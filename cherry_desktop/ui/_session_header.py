@@ -210,6 +210,9 @@ class SessionHeader(QFrame):
         else:
             self.notice.setText(self.tr("The running session refused the change; it applies from the next turn"))
             self.notice.setProperty("state", "denied")
+        if self.always_allowed.tools and outcome != "denied":  # a new mode keeps them: say so
+            self.notice.setText(self.notice.text() + " · " + self.tr("Still always allowed: %1").replace(
+                "%1", ", ".join(self.always_allowed.tools)))
         self.notice.setVisible(True)
         self.notice.style().unpolish(self.notice)
         self.notice.style().polish(self.notice)

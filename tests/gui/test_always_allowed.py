@@ -16,6 +16,7 @@ from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.ui._always_allowed import AlwaysAllowedButton
+from cherry_desktop.ui._permission_modes import permission_mode_label
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 
@@ -48,6 +49,7 @@ async def test_always_allow_shows_in_the_header_and_asking_again_brings_the_card
     _, session_id, workspace = ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"),
                                                    server.base_url)
     window = controller.open_window(session_topic_id(session_id))
+    other = controller.open_window(session_topic_id(session_id))  # a second window on the session
     header, card = window.session_header, window.approval_card
     assert not header.always_allowed.isVisibleTo(window)  # nothing allowed yet
     files = [workspace / f"g{i}.txt" for i in range(3)]
@@ -61,6 +63,7 @@ async def test_always_allow_shows_in_the_header_and_asking_again_brings_the_card
     assert files[0].exists()
     await until(lambda: header.always_allowed.isVisibleTo(window))
     assert header.always_allowed.text() == "Always allowed: Bash"
+    assert other.session_header.always_allowed.text() == "Always allowed: Bash"
     assert ui_core.repos.sessions.always_allowed_tools(session_id) == ("Bash",)
     ARTIFACTS.mkdir(exist_ok=True)
     await asyncio.sleep(0.1)
@@ -73,11 +76,20 @@ async def test_always_allow_shows_in_the_header_and_asking_again_brings_the_card
     assert files[1].exists()
     assert window.bottom.currentWidget() is window.composer
 
+    # A permission-mode change keeps the grant, and the header says so.
+    combo = header.permission_combo
+    for mode in ("acceptEdits", "default"):
+        label = permission_mode_label(mode)
+        combo.setCurrentIndex(combo.findData(mode))
+        combo.activated.emit(combo.currentIndex())
+        await until(lambda label=label: header.notice.text().startswith(f"Now: {label}"))
+        assert header.notice.text().endswith(" · Still always allowed: Bash")
+
     # "Ask again for Bash": the header clears, the row and the live connection forget it.
     conn = ui_core.agent_runtime.get_entry(session_id).connection
     assert "Bash" in conn.always_allowed_tools
     _revoke_action(header.always_allowed, "Bash").trigger()
-    assert not header.always_allowed.isVisibleTo(window)
+    assert not header.always_allowed.isVisibleTo(window) and not other.session_header.always_allowed.isVisibleTo(other)
     assert ui_core.repos.sessions.always_allowed_tools(session_id) == ()
     assert ui_core.agent_runtime.get_entry(session_id).connection is conn and not conn.always_allowed_tools
     server.enqueue(_touch(files[2]), text("asked again"))
