@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cherry_desktop.core.ai.agent_session.tool_grants import grant_tool
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision, ToolApprovalRequestEvent
 from cherry_desktop.core.data import NotFoundError, Repositories, open_database, schema_version
 from cherry_desktop.core.data.database import SCHEMA_VERSION
@@ -109,3 +110,17 @@ def test_a_version_eight_file_gains_the_settings_column(db_path: Path) -> None:
         assert repos.sessions.update_always_allowed_tools(session.id, add=["Bash"]) == ("Bash",)
     finally:
         db.close()
+
+
+async def test_an_always_answer_after_the_session_was_deleted_saves_nothing(repos: Repositories,
+                                                                            tmp_path: Path) -> None:
+    h = make_harness(repos, tmp_path)
+    conn = await h.first_turn("go")
+    await _ask(h, conn, "a1", "Bash")
+    await h.runtime.delete_session(h.session.id)
+    assert not await h.runtime.respond_tool_approval(h.session.id, "a1",
+                                                     ApprovalDecision(approved=True, always_allow=True))
+    assert repos.sessions.find_session(h.session.id) is None
+    # Saving a grant for it directly is refused too (no row is made again).
+    assert not grant_tool(h.runtime, h.session.id, "Bash")
+    assert repos.sessions.always_allowed_tools(h.session.id) == ()
