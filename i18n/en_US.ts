@@ -1110,6 +1110,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>Still always allowed: %1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>Permission mode of this agent, applied to the running session</translation>
     </message>
@@ -1269,6 +1273,25 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Translation to %1 stopped</source>
         <translation>Translation to %1 stopped</translation>
+    </message>
+</context>
+<context>
+    <name>AlwaysAllowedButton</name>
+    <message>
+        <source>Tools allowed without asking in this session; click to ask again</source>
+        <translation>Tools allowed without asking in this session; click to ask again</translation>
+    </message>
+    <message>
+        <source>Always allowed: %1</source>
+        <translation>Always allowed: %1</translation>
+    </message>
+    <message>
+        <source>Ask again for %1</source>
+        <translation>Ask again for %1</translation>
+    </message>
+    <message>
+        <source>Ask again for every tool</source>
+        <translation>Ask again for every tool</translation>
     </message>
 </context>
 </TS>

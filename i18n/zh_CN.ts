@@ -1109,6 +1109,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>仍始终允许：%1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>此智能体的权限模式，会应用到正在运行的会话</translation>
     </message>
@@ -1268,6 +1272,25 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Translation to %1 stopped</source>
         <translation>翻译为%1已停止</translation>
+    </message>
+</context>
+<context>
+    <name>AlwaysAllowedButton</name>
+    <message>
+        <source>Tools allowed without asking in this session; click to ask again</source>
+        <translation>本会话中无需询问即可运行的工具；点击可改回每次询问</translation>
+    </message>
+    <message>
+        <source>Always allowed: %1</source>
+        <translation>始终允许：%1</translation>
+    </message>
+    <message>
+        <source>Ask again for %1</source>
+        <translation>%1 改回每次询问</translation>
+    </message>
+    <message>
+        <source>Ask again for every tool</source>
+        <translation>所有工具改回每次询问</translation>
     </message>
 </context>
 </TS>

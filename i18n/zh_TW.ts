@@ -1109,6 +1109,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>仍一律允許：%1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>此智慧體的權限模式，會套用到正在執行的工作階段</translation>
     </message>
@@ -1268,6 +1272,25 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Translation to %1 stopped</source>
         <translation>翻譯為%1已停止</translation>
+    </message>
+</context>
+<context>
+    <name>AlwaysAllowedButton</name>
+    <message>
+        <source>Tools allowed without asking in this session; click to ask again</source>
+        <translation>本工作階段中無需詢問即可執行的工具；點擊可改回每次詢問</translation>
+    </message>
+    <message>
+        <source>Always allowed: %1</source>
+        <translation>一律允許：%1</translation>
+    </message>
+    <message>
+        <source>Ask again for %1</source>
+        <translation>%1 改回每次詢問</translation>
+    </message>
+    <message>
+        <source>Ask again for every tool</source>
+        <translation>所有工具改回每次詢問</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
-"""An agent session's header: agent, model, workspace folder (click opens it), permission mode
-(applied to the live session), and a context meter from the runtime's context usage."""
+"""An agent session's header: agent, model, workspace folder (click opens it), the tools always
+allowed in the session (a menu asks again), permission mode (applied to the live session), and
+a context meter from the runtime's context usage."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cherry_desktop.ui._always_allowed import AlwaysAllowedButton
 from cherry_desktop.ui._permission_modes import permission_mode_label
 
 
@@ -78,9 +80,11 @@ class CurrentTextCombo(QComboBox):
 class SessionHeader(QFrame):
     """Signals:
         permission_chosen(str): the user picked a permission mode.
+        grants_revoked(list): the user asked to be asked again for these always-allowed tools.
     """
 
     permission_chosen = Signal(str)
+    grants_revoked = Signal(list)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,6 +115,8 @@ class SessionHeader(QFrame):
         self.todo_label = QLabel(self)
         self.todo_label.setObjectName("sessionTodos")
         self.todo_label.setVisible(False)
+        self.always_allowed = AlwaysAllowedButton(self)
+        self.always_allowed.revoke_requested.connect(self.grants_revoked)
         # What became of a mode change: a line of its own under the controls, wrapped to the
         # header's width (beside them it squeezed the combo and grew into a column).
         self.notice = QLabel(self)
@@ -121,6 +127,7 @@ class SessionHeader(QFrame):
             h.addWidget(w)
         h.addStretch(1)
         h.addWidget(self.todo_label)
+        h.addWidget(self.always_allowed)
         h.addWidget(self.permission_combo)
         h.addWidget(self.context_meter)
         v.addWidget(self.notice)
@@ -153,6 +160,7 @@ class SessionHeader(QFrame):
         self.permission_combo.setCurrentIndex(max(0, self.permission_combo.findData(info.permission_mode)))
         self.permission_combo.blockSignals(False)
         self.set_context_usage(info.context_used, info.context_max)
+        self.always_allowed.set_tools(info.always_allowed_tools)
         self.notice.clear()
         self.notice.setVisible(False)
 
@@ -202,6 +210,9 @@ class SessionHeader(QFrame):
         else:
             self.notice.setText(self.tr("The running session refused the change; it applies from the next turn"))
             self.notice.setProperty("state", "denied")
+        if self.always_allowed.tools and outcome != "denied":  # a new mode keeps them: say so
+            self.notice.setText(self.notice.text() + " · " + self.tr("Still always allowed: %1").replace(
+                "%1", ", ".join(self.always_allowed.tools)))
         self.notice.setVisible(True)
         self.notice.style().unpolish(self.notice)
         self.notice.style().polish(self.notice)

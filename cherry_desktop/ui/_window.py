@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from cherry_desktop.core.shared_cache import topic_title_key
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._actions_handler import MessageActionsHandler
+from cherry_desktop.ui._always_allowed import follow_always_allowed, show_always_allowed
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
@@ -120,6 +121,7 @@ class ChatWindow(QMainWindow):
         v.addWidget(self.chat_header)
         self.session_header = SessionHeader(right)
         self.session_header.permission_chosen.connect(self._on_permission_chosen)
+        follow_always_allowed(self)
         v.addWidget(self.session_header)
         self.usage_summary = UsageSummary(right)
         v.addWidget(self.usage_summary)
@@ -458,6 +460,8 @@ class ChatWindow(QMainWindow):
             await self.bridge.respond_tool_approval(topic_id, approval_id, allowed, always_allow=always)
             if self.alive:
                 self.message_view.mark_approval_responded(approval_id, allowed)
+                if always:  # the header lists the new grant
+                    show_always_allowed(self, topic_id)
 
         spawn(respond(), on_error=self._report_error)
         self.message_view.mark_approval_responded(approval_id, allowed)

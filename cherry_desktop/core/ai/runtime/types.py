@@ -237,6 +237,9 @@ class RuntimeConnectInput:
     extra_env: dict[str, str] = field(default_factory=dict)
     language: str = "en-US"
     username: str = ""
+    # The tools the user allowed "always" in this session (persisted with it): the connection
+    # does not ask for them, after its disabled-tools check (and, in plan mode, not at all).
+    always_allowed_tools: frozenset[str] = frozenset()
 
 
 #: What the model is told when the user denied a tool call (without a reason of their own), and
@@ -250,7 +253,8 @@ class ApprovalDecision:
     approved: bool
     reason: str | None = None
     updated_input: Any = None
-    # Allowed, and this tool is allowed without asking for the rest of the connection's life.
+    # Allowed, and this tool is allowed without asking for the rest of the session: the live
+    # connection remembers it, and the host saves it with the session for later connections.
     always_allow: bool = False
 
 
@@ -262,7 +266,9 @@ class AgentRuntimeConnection(Protocol):
     """A live runtime connection for one session.
 
     Optional members have host fallbacks: without `redirect` (and `supports_redirect` False)
-    follow-ups queue as the next turn; without context usage the UI shows no meter.
+    follow-ups queue as the next turn; without context usage the UI shows no meter. A
+    connection with an `always_allowed_tools: set[str]` attribute (seeded from
+    `RuntimeConnectInput.always_allowed_tools`) has a revoked grant removed from it at once.
     """
 
     supports_redirect: bool

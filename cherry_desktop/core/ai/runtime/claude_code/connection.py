@@ -109,7 +109,8 @@ class ClaudeCodeConnection:
         self._model = request.model
         self._reconcile_lock = asyncio.Lock()
         self._approvals: dict[str, asyncio.Future[ApprovalDecision]] = {}
-        # Tools the user chose to always allow in this session (from its approval card).
+        # Tools the user chose to always allow in this session (its approval card; the driver
+        # seeds it with the session's saved grants). Not in plan mode, never a disabled tool.
         self.always_allowed_tools: set[str] = set()
         self._turn_active = False
         self._pending_input: str | None = None
@@ -436,7 +437,7 @@ class ClaudeCodeConnection:
         if tool_name in self._disabled_tools:
             self._denied.add(tool_call_id)
             return sdk.PermissionResultDeny(message=DISABLED_MESSAGE)
-        if tool_name in self.always_allowed_tools:
+        if tool_name in self.always_allowed_tools and self._permission_mode != "plan":
             return sdk.PermissionResultAllow(updated_input=tool_input)
         approval_id = f"approval-{uuid.uuid4().hex}"
         future: asyncio.Future[ApprovalDecision] = asyncio.get_running_loop().create_future()

@@ -80,6 +80,7 @@ class ClaudeCodeRuntimeDriver:
         connection = ClaudeCodeConnection(
             request=request, process_manager=self.process_manager, on_closed=self._connections.discard
         )
+        connection.always_allowed_tools.update(input.always_allowed_tools)
         await connection.start(warm)
         self._connections.add(connection)
         return connection

@@ -111,8 +111,9 @@ class PiConnection:
         self._write_roots = write_roots
         self._reconcile_lock = asyncio.Lock()
         self._approvals: dict[str, GateRequest] = {}
-        # Tools the user allowed "always": not asked again for the connection's life (as the
-        # Claude Code connection does; `ApprovalDecision.always_allow`). Never a disabled tool.
+        # Tools the user allowed "always" in this session: not asked again (as the Claude Code
+        # connection does; `ApprovalDecision.always_allow`; the driver seeds it with the
+        # session's saved grants). Never a disabled tool: the gate's verdict comes first.
         self.always_allowed_tools: set[str] = set()
         self._state = TurnState.IDLE
         self._user_messages_in_run = 0

@@ -139,6 +139,7 @@ class PiRuntimeDriver:
         token = input.resume_token or _last_token(input)
         warm = await self._consume_warm(input, token)
         if warm is not None:
+            warm.always_allowed_tools = set(input.always_allowed_tools)  # the grants of now
             return warm
         launch = await asyncio.to_thread(self._launch, input, token)
         recovered_from: str | None = None
@@ -161,6 +162,7 @@ class PiRuntimeDriver:
         connection = PiConnection(launch=launch, permission_mode=input.permission_mode,
                                   disabled_tools=input.disabled_tools, write_roots=roots,
                                   on_closed=self._connections.discard)
+        connection.always_allowed_tools.update(input.always_allowed_tools)
         self._connections.add(connection)
         try:
             await connection.start()
