@@ -31,6 +31,7 @@ from cherry_desktop.ui._listener import QtStreamListener
 from cherry_desktop.ui._message_actions import UndoBar
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
+from cherry_desktop.ui._multi_model import connect_window
 from cherry_desktop.ui._search import SearchPanel, reveal_message
 from cherry_desktop.ui._session_header import SessionHeader
 from cherry_desktop.ui._sidebar import SessionList
@@ -167,6 +168,7 @@ class ChatWindow(QMainWindow):
         self.stream.reloaded.connect(self._refresh_queue)
         self.stream.reloaded.connect(self._refresh_approval)
         self.stream.failed.connect(self._report_error)
+        connect_window(self)  # multi-model answers: stop one, regenerate one, use one
 
     def _fit_bottom(self, _index: int = 0) -> None:
         # A stacked widget sizes to its largest page; only the shown page should count.
@@ -340,7 +342,8 @@ class ChatWindow(QMainWindow):
 
         request = AiStreamOpenRequest(
             topic_id=topic_id, user_message_parts=[TextPart(text=text, state="done")],
-            follow_up_mode="queue" if mode == "queue" else "steer", parent_anchor_id=parent)
+            follow_up_mode="queue" if mode == "queue" else "steer", parent_anchor_id=parent,
+            mentioned_model_ids=self.bridge.multi_model.models_to_ask(topic_id) if mode == "send" else [])
         try:
             result = await self.bridge.open(request, listener)
         except Exception:
@@ -462,6 +465,7 @@ class ChatWindow(QMainWindow):
         if not is_chat or topic_id is None:
             return
         self.chat_header.set_models(self.bridge.chat_models(), self.bridge.topic_model(topic_id))
+        self.chat_header.set_extra_models(self.bridge.multi_model.extra_models(topic_id))
         self.chat_header.set_issue(self.bridge.chat_issue(topic_id))
 
     def _on_permission_chosen(self, mode: str) -> asyncio.Task[Any] | None:

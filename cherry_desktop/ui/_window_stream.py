@@ -130,7 +130,8 @@ class WindowStream(QObject):
 
     def on_terminal(self, status: str, result: Any) -> None:
         error = getattr(result, "error", None)
-        self.message_view.finish_live(status, getattr(error, "message", None) if error is not None else None)
+        self.message_view.finish_live(status, getattr(error, "message", None) if error is not None else None,
+                                      getattr(result, "anchor_message_id", None))
         self.live_text_at_terminal = self.live_text()
         self.session_header.set_todos(None)
         if bool(getattr(result, "is_topic_done", True)):

@@ -97,10 +97,14 @@ class PersistentChatContextProvider:
         group = target.siblings_group_id
         with database_proxy.atomic():
             # One answer of a multi-model turn: its new version joins the same group, and the
-            # conversation moves onto it only when it continued from the old one.
-            active = self.repos.topics.get_topic(req.topic_id).active_node_id
+            # conversation moves onto it only when it continued from the old one; otherwise
+            # the answer it continues from stays (pinned: the default must not shift).
+            effective = continuation_anchor(self.repos, self.repos.topics.get_topic(req.topic_id))
+            make_active = group is None or effective == target.id
+            if not make_active and effective is not None:
+                self.repos.topics.set_active_node(req.topic_id, effective)
             prepared = self._placeholders(subscriber, req.topic_id, parent, models, group=group,
-                                          make_active=group is None or active == target.id)
+                                          make_active=make_active)
         prepared.user_message_id = parent.id
         return prepared
 
