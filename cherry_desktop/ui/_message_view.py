@@ -377,8 +377,10 @@ class MessageView(QScrollArea):
     def can_regenerate(self, row: MessageRow) -> bool:
         from cherry_desktop.core.topics import is_agent_session_topic
 
+        group = self.groups.view_of(row)  # a multi-model answer: only while its turn is the last
         return (row.role == "assistant" and not row.live and self.topic_id is not None
-                and not is_agent_session_topic(self.topic_id) and not row.message_id.startswith(("local:", "__")))
+                and (group is None or group.is_tip) and not is_agent_session_topic(self.topic_id)
+                and not row.message_id.startswith(("local:", "__")))
 
     def can_edit(self, row: MessageRow) -> bool:
         return (row.role == "user" and self.topic_id is not None

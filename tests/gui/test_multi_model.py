@@ -183,6 +183,44 @@ async def test_a_second_window_opened_mid_stream_shows_both_columns_replaying_th
     b.close()
 
 
+async def test_stop_all_then_regenerate_and_choose_in_one_window_shows_in_the_other(
+        live_controller: Any, live_core: Any, scripted_ai: Any, qtbot: Any) -> None:
+    topic_id = _chat(live_core)
+    a = live_controller.open_window(topic_id)
+    b = live_controller.open_window(topic_id)
+    await _ask_both(qtbot, a, "Q")
+    f1, f2 = await scripted_ai.feed(0), await scripted_ai.feed(1)
+    f1.text("alpha")
+    f2.text("beta")
+    await until(lambda: _column_texts(b) == ["alpha", "beta"])
+    # The composer's Stop stops the whole turn: every model's answer is kept as paused.
+    _click(qtbot, a.composer.stop_button)
+    await until(lambda: not a.is_streaming() and not b.is_streaming())
+    for window in (a, b):
+        await until(lambda w=window: [c.row.status for c in _groups(w)[0].columns] == ["paused", "paused"])
+    # Regenerate the second answer from window B; window A sees it stream into the same column.
+    _click(qtbot, _groups(b)[0].columns[1].regenerate_button)
+    f3 = await scripted_ai.feed(2)
+    assert f3.request.model_id == M2
+    f3.text("beta, finished")
+    await until(lambda: _column_texts(a) == ["alpha", "beta, finished"] == _column_texts(b))
+    # While it streams, the other answer cannot be regenerated (one turn at a time per chat).
+    assert not _groups(a)[0].columns[0].regenerate_button.isEnabled()
+    f3.end()
+    await until(lambda: not a.is_streaming() and _groups(a)[0].columns[1].row.status == "success")
+    await until(lambda: _groups(b)[0].columns[1].chosen_label.isVisible())  # the only finished one
+    # B picks explicitly; both windows follow, and it is saved.
+    chosen = _groups(b)[0].columns[1].row.message_id
+    from cherry_desktop.ui._multi_model import choose_answer
+
+    assert choose_answer(b, chosen)
+    assert live_core.repos.topics.get_topic(topic_id).active_node_id == chosen
+    await until(lambda: _groups(a)[0].columns[1].chosen_label.isVisible())
+    assert len(_groups(a)) == len(_groups(b)) == 1
+    a.close()
+    b.close()
+
+
 async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, tmp_path: Path,
                                                         no_leaked_windows: None) -> None:
     """Against the scripted model server (real providers): answers, choice, then a new core

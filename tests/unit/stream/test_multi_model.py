@@ -125,3 +125,25 @@ async def test_regenerating_one_answer_keeps_the_group_and_the_others(setup: tup
     assert repos.topics.get_topic(topic.id).active_node_id == regen_a.placeholder_ids[0]
     group = load_group(repos, repos.messages.get_message(a))
     assert group is not None and group.member_ids() == [regen_a.placeholder_ids[0], new_b]
+
+
+async def test_a_crash_mid_turn_leaves_no_answer_pending_and_the_next_turn_goes_on(setup: tuple) -> None:
+    """kill -9 while both models stream: boot recovery turns both rows into error rows with
+    their partial text; the group still shows both, none can be chosen, and the next turn
+    continues from the first model's row (nothing succeeded)."""
+    from cherry_desktop.core.ai.stream import recover_interrupted_messages
+
+    mgr, fake, repos = setup
+    topic = repos.topics.create_topic(model=M1)
+    res = await dispatch_stream_request(mgr, Recorder(), submit(topic.id, "Q", M1, M2))
+    await fake.feed(topic.id, M1)
+    await fake.feed(topic.id, M2)
+    # The process dies here: nothing is told, the rows stay pending in the database.
+    recovered = recover_interrupted_messages(repos)
+    assert set(res.placeholder_ids) <= set(recovered)
+    group = load_group(repos, repos.messages.get_message(res.placeholder_ids[0]))
+    assert group is not None and [m.status for m in group.members] == ["error", "error"]
+    assert group.continues_from == res.placeholder_ids[0]
+    with pytest.raises(SiblingChoiceError):
+        choose_answer(repos, res.placeholder_ids[1])
+    await mgr.shutdown()
