@@ -144,7 +144,9 @@ class SiblingGroupView(QFrame):
         for i, column in enumerate(self.columns):
             chosen = column.row.message_id == self.continues_from and len(self.columns) > 1
             column.refresh(chosen=chosen, is_tip=self.is_tip, group_busy=busy)
-            self.tabs.setTabText(i, ("✓ " if chosen else "") + column.model_name)
+            text = ("✓ " if chosen else "") + column.model_name
+            if self.tabs.tabText(i) != text:  # refreshed every frame while streaming
+                self.tabs.setTabText(i, text)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
