@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -120,6 +121,8 @@ class ChatHeader(QFrame):
         row.addWidget(self.compare_button)
         self.choices: list[ChatModelChoice] = []
         self.extra: list[str] = []
+        self.compare_actions: dict[str, QAction] = {}
+        self.only_own_action = self.compare_menu.addAction(self.tr("Ask only this chat's model"), self._clear_extra)
         self.manage_button = QPushButton(self.tr("Providers…"), self)
         self.manage_button.setObjectName("manageProvidersButton")
         self.manage_button.setToolTip(self.tr("Add providers, models and API keys"))
@@ -168,7 +171,7 @@ class ChatHeader(QFrame):
     def set_extra_models(self, unique_model_ids: list[str]) -> None:
         """Show which models are asked besides the chat's own (no signal)."""
         self.extra = list(unique_model_ids)
-        self._fill_compare_menu()
+        self._sync_compare()
 
     def extra_models(self) -> list[str]:
         """The checked models that are not the chat's own (the ones a send adds)."""
@@ -181,32 +184,43 @@ class ChatHeader(QFrame):
         if checked:
             extra.append(unique_model_id)
         self.extra = extra
-        self._fill_compare_menu()
+        self._sync_compare()
         self.extra_models_chosen.emit(list(extra))
 
     def _fill_compare_menu(self) -> None:
+        """Rebuild the menu (the models changed); never from one of its own actions' signals."""
         menu = self.compare_menu
         menu.clear()
         current = self.current_model()
-        others = [c for c in self.choices if c.unique_model_id != current]
-        names = {c.unique_model_id: c.name for c in self.choices}
-        for choice in others:
+        self.compare_actions = {}
+        for choice in self.choices:
+            if choice.unique_model_id == current:
+                continue
             action = menu.addAction(f"{choice.name} · {choice.provider_name}")
             action.setCheckable(True)
-            action.setChecked(choice.unique_model_id in self.extra)
             action.toggled.connect(lambda on, umid=choice.unique_model_id: self.toggle_extra_model(umid, on))
+            self.compare_actions[choice.unique_model_id] = action
+        menu.addSeparator()
+        self.only_own_action = menu.addAction(self.tr("Ask only this chat's model"), self._clear_extra)
+        self._sync_compare()
+
+    def _sync_compare(self) -> None:
+        """Check marks and the button's words from `extra`, without rebuilding the menu."""
+        for umid, action in self.compare_actions.items():
+            if action.isChecked() != (umid in self.extra):
+                action.blockSignals(True)
+                action.setChecked(umid in self.extra)
+                action.blockSignals(False)
         chosen = self.extra_models()
-        if chosen:
-            menu.addSeparator()
-            menu.addAction(self.tr("Ask only this chat's model"), lambda: self._clear_extra())
-            self.compare_button.setText(self.tr("+ %1").replace("%1", ", ".join(names.get(m, m) for m in chosen)))
-        else:
-            self.compare_button.setText(self.tr("Compare with…"))
-        self.compare_button.setEnabled(bool(others))
+        self.only_own_action.setEnabled(bool(chosen))
+        names = {c.unique_model_id: c.name for c in self.choices}
+        self.compare_button.setText(self.tr("+ %1").replace("%1", ", ".join(names.get(m, m) for m in chosen))
+                                    if chosen else self.tr("Compare with…"))
+        self.compare_button.setEnabled(bool(self.compare_actions))
 
     def _clear_extra(self) -> None:
         self.extra = []
-        self._fill_compare_menu()
+        self._sync_compare()
         self.extra_models_chosen.emit([])
 
     def current_model(self) -> str | None:

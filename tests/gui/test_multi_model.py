@@ -221,6 +221,31 @@ async def test_stop_all_then_regenerate_and_choose_in_one_window_shows_in_the_ot
     b.close()
 
 
+async def test_the_model_picker_chooses_several_models_for_every_window_of_the_chat(
+        live_controller: Any, live_core: Any, qtbot: Any) -> None:
+    topic_id = _chat(live_core)
+    a = live_controller.open_window(topic_id)
+    b = live_controller.open_window(topic_id)
+    multi = live_controller.bridge.multi_model
+    assert a.chat_header.compare_button.text() == "Compare with…" and multi.models_to_ask(topic_id) == []
+    menu = {act.text(): act for act in a.chat_header.compare_menu.actions()}
+    assert "Demo model · Cherry demo (offline)" not in menu  # the chat's own model is always asked
+    menu["Demo model (fast) · Cherry demo (offline)"].trigger()  # as a click in the menu does
+    assert multi.models_to_ask(topic_id) == [M1, M2]
+    assert b.chat_header.compare_button.text() == "+ Demo model (fast)"  # the other window follows
+    only_own = {act.text(): act for act in b.chat_header.compare_menu.actions()}["Ask only this chat's model"]
+    assert only_own.isEnabled()
+    only_own.trigger()
+    assert multi.models_to_ask(topic_id) == [] and a.chat_header.compare_button.text() == "Compare with…"
+    # Making the other model the chat's own: it is not asked twice.
+    a.chat_header.toggle_extra_model(M2, True)
+    a.chat_header.choose(M2)
+    assert live_core.repos.topics.get_topic(topic_id).model == M2
+    assert multi.models_to_ask(topic_id) == [] and a.chat_header.extra_models() == []
+    a.close()
+    b.close()
+
+
 async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, tmp_path: Path,
                                                         no_leaked_windows: None) -> None:
     """Against the scripted model server (real providers): answers, choice, then a new core
