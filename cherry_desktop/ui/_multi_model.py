@@ -30,6 +30,16 @@ def connect_window(window: Any) -> None:
     window.chat_header.extra_models_chosen.connect(lambda ids: set_extra_models(window, ids))
 
 
+def extra_model_issue(bridge: Any, topic_id: str) -> Any:
+    """What keeps one of the other models the chat asks from answering (no key, provider
+    off): said before sending, as for the chat's own model. None: all can answer."""
+    for model_id in bridge.multi_model.models_to_ask(topic_id)[1:]:
+        issue = bridge.model_issue(model_id)
+        if issue is not None and issue.blocks_send:
+            return issue
+    return None
+
+
 def set_extra_models(window: Any, unique_model_ids: list[str]) -> None:
     """The user picked the models the chat asks besides its own (every window of it follows)."""
     topic_id = window.topic_id

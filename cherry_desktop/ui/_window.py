@@ -31,7 +31,7 @@ from cherry_desktop.ui._listener import QtStreamListener
 from cherry_desktop.ui._message_actions import UndoBar
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
-from cherry_desktop.ui._multi_model import connect_window
+from cherry_desktop.ui._multi_model import connect_window, extra_model_issue
 from cherry_desktop.ui._search import SearchPanel, reveal_message
 from cherry_desktop.ui._session_header import SessionHeader
 from cherry_desktop.ui._sidebar import SessionList
@@ -313,7 +313,7 @@ class ChatWindow(QMainWindow):
         """Send `text`: a new turn ("send"), a steer into the running turn, or a queued turn."""
         if self.topic_id is None or self.listener is None:
             return None
-        issue = self.bridge.chat_issue(self.topic_id)
+        issue = self.bridge.chat_issue(self.topic_id) or extra_model_issue(self.bridge, self.topic_id)
         if issue is not None and issue.blocks_send and mode == "send":
             # Say what is missing instead of sending into a certain failure; keep the text.
             self.chat_header.set_issue(issue)
