@@ -7,6 +7,8 @@ The models are the scripted `stream_text` (tests/gui/_scripted.py) or the script
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from cherry_desktop.demo.bootstrap import (
     DEMO_UNIQUE_MODEL_ID,
     ensure_demo_records,
 )
+from cherry_desktop.demo.naming import naming_reply
 from cherry_desktop.ui._sibling_group import SiblingGroupView
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
@@ -266,9 +269,10 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
 
     paths = build_path_registry(tmp_path / "data-root")
     async with ScriptedModelServer() as server:
-        server.add_rule(lambda r: r.json.get("model") == "claude-demo",
+        # Each model answers in its own words (auto-naming's prompt keeps the server's answer).
+        server.add_rule(lambda r: naming_reply(r) is None and r.json.get("model") == "claude-demo",
                         slow_text("**Claude demo** says: waves *and* particles.", delay_s=0.01))
-        server.add_rule(lambda r: r.json.get("model") == "claude-demo-fast",
+        server.add_rule(lambda r: naming_reply(r) is None and r.json.get("model") == "claude-demo-fast",
                         slow_text("The fast one says:\n\n- waves\n- particles", delay_s=0.01))
         core = await start_core(paths)
         ctl = UiController(core)
@@ -279,7 +283,7 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
             await _ask_both(qtbot, window, "What is light?")
             await until(lambda: bool(_groups(window)) and not window.is_streaming(), timeout=15)
             await until(lambda: all(c.row.status == "success" for c in _groups(window)[0].columns))
-            models = sorted(str(r.json.get("model")) for r in server.message_requests())
+            models = sorted(str(r.json.get("model")) for r in server.message_requests() if naming_reply(r) is None)
             assert models == ["claude-demo", "claude-demo-fast"]
             second = _groups(window)[0].columns[1]
             chosen_id = second.row.message_id
@@ -309,6 +313,24 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
             assert group.columns[0].isVisible() and not group.columns[1].isVisible()
             group.tabs.setCurrentIndex(1)
             assert group.columns[1].isVisible() and not group.columns[0].isVisible()
+            await asyncio.sleep(0.2)  # let the layout settle before the screenshot
+            window.message_view.scroll_to_bottom()
+            assert window.grab().save(str(ARTIFACTS / "multi-model-tabs.png"))
+            # The next message (the chat's own model) goes to the server with the chosen answer only.
+            window.composer.editor.setPlainText("And then?")
+            qtbot.mouseClick(window.composer.send_button, Qt.MouseButton.LeftButton)
+            await until(lambda: any("And then?" in r.all_text() for r in server.message_requests()
+                                    if naming_reply(r) is None), timeout=10)
+            sent = next(r for r in server.message_requests() if naming_reply(r) is None and "And then?" in r.all_text())
+            assert sent.json.get("model") == "claude-demo"
+            assert [m.get("role") for m in sent.messages] == ["user", "assistant", "user"]
+            history = sent.all_text()
+            assert "The fast one says" in history and "Claude demo" not in history
+            await until(lambda: not window.is_streaming(), timeout=10)
+            # httpx's body iterators of the finished stream are finalised (asyncgen hooks) while
+            # the provider's client is open: after core.stop the finaliser waits forever.
+            gc.collect()
+            await asyncio.sleep(0.1)
             window.close()
         finally:
             await ctl.aclose()
