@@ -252,6 +252,22 @@
         <source>No models: add a provider first</source>
         <translation>No models: add a provider first</translation>
     </message>
+    <message>
+        <source>Ask several models at once; their answers show side by side</source>
+        <translation>Ask several models at once; their answers show side by side</translation>
+    </message>
+    <message>
+        <source>Ask only this chat&apos;s model</source>
+        <translation>Ask only this chat&apos;s model</translation>
+    </message>
+    <message>
+        <source>+ %1</source>
+        <translation>+ %1</translation>
+    </message>
+    <message>
+        <source>Compare with…</source>
+        <translation>Compare with…</translation>
+    </message>
 </context>
 <context>
     <name>ChatWindow</name>
@@ -1292,6 +1308,60 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Ask again for every tool</source>
         <translation>Ask again for every tool</translation>
+    </message>
+</context>
+<context>
+    <name>AnswerColumn</name>
+    <message>
+        <source>✓ Continues from here</source>
+        <translation>✓ Continues from here</translation>
+    </message>
+    <message>
+        <source>The next message continues the conversation from this answer</source>
+        <translation>The next message continues the conversation from this answer</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Stop this model&apos;s answer</source>
+        <translation>Stop this model&apos;s answer</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>Regenerate</translation>
+    </message>
+    <message>
+        <source>Ask this model again (the other answers stay)</source>
+        <translation>Ask this model again (the other answers stay)</translation>
+    </message>
+    <message>
+        <source>Use this answer</source>
+        <translation>Use this answer</translation>
+    </message>
+    <message>
+        <source>Continue the conversation from this answer</source>
+        <translation>Continue the conversation from this answer</translation>
+    </message>
+    <message>
+        <source>Only a finished answer can be used</source>
+        <translation>Only a finished answer can be used</translation>
+    </message>
+</context>
+<context>
+    <name>MultiModel</name>
+    <message>
+        <source>Only an answer that finished can be used. Regenerate it, or use another.</source>
+        <translation>Only an answer that finished can be used. Regenerate it, or use another.</translation>
+    </message>
+    <message>
+        <source>The conversation already went on from another answer of this turn.</source>
+        <translation>The conversation already went on from another answer of this turn.</translation>
+    </message>
+    <message>
+        <source>This answer cannot be used to continue the conversation.</source>
+        <translation>This answer cannot be used to continue the conversation.</translation>
     </message>
 </context>
 </TS>

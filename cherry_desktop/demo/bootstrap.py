@@ -24,6 +24,9 @@ DEMO_PROVIDER_ID = "cherry-demo"
 DEMO_MODEL_ID = "claude-demo"
 DEMO_AGENT_ID = "cherry-demo-agent"
 DEMO_UNIQUE_MODEL_ID = f"{DEMO_PROVIDER_ID}::{DEMO_MODEL_ID}"
+# A second model on the demo provider, so a chat can ask two models at once offline.
+DEMO_SECOND_MODEL_ID = "claude-demo-fast"
+DEMO_SECOND_UNIQUE_MODEL_ID = f"{DEMO_PROVIDER_ID}::{DEMO_SECOND_MODEL_ID}"
 DEMO_PI_AGENT_ID = "cherry-demo-pi-agent"
 
 
@@ -56,6 +59,7 @@ def ensure_demo_records(repos: Any, workspaces_root: Path, base_url: str) -> tup
     repos.providers.upsert_provider(id=DEMO_PROVIDER_ID, name="Cherry demo (offline)", type="anthropic",
                                     base_url=base_url, settings=demo_provider_settings())
     repos.providers.upsert_model(provider_id=DEMO_PROVIDER_ID, model_id=DEMO_MODEL_ID, name="Demo model")
+    repos.providers.upsert_model(provider_id=DEMO_PROVIDER_ID, model_id=DEMO_SECOND_MODEL_ID, name="Demo model (fast)")
     return _ensure_demo_agent_session(
         repos, workspaces_root / "demo", agent_id=DEMO_AGENT_ID, agent_type="claude-code",
         names=("Demo agent", "Demo workspace", "Demo session"),

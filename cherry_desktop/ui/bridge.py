@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 
 from cherry_desktop.core.data import StoredMessage
 from cherry_desktop.core.topics import session_id_from_topic
+from cherry_desktop.ui._bridge_multi_model import MultiModelBridge
 
 if TYPE_CHECKING:
     # The stream package loads with the stream services, after the first window is painted.
@@ -103,6 +104,7 @@ class UiBridge(QObject):
     def __init__(self, core: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.core = core
+        self.multi_model = MultiModelBridge(self)  # several models per chat turn
 
     # -- services -------------------------------------------------------------------------
     @property
