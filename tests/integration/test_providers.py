@@ -367,6 +367,17 @@ class CountingKeyring(MemoryKeyring):
         return super().get_password(service, username)
 
 
+async def _stream_once(server: ScriptedServer, repos: Repositories, credentials: CredentialStore,
+                       model: str, answer: str) -> list[UIMessageChunk]:
+    """One chat stream of `model` through a fresh `AiService`, the server answering `answer`."""
+    service = AiService(repos, credentials)
+    try:
+        server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text=answer)]))
+        return await collect(await service.stream_text(request(model)))
+    finally:
+        await service.on_stop()
+
+
 async def test_the_offline_demo_providers_chat_streams_do_not_ask_the_keyring(server: ScriptedServer,
                                                                              repos: Repositories) -> None:
     """Auto-naming and translation run chat streams on the demo provider: its server takes no
@@ -377,12 +388,7 @@ async def test_the_offline_demo_providers_chat_streams_do_not_ask_the_keyring(se
     repos.providers.upsert_provider(id="cherry-demo", name="Demo", type="anthropic", base_url=server.base,
                                     settings=demo_provider_settings())
     credentials.set(provider_key_name("cherry-demo"), "sk-would-leak")
-    service = AiService(repos, credentials)
-    try:
-        server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text="A name")]))
-        chunks = await collect(await service.stream_text(request("cherry-demo::demo-model")))
-    finally:
-        await service.on_stop()
+    chunks = await _stream_once(server, repos, credentials, "cherry-demo::demo-model", "A name")
     assert fold(chunks).snapshot().text() == "A name " and errors(chunks) == []
     assert keyring.lookups == []
     assert "x-api-key" not in server.received[0].headers
@@ -394,12 +400,7 @@ async def test_a_provider_that_takes_a_key_gets_it_from_the_keyring(server: Scri
     credentials = CredentialStore(backend=keyring)
     repos.providers.upsert_provider(id="mine", name="Mine", type="anthropic", base_url=server.base)
     credentials.set(provider_key_name("mine"), "sk-mine")
-    service = AiService(repos, credentials)
-    try:
-        server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text="Hi")]))
-        chunks = await collect(await service.stream_text(request("mine::model-x")))
-    finally:
-        await service.on_stop()
+    chunks = await _stream_once(server, repos, credentials, "mine::model-x", "Hi")
     assert errors(chunks) == []
     assert keyring.lookups == [provider_key_name("mine")]
     assert server.received[0].headers["x-api-key"] == "sk-mine"

@@ -9,7 +9,6 @@ import pytest
 from cherry_desktop.core.ai.stream import (
     AiStreamManager,
     AiStreamOpenRequest,
-    PersistentChatContextProvider,
     dispatch_stream_request,
 )
 from cherry_desktop.core.data import Repositories
@@ -18,14 +17,6 @@ from tests.unit.stream.helpers import END, FakeAi, Recorder, submit, text_chunks
 
 M1 = "p::m1"
 M2 = "p::m2"
-
-
-@pytest.fixture
-def setup(repos: Repositories) -> tuple[AiStreamManager, FakeAi, Repositories]:
-    fake = FakeAi()
-    mgr = AiStreamManager(stream_text=fake.stream_text, checkpoint_interval_ms=0)
-    mgr.set_context_providers([PersistentChatContextProvider(repos)])
-    return mgr, fake, repos
 
 
 async def _idle(mgr: AiStreamManager, topic_id: str) -> None:
@@ -45,8 +36,8 @@ async def _history(fake: FakeAi, topic_id: str, model: str, index: int) -> list[
     return [m.text() for m in (await fake.feed(topic_id, model, index)).request.messages]
 
 
-async def test_next_turn_continues_from_the_chosen_answer_only(setup: tuple) -> None:
-    mgr, fake, repos = setup
+async def test_next_turn_continues_from_the_chosen_answer_only(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     a, b = await _two_answers(mgr, fake, repos, topic.id)
     group = load_group(repos, repos.messages.get_message(a))
@@ -68,8 +59,8 @@ async def test_next_turn_continues_from_the_chosen_answer_only(setup: tuple) -> 
     assert e.value.code == "group-continued"
 
 
-async def test_without_a_choice_a_failed_first_answer_is_skipped(setup: tuple) -> None:
-    mgr, fake, repos = setup
+async def test_without_a_choice_a_failed_first_answer_is_skipped(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     res = await dispatch_stream_request(mgr, Recorder(), submit(topic.id, "Q", M1, M2))
     (await fake.feed(topic.id, M1)).fail(RuntimeError("model one is down"))
@@ -84,8 +75,8 @@ async def test_without_a_choice_a_failed_first_answer_is_skipped(setup: tuple) -
     assert await _history(fake, topic.id, M1, 1) == ["Q", "two", "Next"]
 
 
-async def test_stop_one_model_while_the_other_finishes(setup: tuple) -> None:
-    mgr, fake, repos = setup
+async def test_stop_one_model_while_the_other_finishes(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     win = Recorder()
     res = await dispatch_stream_request(mgr, win, submit(topic.id, "Q", M1, M2))
@@ -102,8 +93,8 @@ async def test_stop_one_model_while_the_other_finishes(setup: tuple) -> None:
     assert group is not None and group.continues_from == res.placeholder_ids[1]
 
 
-async def test_regenerating_one_answer_keeps_the_group_and_the_others(setup: tuple) -> None:
-    mgr, fake, repos = setup
+async def test_regenerating_one_answer_keeps_the_group_and_the_others(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     a, b = await _two_answers(mgr, fake, repos, topic.id)
     regen = await dispatch_stream_request(mgr, Recorder(), AiStreamOpenRequest(
@@ -127,13 +118,13 @@ async def test_regenerating_one_answer_keeps_the_group_and_the_others(setup: tup
     assert group is not None and group.member_ids() == [regen_a.placeholder_ids[0], new_b]
 
 
-async def test_a_crash_mid_turn_leaves_no_answer_pending_and_the_next_turn_goes_on(setup: tuple) -> None:
+async def test_a_crash_mid_turn_leaves_no_answer_pending_and_the_next_turn_goes_on(chat_with_history: tuple) -> None:
     """kill -9 while both models stream: boot recovery turns both rows into error rows with
     their partial text; the group still shows both, none can be chosen, and the next turn
     continues from the first model's row (nothing succeeded)."""
     from cherry_desktop.core.ai.stream import recover_interrupted_messages
 
-    mgr, fake, repos = setup
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     res = await dispatch_stream_request(mgr, Recorder(), submit(topic.id, "Q", M1, M2))
     await fake.feed(topic.id, M1)
