@@ -30,9 +30,16 @@ Prints figures, then one JSON line:
                        start with `--demo` (one run, after the timed ones).
 
 `--tree-after S`: also print the whole process tree (the app and the runtime's children, with
-their RSS) S seconds after that turn, e.g. `--tree-after 60` (off by default so CI waits for
+their RSS and what each one is) S seconds after that turn (off by default so CI waits for
 nothing). `--idle-window S` shortens the agent session's idle window (300 s), after which the
-live CLI is closed and a warm one is prewarmed for the next turn, to see that state too.
+live CLI is closed and a warm one is prewarmed for the session's next turn (kept for 120 s).
+The tree one minute after the turn with the warm prewarm in place:
+  bench/startup.py --agent-turn-only --tree-after 60 --idle-window 30
+Its parts: the app (one Python process: Qt UI, core, and with `--demo` the scripted model
+server); the Claude Code CLI (the agent runtime; the SDK's bundled binary), live while the
+session's idle window is open, then the warm one prewarmed for the next turn; and the CLI's tie
+watcher (a small Python process the tie launcher forks before it becomes the CLI: it ends the
+CLI when the app dies, see core/_tie_launcher.py).
 `--agent-turn-only` skips the timed starts.
 """
 
@@ -155,7 +162,7 @@ async def _agent_turn(core: Any, controller: Any, result: dict[str, Any], tree_a
         result["rss_by_mapping_mb"] = rss_by_mapping()
         if tree_after_s > 0:
             await asyncio.sleep(tree_after_s)
-            result["process_tree"] = process_tree(proc)
+            result["process_tree"] = process_tree(proc, cli_state(core))
     finally:
         controller.quit()
 
@@ -182,16 +189,49 @@ def rss_by_mapping(top: int = 12) -> dict[str, float]:
     return out
 
 
-def process_tree(root: Any) -> list[dict[str, Any]]:
-    """The process and its descendants: pid, parent, RSS, age and command line (shortened)."""
+def cli_state(core: Any) -> str:
+    """What the demo session's Claude Code CLI is for, as the app's runtime says."""
+    session_id = core.demo.session_id
+    driver = core.agent_runtime.registry.find("claude-code")
+    if core.agent_runtime.get_entry(session_id) is not None:
+        return "live: the session's connection, its idle window open"
+    if driver is not None and driver.warm_queries.has(session_id):
+        return "warm: prewarmed for the session's next turn"
+    return "not the session's (closing?)"
+
+
+PARTS = {  # the parts of the app's process tree: what each one is
+    "app": "the app: Qt UI, core, the demo's scripted model server",
+    "claude_cli": "Claude Code CLI",
+    "tie_watcher": "tie watcher of the CLI (ends it when the app dies)",
+    "cli_child": "started by the CLI",
+}
+
+
+def process_part(proc: Any, cmd: str, root: Any) -> str:
+    """Which part of the app's tree (`PARTS`) one process is."""
+    if proc.pid == root.pid:
+        return "app"
+    if "_tie_launcher" in cmd:
+        return "tie_watcher"
+    if "claude_agent_sdk/_bundled/claude" in cmd:
+        return "claude_cli"
+    return "cli_child"
+
+
+def process_tree(root: Any, cli: str = "") -> list[dict[str, Any]]:
+    """The process and its descendants: pid, parent, RSS, age, command line (shortened) and
+    what it is (`cli`: what the Claude Code CLI is for)."""
     import psutil
 
     out = []
     for proc in [root, *root.children(recursive=True)]:
         try:
             cmd = " ".join(proc.cmdline())
+            part = process_part(proc, cmd, root)
             out.append({"pid": proc.pid, "ppid": proc.ppid(), "rss_mb": round(proc.memory_info().rss / 2**20, 1),
-                        "age_s": round(time.time() - proc.create_time()),
+                        "age_s": round(time.time() - proc.create_time()), "part": part,
+                        "what": PARTS[part] + (f", {cli}" if part == "claude_cli" else ""),
                         "cmd": cmd if len(cmd) <= 160 else cmd[:157] + "..."})
         except psutil.Error:
             continue
@@ -322,6 +362,12 @@ def parent(cold: bool, runs: int, *, tree_after_s: float = 0.0, idle_window_s: f
         results = [] if agent_turn_only else [run_child(env) for _ in range(runs)]
         turn = run_agent_turn_child(env, tree_after_s, idle_window_s)
     tree = turn.pop("process_tree", None)
+    if tree:
+        parts: dict[str, float] = {}
+        for row in tree:
+            parts[row["part"]] = round(parts.get(row["part"], 0.0) + row["rss_mb"], 1)
+        turn["process_tree_rss_mb"] = {**parts, "total": round(sum(parts.values()), 1)}
+        turn["process_tree_cli"] = next((r["what"] for r in tree if r["part"] == "claude_cli"), "no CLI")
     result: dict[str, Any] = {}
     for key, value in (results[0] if results else {}).items():
         values = [r.get(key, value) for r in results]
@@ -340,11 +386,13 @@ def parent(cold: bool, runs: int, *, tree_after_s: float = 0.0, idle_window_s: f
 
 
 def print_tree(tree: list[dict[str, Any]], after_s: float) -> None:
-    print(f"process tree {after_s:g} s after the agent turn (pid, RSS MB, age s, command):")
+    print(f"process tree {after_s:g} s after the agent turn (pid, RSS MB, age s, what it is; command):")
     depth = {tree[0]["pid"]: 0}
     for row in tree:
         depth[row["pid"]] = depth.get(row["ppid"], -1) + 1
-        print(f"  {'  ' * depth[row['pid']]}{row['pid']:>7} {row['rss_mb']:>7.1f} {row['age_s']:>5}  {row['cmd']}")
+        indent = "  " * depth[row["pid"]]
+        print(f"  {indent}{row['pid']:>7} {row['rss_mb']:>7.1f} {row['age_s']:>5}  {row['what']}")
+        print(f"  {indent}{'':>21}  {row['cmd']}")
     print(f"  total: {sum(r['rss_mb'] for r in tree):.1f} MB")
 
 

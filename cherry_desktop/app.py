@@ -202,6 +202,9 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
     try:
         from PySide6.QtWidgets import QApplication
 
+        from cherry_desktop.ui.pyside_feature_scan import scan_new_modules_uncached
+
+        scan_new_modules_uncached()  # before anything else is imported (~20 MB, see there)
         qapp = QApplication.instance() or QApplication(sys.argv[:1])
         qapp.setApplicationName("Cherry Desktop")
         qapp.setOrganizationName("cherry-desktop")

@@ -252,6 +252,22 @@
         <source>No models: add a provider first</source>
         <translation>No models: add a provider first</translation>
     </message>
+    <message>
+        <source>Ask several models at once; their answers show side by side</source>
+        <translation>Ask several models at once; their answers show side by side</translation>
+    </message>
+    <message>
+        <source>Ask only this chat&apos;s model</source>
+        <translation>Ask only this chat&apos;s model</translation>
+    </message>
+    <message>
+        <source>+ %1</source>
+        <translation>+ %1</translation>
+    </message>
+    <message>
+        <source>Compare with…</source>
+        <translation>Compare with…</translation>
+    </message>
 </context>
 <context>
     <name>ChatWindow</name>
@@ -1118,6 +1134,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>Still always allowed: %1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>Permission mode of this agent, applied to the running session</translation>
     </message>
@@ -1353,6 +1373,79 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The file</source>
         <translation>The file</translation>
+    </message>
+</context>
+<context>
+    <name>AlwaysAllowedButton</name>
+    <message>
+        <source>Tools allowed without asking in this session; click to ask again</source>
+        <translation>Tools allowed without asking in this session; click to ask again</translation>
+    </message>
+    <message>
+        <source>Always allowed: %1</source>
+        <translation>Always allowed: %1</translation>
+    </message>
+    <message>
+        <source>Ask again for %1</source>
+        <translation>Ask again for %1</translation>
+    </message>
+    <message>
+        <source>Ask again for every tool</source>
+        <translation>Ask again for every tool</translation>
+    </message>
+</context>
+<context>
+    <name>AnswerColumn</name>
+    <message>
+        <source>✓ Continues from here</source>
+        <translation>✓ Continues from here</translation>
+    </message>
+    <message>
+        <source>The next message continues the conversation from this answer</source>
+        <translation>The next message continues the conversation from this answer</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Stop this model&apos;s answer</source>
+        <translation>Stop this model&apos;s answer</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>Regenerate</translation>
+    </message>
+    <message>
+        <source>Ask this model again (the other answers stay)</source>
+        <translation>Ask this model again (the other answers stay)</translation>
+    </message>
+    <message>
+        <source>Use this answer</source>
+        <translation>Use this answer</translation>
+    </message>
+    <message>
+        <source>Continue the conversation from this answer</source>
+        <translation>Continue the conversation from this answer</translation>
+    </message>
+    <message>
+        <source>Only a finished answer can be used</source>
+        <translation>Only a finished answer can be used</translation>
+    </message>
+</context>
+<context>
+    <name>MultiModel</name>
+    <message>
+        <source>Only an answer that finished can be used. Regenerate it, or use another.</source>
+        <translation>Only an answer that finished can be used. Regenerate it, or use another.</translation>
+    </message>
+    <message>
+        <source>The conversation already went on from another answer of this turn.</source>
+        <translation>The conversation already went on from another answer of this turn.</translation>
+    </message>
+    <message>
+        <source>This answer cannot be used to continue the conversation.</source>
+        <translation>This answer cannot be used to continue the conversation.</translation>
     </message>
 </context>
 </TS>

@@ -252,6 +252,22 @@
         <source>No models: add a provider first</source>
         <translation>没有模型：请先添加服务商</translation>
     </message>
+    <message>
+        <source>Ask several models at once; their answers show side by side</source>
+        <translation>同时询问多个模型，回答并排显示</translation>
+    </message>
+    <message>
+        <source>Ask only this chat&apos;s model</source>
+        <translation>只询问此对话的模型</translation>
+    </message>
+    <message>
+        <source>+ %1</source>
+        <translation>+ %1</translation>
+    </message>
+    <message>
+        <source>Compare with…</source>
+        <translation>对比…</translation>
+    </message>
 </context>
 <context>
     <name>ChatWindow</name>
@@ -1117,6 +1133,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>仍始终允许：%1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>此智能体的权限模式，会应用到正在运行的会话</translation>
     </message>
@@ -1352,6 +1372,79 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The file</source>
         <translation>该文件</translation>
+    </message>
+</context>
+<context>
+    <name>AlwaysAllowedButton</name>
+    <message>
+        <source>Tools allowed without asking in this session; click to ask again</source>
+        <translation>本会话中无需询问即可运行的工具；点击可改回每次询问</translation>
+    </message>
+    <message>
+        <source>Always allowed: %1</source>
+        <translation>始终允许：%1</translation>
+    </message>
+    <message>
+        <source>Ask again for %1</source>
+        <translation>%1 改回每次询问</translation>
+    </message>
+    <message>
+        <source>Ask again for every tool</source>
+        <translation>所有工具改回每次询问</translation>
+    </message>
+</context>
+<context>
+    <name>AnswerColumn</name>
+    <message>
+        <source>✓ Continues from here</source>
+        <translation>✓ 从这里继续</translation>
+    </message>
+    <message>
+        <source>The next message continues the conversation from this answer</source>
+        <translation>下一条消息将从此回答继续对话</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop this model&apos;s answer</source>
+        <translation>停止此模型的回答</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>Ask this model again (the other answers stay)</source>
+        <translation>再次询问此模型（其他回答保留）</translation>
+    </message>
+    <message>
+        <source>Use this answer</source>
+        <translation>使用此回答</translation>
+    </message>
+    <message>
+        <source>Continue the conversation from this answer</source>
+        <translation>从此回答继续对话</translation>
+    </message>
+    <message>
+        <source>Only a finished answer can be used</source>
+        <translation>只能使用已完成的回答</translation>
+    </message>
+</context>
+<context>
+    <name>MultiModel</name>
+    <message>
+        <source>Only an answer that finished can be used. Regenerate it, or use another.</source>
+        <translation>只能使用已完成的回答。请重新生成，或使用其他回答。</translation>
+    </message>
+    <message>
+        <source>The conversation already went on from another answer of this turn.</source>
+        <translation>对话已从本轮的另一个回答继续。</translation>
+    </message>
+    <message>
+        <source>This answer cannot be used to continue the conversation.</source>
+        <translation>此回答无法用于继续对话。</translation>
     </message>
 </context>
 </TS>

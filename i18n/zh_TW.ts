@@ -252,6 +252,22 @@
         <source>No models: add a provider first</source>
         <translation>沒有模型：請先新增服務商</translation>
     </message>
+    <message>
+        <source>Ask several models at once; their answers show side by side</source>
+        <translation>同時詢問多個模型，回答並排顯示</translation>
+    </message>
+    <message>
+        <source>Ask only this chat&apos;s model</source>
+        <translation>只詢問此對話的模型</translation>
+    </message>
+    <message>
+        <source>+ %1</source>
+        <translation>+ %1</translation>
+    </message>
+    <message>
+        <source>Compare with…</source>
+        <translation>比較…</translation>
+    </message>
 </context>
 <context>
     <name>ChatWindow</name>
@@ -1117,6 +1133,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Still always allowed: %1</source>
+        <translation>仍一律允許：%1</translation>
+    </message>
+    <message>
         <source>Permission mode of this agent, applied to the running session</source>
         <translation>此智慧體的權限模式，會套用到正在執行的工作階段</translation>
     </message>
@@ -1352,6 +1372,79 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The file</source>
         <translation>該檔案</translation>
+    </message>
+</context>
+<context>
+    <name>AlwaysAllowedButton</name>
+    <message>
+        <source>Tools allowed without asking in this session; click to ask again</source>
+        <translation>本工作階段中無需詢問即可執行的工具；點擊可改回每次詢問</translation>
+    </message>
+    <message>
+        <source>Always allowed: %1</source>
+        <translation>一律允許：%1</translation>
+    </message>
+    <message>
+        <source>Ask again for %1</source>
+        <translation>%1 改回每次詢問</translation>
+    </message>
+    <message>
+        <source>Ask again for every tool</source>
+        <translation>所有工具改回每次詢問</translation>
+    </message>
+</context>
+<context>
+    <name>AnswerColumn</name>
+    <message>
+        <source>✓ Continues from here</source>
+        <translation>✓ 從這裡繼續</translation>
+    </message>
+    <message>
+        <source>The next message continues the conversation from this answer</source>
+        <translation>下一則訊息將從此回答繼續對話</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop this model&apos;s answer</source>
+        <translation>停止此模型的回答</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新產生</translation>
+    </message>
+    <message>
+        <source>Ask this model again (the other answers stay)</source>
+        <translation>再次詢問此模型（其他回答保留）</translation>
+    </message>
+    <message>
+        <source>Use this answer</source>
+        <translation>使用此回答</translation>
+    </message>
+    <message>
+        <source>Continue the conversation from this answer</source>
+        <translation>從此回答繼續對話</translation>
+    </message>
+    <message>
+        <source>Only a finished answer can be used</source>
+        <translation>只能使用已完成的回答</translation>
+    </message>
+</context>
+<context>
+    <name>MultiModel</name>
+    <message>
+        <source>Only an answer that finished can be used. Regenerate it, or use another.</source>
+        <translation>只能使用已完成的回答。請重新產生，或使用其他回答。</translation>
+    </message>
+    <message>
+        <source>The conversation already went on from another answer of this turn.</source>
+        <translation>對話已從本輪的另一個回答繼續。</translation>
+    </message>
+    <message>
+        <source>This answer cannot be used to continue the conversation.</source>
+        <translation>此回答無法用於繼續對話。</translation>
     </message>
 </context>
 </TS>

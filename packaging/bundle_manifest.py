@@ -31,6 +31,8 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     "mcp.server.lowlevel.server",
     "mcp.types.methods",
     "jsonschema",
+    # core/ai/providers/httpx_cli.py: CLI_MODULE (httpx imports it too; deferred, run on use)
+    "httpx._main",
     # core/qt_platform.py finds Qt's plugins with find_spec (collected anyway: the UI imports it)
     "PySide6",
 )
@@ -76,7 +78,8 @@ def qt_excludes(pyside6_dir: str) -> list[str]:
 NAME_RESOLVERS: tuple[str, ...] = (
     "cherry_desktop/ui/__init__.py",
     "cherry_desktop/core/ai/runtime/register_drivers.py",
-    "cherry_desktop/core/ai/runtime/claude_code/sdk_import.py",  # DEFERRED_MODULES (a test checks)
+    # defer_module(name): sdk_import.py DEFERRED_MODULES, httpx_cli.py CLI_MODULE (a test checks)
+    "cherry_desktop/core/deferred_import.py",
 )
 
 _IMPORT_CALLS = {"import_module", "__import__", "find_spec"}

@@ -2,10 +2,9 @@
 
 A turn leaves two kinds of memory behind that nothing else gives back:
 
-- `linecache` holds the source text of every module imported after Qt: PySide6's `__feature__`
-  import hook reads each new module's source (`inspect.getsource`) to look for "PySide6", and
-  the text stays cached. The Claude Agent SDK's first import adds ~180 modules, ~3 MB of text.
-  `linecache` reads a file again when a traceback needs it.
+- `linecache` holds the source text of modules a traceback or `inspect` read (PySide6's
+  import hook no longer fills it with every module imported after Qt: see
+  `ui.pyside_feature_scan`). `linecache` reads a file again when a traceback needs it.
 - glibc keeps freed heap pages (the turn's parsing, messages, the SDK's import) mapped;
   `malloc_trim(0)` returns them to the OS.
 

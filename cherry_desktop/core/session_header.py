@@ -1,5 +1,6 @@
 """What an agent session's header shows (agent, model, workspace, permission mode, context
-usage), and a permission-mode change applied to the live session.
+usage, the tools always allowed in it), a permission-mode change applied to the live session,
+and revoking an always-allowed tool.
 
 A mode change is the agent's (`agent.permission_mode`): it is saved, then carried onto a warm
 connection through the host's reconcile path. The outcome is one of `PermissionOutcome`:
@@ -39,6 +40,8 @@ class SessionHeaderInfo:
     permission_modes: tuple[str, ...]
     context_used: int | None = None
     context_max: int | None = None
+    # The tools allowed without asking in this session (`agent_session/tool_grants.py`).
+    always_allowed_tools: tuple[str, ...] = ()
 
 
 def _modes(agent_type: str) -> tuple[str, ...]:
@@ -64,7 +67,23 @@ def session_header_info(repos: Repositories, runtime: Any, session_id: str) -> S
         model_id=model_id, model_name=(model.name or model.model_id) if model is not None else (model_id or ""),
         workspace_path=workspace.path if workspace is not None else None,
         permission_mode=agent.permission_mode, permission_modes=_modes(agent.type),
-        context_used=used, context_max=maximum)
+        context_used=used, context_max=maximum,
+        always_allowed_tools=tuple(t for t in session.always_allowed_tools if t not in agent.disabled_tools))
+
+
+def always_allowed_tools(repos: Repositories, session_id: str) -> tuple[str, ...]:
+    """The session's grants that apply (a tool its agent disables is never allowed)."""
+    info = session_header_info(repos, None, session_id)
+    return info.always_allowed_tools if info is not None else ()
+
+
+def revoke_always_allowed(repos: Repositories, runtime: Any, session_id: str,
+                          tool_names: list[str] | None = None) -> tuple[str, ...]:
+    """Ask again for `tool_names` (None: every tool) in the session, its live connection
+    included; returns the tools still allowed."""
+    if runtime is not None:
+        return tuple(runtime.revoke_always_allowed_tools(session_id, tool_names))
+    return repos.sessions.update_always_allowed_tools(session_id, remove=tool_names, remove_all=tool_names is None)
 
 
 def context_usage(runtime: Any, session_id: str) -> tuple[int | None, int | None]:

@@ -24,6 +24,9 @@ DEMO_PROVIDER_ID = "cherry-demo"
 DEMO_MODEL_ID = "claude-demo"
 DEMO_AGENT_ID = "cherry-demo-agent"
 DEMO_UNIQUE_MODEL_ID = f"{DEMO_PROVIDER_ID}::{DEMO_MODEL_ID}"
+# A second model on the demo provider, so a chat can ask two models at once offline.
+DEMO_SECOND_MODEL_ID = "claude-demo-fast"
+DEMO_SECOND_UNIQUE_MODEL_ID = f"{DEMO_PROVIDER_ID}::{DEMO_SECOND_MODEL_ID}"
 DEMO_PI_AGENT_ID = "cherry-demo-pi-agent"
 
 
@@ -56,23 +59,32 @@ def ensure_demo_records(repos: Any, workspaces_root: Path, base_url: str) -> tup
     repos.providers.upsert_provider(id=DEMO_PROVIDER_ID, name="Cherry demo (offline)", type="anthropic",
                                     base_url=base_url, settings=demo_provider_settings())
     repos.providers.upsert_model(provider_id=DEMO_PROVIDER_ID, model_id=DEMO_MODEL_ID, name="Demo model")
-    workspace = workspaces_root / "demo"
+    repos.providers.upsert_model(provider_id=DEMO_PROVIDER_ID, model_id=DEMO_SECOND_MODEL_ID, name="Demo model (fast)")
+    return _ensure_demo_agent_session(
+        repos, workspaces_root / "demo", agent_id=DEMO_AGENT_ID, agent_type="claude-code",
+        names=("Demo agent", "Demo workspace", "Demo session"),
+        description="Claude Code against Cherry's offline demo model")
+
+
+def _ensure_demo_agent_session(repos: Any, workspace: Path, *, agent_id: str, agent_type: str,
+                               names: tuple[str, str, str], description: str) -> tuple[str, str, Path]:
+    """The demo agent `agent_id`, its system workspace `workspace` and its first session, each
+    created on first run; `names`: (agent, workspace, session). Returns (agent_id, session_id,
+    workspace)."""
+    name, workspace_name, session_name = names
     workspace.mkdir(parents=True, exist_ok=True)
-    agent = repos.agents.find_agent(DEMO_AGENT_ID)
+    agent = repos.agents.find_agent(agent_id)
     if agent is None:
-        agent = repos.agents.create_agent(
-            id=DEMO_AGENT_ID, type="claude-code", name="Demo agent", model=DEMO_UNIQUE_MODEL_ID,
-            description="Claude Code against Cherry's offline demo model", permission_mode="default",
-        )
-        log.info("created the demo agent")
-    workspaces = repos.agents.list_workspaces(agent.id)
-    ws = next((w for w in workspaces if Path(w.path) == workspace), None)
+        agent = repos.agents.create_agent(id=agent_id, type=agent_type, name=name, model=DEMO_UNIQUE_MODEL_ID,
+                                          description=description, permission_mode="default")
+        log.info("created the demo agent %s", agent_id)
+    ws = next((w for w in repos.agents.list_workspaces(agent.id) if Path(w.path) == workspace), None)
     if ws is None:
-        ws = repos.agents.create_workspace(name="Demo workspace", path=str(workspace), kind="system",
-                                           agent_id=agent.id)
+        ws = repos.agents.create_workspace(name=workspace_name, path=str(workspace),
+                                           kind="system", agent_id=agent.id)
     sessions = repos.sessions.list_sessions(agent.id)
     session = sessions[0] if sessions else repos.sessions.create_session(
-        agent_id=agent.id, workspace_id=ws.id, name="Demo session", model=DEMO_UNIQUE_MODEL_ID)
+        agent_id=agent.id, workspace_id=ws.id, name=session_name, model=DEMO_UNIQUE_MODEL_ID)
     return agent.id, session.id, workspace
 
 
@@ -84,23 +96,10 @@ DEMO_DELAY_ENV = "CHERRY_DESKTOP_DEMO_DELAY_S"
 def ensure_pi_demo_records(repos: Any, workspaces_root: Path) -> tuple[str, str, Path]:
     """The pi demo agent on the same demo provider (created on first run); returns
     (agent_id, session_id, workspace_path). Call after `ensure_demo_records`."""
-    workspace = workspaces_root / "demo-pi"
-    workspace.mkdir(parents=True, exist_ok=True)
-    agent = repos.agents.find_agent(DEMO_PI_AGENT_ID)
-    if agent is None:
-        agent = repos.agents.create_agent(
-            id=DEMO_PI_AGENT_ID, type="pi", name="Demo pi agent", model=DEMO_UNIQUE_MODEL_ID,
-            description="pi against Cherry's offline demo model", permission_mode="default",
-        )
-        log.info("created the pi demo agent")
-    ws = next((w for w in repos.agents.list_workspaces(agent.id) if Path(w.path) == workspace), None)
-    if ws is None:
-        ws = repos.agents.create_workspace(name="Demo pi workspace", path=str(workspace), kind="system",
-                                           agent_id=agent.id)
-    sessions = repos.sessions.list_sessions(agent.id)
-    session = sessions[0] if sessions else repos.sessions.create_session(
-        agent_id=agent.id, workspace_id=ws.id, name="Demo pi session", model=DEMO_UNIQUE_MODEL_ID)
-    return agent.id, session.id, workspace
+    return _ensure_demo_agent_session(
+        repos, workspaces_root / "demo-pi", agent_id=DEMO_PI_AGENT_ID, agent_type="pi",
+        names=("Demo pi agent", "Demo pi workspace", "Demo pi session"),
+        description="pi against Cherry's offline demo model")
 
 
 async def start_demo(core: Any, *, delay_s: float = 0.04) -> DemoHandle:

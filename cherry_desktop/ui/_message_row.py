@@ -70,6 +70,8 @@ class MessageRow(QFrame):
         self.cut_short: str | None = None
         self.cut_short_text: str | None = None
         self.history_reset = False
+        # Who wrote it, when not just "Assistant" (a multi-model turn names each answer's model).
+        self.author: str | None = None
         self._set_header()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -87,7 +89,7 @@ class MessageRow(QFrame):
         if self.role == "user":
             title = self.tr("You (steer)") if self.steer else self.tr("You")
         else:
-            title = self.tr("Assistant")
+            title = self.author or self.tr("Assistant")
         status = {
             "pending": self.tr("thinking…"),
             "streaming": self.tr("streaming…"),
@@ -97,6 +99,10 @@ class MessageRow(QFrame):
         if self.cut_short is not None and self.status not in ("pending", "streaming"):
             status = self.tr("cut short")
         self.header.setText(f"{title} · {status}" if status else title)
+
+    def set_author(self, name: str | None) -> None:
+        self.author = name
+        self._set_header()
 
     def set_status(self, status: str) -> None:
         self.status = status

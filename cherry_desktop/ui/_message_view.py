@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QToolButton, QVBoxLayo
 from cherry_desktop.ui._listener import StreamChunk
 from cherry_desktop.ui._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui._message_row import MessageRow
+from cherry_desktop.ui._sibling_group import SiblingGroups
 from cherry_desktop.ui._translate import add_translate_menu
 
 PAGE_SIZE = 40
@@ -92,6 +93,8 @@ class MessageView(QScrollArea):
         self._content.customContextMenuRequested.connect(self._menu)
         self._rows: list[MessageRow] = []
         self._by_id: dict[str, MessageRow] = {}
+        # Multi-model turns: their answers' rows sit in a group widget, side by side.
+        self.groups = SiblingGroups(bridge, self._content)
         self._oldest_ordering: int | None = None
         self._has_more = False
         self.hidden_ids: set[str] = set()
@@ -127,7 +130,7 @@ class MessageView(QScrollArea):
         # Markdown would cost a visible hitch.
         live = {r.message_id: r for r in self._rows if r.live or r.streamed}
         for row in live.values():
-            self._layout.removeWidget(row)
+            self._take_out(row)
             self._rows.remove(row)
         self._clear()
         if self.topic_id is None:
@@ -138,14 +141,14 @@ class MessageView(QScrollArea):
         self._has_more = len(rows) >= PAGE_SIZE
         self._oldest_ordering = rows[0].ordering if rows else None
         for stored in rows:
-            kept = live.pop(stored.id, None)
-            if kept is not None and not kept.live and (stored.status == "pending" or stored.load_error):
-                kept.deleteLater()
-                kept = None
+            group = self.groups.group_for(stored)
+            if group is not None:
+                for row in self.groups.build(group, lambda m: self._reuse(live.pop(m.id, None), m)
+                                             or self.make_row(m)):
+                    self._append_row(row)
+                continue
+            kept = self._reuse(live.pop(stored.id, None), stored)
             if kept is not None:
-                if not kept.live:
-                    kept.set_status(stored.status)
-                    kept.footer.set_stats(stored.stats)
                 self._append_row(kept)
             else:
                 self._append_stored(stored)
@@ -159,6 +162,17 @@ class MessageView(QScrollArea):
         self.fit_content()
         self.scroll_to_bottom()
 
+    @staticmethod
+    def _reuse(kept: MessageRow | None, stored: Any) -> MessageRow | None:
+        """A row kept across a reload, brought up to its stored state (None: build anew)."""
+        if kept is not None and not kept.live and (stored.status == "pending" or stored.load_error):
+            kept.deleteLater()
+            return None
+        if kept is not None and not kept.live:
+            kept.set_status(stored.status)
+            kept.footer.set_stats(stored.stats)
+        return kept
+
     def load_older(self) -> int:
         """Prepend the page before the oldest loaded row; returns how many rows came."""
         if not self._has_more or self.topic_id is None or self._oldest_ordering is None:
@@ -170,18 +184,24 @@ class MessageView(QScrollArea):
         self._oldest_ordering = rows[0].ordering
         bar = self.verticalScrollBar()
         old_max, old_value = bar.maximum(), bar.value()
-        for i, stored in enumerate(rows):
-            row = self._make_row(stored)
-            if row is None:
-                continue
-            row.installEventFilter(self)
-            self._rows.insert(i, row)
-            self._layout.insertWidget(1 + i, row)
+        index = position = 0
+        for stored in rows:
+            group = self.groups.group_for(stored)
+            made = self.groups.build(group, self.make_row) if group is not None else [self.make_row(stored)]
+            new_rows = [r for r in made if r is not None]
+            for row in new_rows:
+                row.installEventFilter(self)
+                self._rows.insert(index, row)
+                self._by_id[row.message_id] = row
+                index += 1
+            if new_rows:
+                position += 1
+                self._layout.insertWidget(position, self._outer(new_rows[0]))
         self.fit_content()
         QTimer.singleShot(0, lambda: bar.setValue(old_value + bar.maximum() - old_max))
         return len(rows)
 
-    def _make_row(self, stored: Any) -> MessageRow | None:
+    def make_row(self, stored: Any) -> MessageRow | None:
         if stored.id in self.hidden_ids:
             return None
         steer = bool(stored.metadata.get("steer") or stored.metadata.get("is_steer"))
@@ -192,7 +212,7 @@ class MessageView(QScrollArea):
         return row
 
     def _append_stored(self, stored: Any) -> None:
-        row = self._make_row(stored)
+        row = self.make_row(stored)
         if row is not None:
             self._append_row(row)
 
@@ -200,13 +220,31 @@ class MessageView(QScrollArea):
         row.installEventFilter(self)
         self._rows.append(row)
         self._by_id[row.message_id] = row
-        self._layout.insertWidget(self._layout.count() - 1, row)
+        outer = self._outer(row)
+        if self._layout.indexOf(outer) < 0:
+            self._layout.insertWidget(self._layout.count() - 1, outer)
         self._empty.setVisible(False)
 
-    def _clear(self) -> None:
-        for row in self._rows:
+    def _outer(self, row: MessageRow) -> QWidget:
+        """The widget of the view's layout that holds `row` (its group, or itself)."""
+        return self.groups.view_of(row) or row
+
+    def _take_out(self, row: MessageRow) -> None:
+        """Take `row` out of the layout (or out of its group); the row itself lives on."""
+        if self.groups.view_of(row) is None:
             self._layout.removeWidget(row)
-            row.deleteLater()
+            return
+        emptied = self.groups.take(row)
+        if emptied is not None:
+            self._layout.removeWidget(emptied)
+            emptied.deleteLater()
+
+    def _clear(self) -> None:
+        outers: dict[int, QWidget] = {id(w): w for w in (self._outer(r) for r in self._rows)}
+        outers.update((id(v), v) for v in self.groups.take_all())
+        for outer in outers.values():
+            self._layout.removeWidget(outer)
+            outer.deleteLater()
         self._rows.clear()
         self._by_id.clear()
         self._oldest_ordering = None
@@ -228,6 +266,21 @@ class MessageView(QScrollArea):
         """The row an execution writes to: its placeholder if loaded, else a new one."""
         key = anchor_message_id or "__live__"
         row = self._by_id.get(key)
+        placed = self.groups.place(key, self.make_row) if row is None and anchor_message_id else None
+        if placed is not None:
+            # A multi-model turn's answer: its group appears, or (regenerated) it replaces the
+            # row of its model's column.
+            new_rows, replaced = placed
+            if replaced is not None and replaced in self._rows:
+                self._rows[self._rows.index(replaced)] = new_rows[0]
+                self._by_id.pop(replaced.message_id, None)
+                self._by_id[key] = new_rows[0]
+                new_rows[0].installEventFilter(self)
+                replaced.deleteLater()
+            else:
+                for new in new_rows:
+                    self._append_row(new)
+            row = self._by_id.get(key)
         if row is None:
             row = MessageRow(key, "assistant")
             row.set_status("streaming")
@@ -254,17 +307,22 @@ class MessageView(QScrollArea):
                 approvals = True
         for r in touched.values():
             r.end_frame()
+        self.groups.refresh(touched.values())
         if approvals:
             self.approvals_changed.emit()
 
-    def finish_live(self, status: str, error_text: str | None = None) -> None:
+    def finish_live(self, status: str, error_text: str | None = None, anchor_message_id: str | None = None) -> None:
+        """End the live rows; in a multi-model group only the answer of `anchor_message_id`
+        (each model's answer ends on its own)."""
         for row in self._rows:
-            if row.live:
+            grouped_other = self.groups.view_of(row) is not None and row.message_id != anchor_message_id
+            if row.live and not (grouped_other and anchor_message_id is not None):
                 row.finish_live(status)
                 row.streamed = True
                 if error_text and row.error_text is None:
                     row.show_error(error_text)
                 row.live = False
+        self.groups.refresh()
         self.approvals_changed.emit()
 
     def rename_row(self, old_id: str, new_id: str) -> None:
@@ -277,7 +335,7 @@ class MessageView(QScrollArea):
         row = self._by_id.pop(message_id, None)
         if row is not None:
             self._rows.remove(row)
-            self._layout.removeWidget(row)
+            self._take_out(row)
             row.deleteLater()
 
     def truncate_from(self, message_id: str) -> None:
@@ -319,8 +377,10 @@ class MessageView(QScrollArea):
     def can_regenerate(self, row: MessageRow) -> bool:
         from cherry_desktop.core.topics import is_agent_session_topic
 
+        group = self.groups.view_of(row)  # a multi-model answer: only while its turn is the last
         return (row.role == "assistant" and not row.live and self.topic_id is not None
-                and not is_agent_session_topic(self.topic_id) and not row.message_id.startswith(("local:", "__")))
+                and (group is None or group.is_tip) and not is_agent_session_topic(self.topic_id)
+                and not row.message_id.startswith(("local:", "__")))
 
     def can_edit(self, row: MessageRow) -> bool:
         return (row.role == "user" and self.topic_id is not None
@@ -328,7 +388,7 @@ class MessageView(QScrollArea):
 
     def can_delete(self, row: MessageRow) -> bool:
         return (not row.live and row.status not in ("pending", "streaming") and self.topic_id is not None
-                and not row.message_id.startswith(("local:", "__")))
+                and not row.message_id.startswith(("local:", "__")) and self.groups.view_of(row) is None)
 
     def _configure_actions(self, row: MessageRow) -> None:
         self.row_actions.configure(row, can_edit=self.can_edit(row), can_regenerate=self.can_regenerate(row),

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from cherry_desktop.ui.bridge import ChatIssue, ChatModelChoice
 
@@ -68,12 +79,17 @@ class ChatHeader(QFrame):
     """Under a chat's title: its model picker, a Providers button, and a notice saying what
     keeps the chat from sending (no model, no key, provider off) with a way to fix it.
 
+    Several models can answer each message: "Compare with" checks more models besides the
+    chat's own (then every message asks all of them at once, side by side).
+
     Signals:
         model_chosen(str): the user picked this unique model id for the chat.
+        extra_models_chosen(list): the unique model ids to ask besides the chat's model.
         providers_requested(str): open Providers (on this provider id, or '' for none).
     """
 
     model_chosen = Signal(str)
+    extra_models_chosen = Signal(list)
     providers_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -95,6 +111,18 @@ class ChatHeader(QFrame):
         self.picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.picker.activated.connect(self._on_activated)
         row.addWidget(self.picker)
+        self.compare_button = QToolButton(self)
+        self.compare_button.setObjectName("compareModelsButton")
+        self.compare_button.setToolTip(self.tr("Ask several models at once; their answers show side by side"))
+        self.compare_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.compare_menu = QMenu(self.compare_button)
+        self.compare_menu.setObjectName("compareModelsMenu")
+        self.compare_button.setMenu(self.compare_menu)
+        row.addWidget(self.compare_button)
+        self.choices: list[ChatModelChoice] = []
+        self.extra: list[str] = []
+        self.compare_actions: dict[str, QAction] = {}
+        self.only_own_action = self.compare_menu.addAction(self.tr("Ask only this chat's model"), self._clear_extra)
         self.manage_button = QPushButton(self.tr("Providers…"), self)
         self.manage_button.setObjectName("manageProvidersButton")
         self.manage_button.setToolTip(self.tr("Add providers, models and API keys"))
@@ -136,6 +164,64 @@ class ChatHeader(QFrame):
         index = self.picker.findData(current or "")
         self.picker.setCurrentIndex(max(index, 0))
         self.picker.blockSignals(False)
+        self.choices = list(choices)
+        self._fill_compare_menu()
+
+    # -- several models ------------------------------------------------------------------------
+    def set_extra_models(self, unique_model_ids: list[str]) -> None:
+        """Show which models are asked besides the chat's own (no signal)."""
+        self.extra = list(unique_model_ids)
+        self._sync_compare()
+
+    def extra_models(self) -> list[str]:
+        """The checked models that are not the chat's own (the ones a send adds)."""
+        current = self.current_model()
+        return [m for m in self.extra if m != current]
+
+    def toggle_extra_model(self, unique_model_id: str, checked: bool) -> None:
+        """Check or uncheck a model to ask too, as the user would (tests, keyboard)."""
+        extra = [m for m in self.extra if m != unique_model_id]
+        if checked:
+            extra.append(unique_model_id)
+        self.extra = extra
+        self._sync_compare()
+        self.extra_models_chosen.emit(list(extra))
+
+    def _fill_compare_menu(self) -> None:
+        """Rebuild the menu (the models changed); never from one of its own actions' signals."""
+        menu = self.compare_menu
+        menu.clear()
+        current = self.current_model()
+        self.compare_actions = {}
+        for choice in self.choices:
+            if choice.unique_model_id == current:
+                continue
+            action = menu.addAction(f"{choice.name} · {choice.provider_name}")
+            action.setCheckable(True)
+            action.toggled.connect(lambda on, umid=choice.unique_model_id: self.toggle_extra_model(umid, on))
+            self.compare_actions[choice.unique_model_id] = action
+        menu.addSeparator()
+        self.only_own_action = menu.addAction(self.tr("Ask only this chat's model"), self._clear_extra)
+        self._sync_compare()
+
+    def _sync_compare(self) -> None:
+        """Check marks and the button's words from `extra`, without rebuilding the menu."""
+        for umid, action in self.compare_actions.items():
+            if action.isChecked() != (umid in self.extra):
+                action.blockSignals(True)
+                action.setChecked(umid in self.extra)
+                action.blockSignals(False)
+        chosen = self.extra_models()
+        self.only_own_action.setEnabled(bool(chosen))
+        names = {c.unique_model_id: c.name for c in self.choices}
+        self.compare_button.setText(self.tr("+ %1").replace("%1", ", ".join(names.get(m, m) for m in chosen))
+                                    if chosen else self.tr("Compare with…"))
+        self.compare_button.setEnabled(bool(self.compare_actions))
+
+    def _clear_extra(self) -> None:
+        self.extra = []
+        self._sync_compare()
+        self.extra_models_chosen.emit([])
 
     def current_model(self) -> str | None:
         return self.picker.currentData() or None

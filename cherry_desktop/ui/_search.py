@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.ui.bridge import SearchEntry
+from cherry_desktop.ui._bridge_search import SearchEntry
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
 #: Typing settles this long before a query runs.
@@ -116,7 +116,7 @@ class SearchPanel(QWidget):
             self.stack.setCurrentWidget(self.sidebar)
             return
         self.stack.setCurrentWidget(self.results)
-        entries = self.bridge.search(query)
+        entries = self.bridge.finder.search(query)
         if not entries:
             item = QListWidgetItem(self.tr("No results"), self.results)
             item.setFlags(Qt.ItemFlag.NoItemFlags)

@@ -1,5 +1,6 @@
-"""An agent session's header: agent, model, workspace folder (click opens it), permission mode
-(applied to the live session), and a context meter from the runtime's context usage."""
+"""An agent session's header: agent, model, workspace folder (click opens it), the tools always
+allowed in the session (a menu asks again), permission mode (applied to the live session), and
+a context meter from the runtime's context usage."""
 
 from __future__ import annotations
 
@@ -7,36 +8,103 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QUrl, Signal
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QStyle, QWidget
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
+    QVBoxLayout,
+    QWidget,
+)
 
+from cherry_desktop.ui._always_allowed import AlwaysAllowedButton
 from cherry_desktop.ui._permission_modes import permission_mode_label
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that gives way when the header is narrow: it shrinks to a few
+    characters and draws its text elided ("Agent: A very lo…"), the full text in its tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("M") * 6), hint.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment()), text)
+
+
+class CurrentTextCombo(QComboBox):
+    """A combo exactly as wide as its current text (and its arrow), at every width: it never
+    truncates what is chosen, and takes no room for a longer mode that is not. The popup is as
+    wide as its longest item."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.currentIndexChanged.connect(self.updateGeometry)
+
+    def sizeHint(self) -> QSize:
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        text = QSize(self.fontMetrics().horizontalAdvance(self.currentText()), self.fontMetrics().height())
+        return self.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, self)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def showPopup(self) -> None:
+        view = self.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width())
+        super().showPopup()
 
 
 class SessionHeader(QFrame):
     """Signals:
         permission_chosen(str): the user picked a permission mode.
+        grants_revoked(list): the user asked to be asked again for these always-allowed tools.
     """
 
     permission_chosen = Signal(str)
+    grants_revoked = Signal(list)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sessionHeader")
-        h = QHBoxLayout(self)
-        h.setContentsMargins(14, 4, 14, 4)
+        v = QVBoxLayout(self)
+        v.setContentsMargins(14, 4, 14, 4)
+        v.setSpacing(2)
+        h = QHBoxLayout()
         h.setSpacing(10)
-        self.agent_label = QLabel(self)
+        v.addLayout(h)
+        self.agent_label = ElidedLabel(self)
         self.agent_label.setObjectName("sessionAgent")
-        self.model_label = QLabel(self)
+        self.model_label = ElidedLabel(self)
         self.model_label.setObjectName("sessionModel")
         self.folder_button = QPushButton(self)
         self.folder_button.setObjectName("sessionFolder")
         self.folder_button.setFlat(True)
         self.folder_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon))
         self.folder_button.clicked.connect(self.open_folder)
-        self.permission_combo = QComboBox(self)
+        self.permission_combo = CurrentTextCombo(self)
         self.permission_combo.setObjectName("sessionPermission")
         self.permission_combo.setToolTip(self.tr("Permission mode of this agent, applied to the running session"))
         self.permission_combo.activated.connect(self._on_permission)
@@ -47,16 +115,22 @@ class SessionHeader(QFrame):
         self.todo_label = QLabel(self)
         self.todo_label.setObjectName("sessionTodos")
         self.todo_label.setVisible(False)
+        self.always_allowed = AlwaysAllowedButton(self)
+        self.always_allowed.revoke_requested.connect(self.grants_revoked)
+        # What became of a mode change: a line of its own under the controls, wrapped to the
+        # header's width (beside them it squeezed the combo and grew into a column).
         self.notice = QLabel(self)
         self.notice.setObjectName("sessionNotice")
         self.notice.setWordWrap(True)
+        self.notice.setVisible(False)
         for w in (self.agent_label, self.model_label, self.folder_button):
             h.addWidget(w)
         h.addStretch(1)
         h.addWidget(self.todo_label)
-        h.addWidget(self.notice)
+        h.addWidget(self.always_allowed)
         h.addWidget(self.permission_combo)
         h.addWidget(self.context_meter)
+        v.addWidget(self.notice)
         self.workspace_path: str | None = None
         self.mode = ""
         #: Opens a folder (QDesktopServices by default; tests swap it).
@@ -86,7 +160,9 @@ class SessionHeader(QFrame):
         self.permission_combo.setCurrentIndex(max(0, self.permission_combo.findData(info.permission_mode)))
         self.permission_combo.blockSignals(False)
         self.set_context_usage(info.context_used, info.context_max)
+        self.always_allowed.set_tools(info.always_allowed_tools)
         self.notice.clear()
+        self.notice.setVisible(False)
 
     def set_context_usage(self, used: int | None, maximum: int | None) -> None:
         if used is None or not maximum:
@@ -134,6 +210,10 @@ class SessionHeader(QFrame):
         else:
             self.notice.setText(self.tr("The running session refused the change; it applies from the next turn"))
             self.notice.setProperty("state", "denied")
+        if self.always_allowed.tools and outcome != "denied":  # a new mode keeps them: say so
+            self.notice.setText(self.notice.text() + " · " + self.tr("Still always allowed: %1").replace(
+                "%1", ", ".join(self.always_allowed.tools)))
+        self.notice.setVisible(True)
         self.notice.style().unpolish(self.notice)
         self.notice.style().polish(self.notice)
 

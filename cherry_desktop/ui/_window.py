@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -25,19 +25,22 @@ from PySide6.QtWidgets import (
 from cherry_desktop.core.shared_cache import topic_title_key
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._actions_handler import MessageActionsHandler
+from cherry_desktop.ui._always_allowed import follow_always_allowed, show_always_allowed
 from cherry_desktop.ui._attach_send import SentFiles
 from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
-from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
+from cherry_desktop.ui._listener import QtStreamListener
 from cherry_desktop.ui._message_actions import UndoBar
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
+from cherry_desktop.ui._multi_model import connect_window, extra_model_issue
 from cherry_desktop.ui._search import SearchPanel, reveal_message
-from cherry_desktop.ui._session_header import SessionHeader, follow_session_header
+from cherry_desktop.ui._session_header import SessionHeader
 from cherry_desktop.ui._sidebar import SessionList
 from cherry_desktop.ui._tasks import spawn
 from cherry_desktop.ui._translate import translate_row
-from cherry_desktop.ui._usage import UsageSummary, refresh_footers
+from cherry_desktop.ui._usage import UsageSummary
+from cherry_desktop.ui._window_stream import WindowStream
 from cherry_desktop.ui.bridge import BridgeUnavailableError
 
 if TYPE_CHECKING:
@@ -73,9 +76,6 @@ class ChatWindow(QMainWindow):
         self.cache = controller.cache
         self.window_key = f"w{next(_WINDOW_IDS)}"
         self.topic_id: str | None = None
-        self.listener: QtStreamListener | None = None
-        self.attached_live = False
-        self.live_text_at_terminal: str | None = None
         self.last_error: str | None = None
         self._closed = False
         self.setWindowTitle(self.tr("Cherry Desktop"))
@@ -121,6 +121,7 @@ class ChatWindow(QMainWindow):
         v.addWidget(self.chat_header)
         self.session_header = SessionHeader(right)
         self.session_header.permission_chosen.connect(self._on_permission_chosen)
+        follow_always_allowed(self)
         v.addWidget(self.session_header)
         self.usage_summary = UsageSummary(right)
         v.addWidget(self.usage_summary)
@@ -164,6 +165,13 @@ class ChatWindow(QMainWindow):
         self.setCentralWidget(splitter)
         self.statusBar().setObjectName("windowStatus")
         self.actions_handler = MessageActionsHandler(self, self.undo_bar)
+        self.stream = WindowStream(self, self.message_view, self.session_header, self.usage_summary)
+        self.stream.live_changed.connect(self._update_composer)
+        self.stream.turn_finished.connect(self.turn_finished)
+        self.stream.reloaded.connect(self._refresh_queue)
+        self.stream.reloaded.connect(self._refresh_approval)
+        self.stream.failed.connect(self._report_error)
+        connect_window(self)  # multi-model answers: stop one, regenerate one, use one
 
     def _fit_bottom(self, _index: int = 0) -> None:
         # A stacked widget sizes to its largest page; only the shown page should count.
@@ -227,11 +235,12 @@ class ChatWindow(QMainWindow):
         """Show `topic_id`: rows from the database, then attach for live output."""
         if topic_id == self.topic_id and self.listener is not None:
             return None
-        self._drop_listener()
+        self.stream.drop()
         self.undo_bar.commit()
         self.actions_handler.cancel_edit()
         self.topic_id = topic_id
-        self.attached_live = False
+        self.stream.topic_id = topic_id
+        self.stream.attached_live = False
         self.title.setText(self.bridge.topic_title(topic_id) if topic_id else "")
         if topic_id:
             self.sidebar.select_topic(topic_id)
@@ -243,91 +252,31 @@ class ChatWindow(QMainWindow):
         self._refresh_approval()
         if topic_id is None:
             return None
-        self.listener = self._new_listener(topic_id)
+        task = self.stream.subscribe(topic_id)
         self.topic_changed.emit(topic_id)
         self._mark_seen_if_active()
-        return spawn(self.attach(), on_error=self._report_error)
+        return task
 
-    def _new_listener(self, topic_id: str) -> QtStreamListener:
-        listener = QtStreamListener(self.window_key, topic_id, self)
-        listener.chunks_ready.connect(self._on_chunks)
-        listener.done.connect(lambda r: self._on_terminal("success", r))
-        listener.paused.connect(lambda r: self._on_terminal("paused", r))
-        listener.errored.connect(lambda r: self._on_terminal("error", r))
-        return listener
+    # -- the live side is `self.stream`; these read-only names stay for tests and benches ----------
+    @property
+    def listener(self) -> QtStreamListener | None:
+        return self.stream.listener
 
-    def _drop_listener(self) -> None:
-        listener, topic_id = self.listener, self.topic_id
-        self.listener = None
-        if listener is None or topic_id is None:
-            return
-        listener.close()
-        spawn(self.bridge.detach(topic_id, listener))
+    @property
+    def attached_live(self) -> bool:
+        return self.stream.attached_live
 
-    async def attach(self) -> None:
-        """`Ai_Stream_Attach`: replay what was missed, then live chunks continue."""
-        listener, topic_id = self.listener, self.topic_id
-        if listener is None or topic_id is None:
-            return
-        response = await self.bridge.attach(topic_id, listener)
-        if not self.alive or listener is not self.listener:
-            return  # switched topic meanwhile
-        if response.status == "streaming":
-            self.attached_live = True
-            for replay in response.replays:
-                listener.feed_replay([StreamChunk(c, replay.execution_id, replay.anchor_message_id)
-                                      for c in replay.chunks])
-        elif response.final_messages:
-            for message in response.final_messages.values():
-                row = self.message_view.row(message.id)
-                if row is not None and row.status == "pending":
-                    row.set_parts(list(message.parts), status="success" if response.status == "done"
-                                  else ("error" if response.status == "error" else "paused"))
-        self._update_composer()
-
-    # -- live --------------------------------------------------------------------------------------
-    def _on_chunks(self, batch: list[StreamChunk]) -> None:
-        self.message_view.apply_batch(batch)
-        follow_session_header(self.session_header, batch)
-
-    def _on_terminal(self, status: str, result: Any) -> None:
-        error = getattr(result, "error", None)
-        self.message_view.finish_live(status, getattr(error, "message", None) if error is not None else None)
-        self.live_text_at_terminal = self.live_text()
-        self.session_header.set_todos(None)
-        topic_done = bool(getattr(result, "is_topic_done", True))
-        if topic_done:
-            self.attached_live = False
-        self.turn_finished.emit(self.topic_id or "", status)
-        self._update_composer()
-        self._reload_after_terminal()
-
-    def _reload_after_terminal(self) -> None:
-        """Re-read the database once: the broker tells a window about a terminal only after
-        the terminal write finished, so the rows are final by now (no polling)."""
-        if self.alive and self.topic_id is not None:
-            self.message_view.reload()
-            self._refresh_queue()
-            self._refresh_approval()
-            # An agent turn's usage is written just after its end is told: read it after that.
-            QTimer.singleShot(0, self._refresh_usage)
-
-    def _refresh_usage(self) -> None:
-        if self.topic_id is not None:
-            self.usage_summary.show_totals(self.bridge.usage_totals(self.topic_id))
-            refresh_footers(self.bridge, self.message_view.rows())
+    @property
+    def live_text_at_terminal(self) -> str | None:
+        return self.stream.live_text_at_terminal
 
     def live_text(self) -> str:
-        """Text of the assistant rows currently shown (tests compare windows with it)."""
-        return "\n".join(r.text() for r in self.message_view.rows() if r.role == "assistant")
+        return self.stream.live_text()
 
     def _on_topic_status(self, topic_id: str, status: Any) -> None:
         if topic_id != self.topic_id:
             return
-        if status.is_live and not self.attached_live and self.listener is not None:
-            # Another window (or the agent's queue) started a turn here: subscribe.
-            self.attached_live = True
-            spawn(self.attach(), on_error=self._report_error)
+        self.stream.follow_status(topic_id, status.is_live)
         self._update_composer()
         self._refresh_approval()
         self._mark_seen_if_active()
@@ -351,9 +300,7 @@ class ChatWindow(QMainWindow):
             self.shown_session_issue = code
 
     def is_streaming(self) -> bool:
-        if self.topic_id is None:
-            return False
-        return self.cache.topic_status(self.topic_id).is_live or self.attached_live
+        return self.stream.is_streaming()
 
     def _update_composer(self) -> None:
         streaming = self.is_streaming()
@@ -369,7 +316,7 @@ class ChatWindow(QMainWindow):
         """Send `text`: a new turn ("send"), a steer into the running turn, or a queued turn."""
         if self.topic_id is None or self.listener is None:
             return None
-        issue = self.bridge.chat_issue(self.topic_id)
+        issue = self.bridge.chat_issue(self.topic_id) or extra_model_issue(self.bridge, self.topic_id)
         if issue is not None and issue.blocks_send and mode == "send":
             # Say what is missing instead of sending into a certain failure; keep the text.
             self.chat_header.set_issue(issue)
@@ -390,7 +337,7 @@ class ChatWindow(QMainWindow):
         if mode != "queue":
             # Shown at once, before any reply chunk can arrive; renamed once core names it.
             self.message_view.add_user_row(local_id, text, steer=mode == "steer", files=files.parts)
-        self.attached_live = True
+        self.stream.attached_live = True
         self._update_composer()
         return spawn(self._submit(self.topic_id, self.listener, text, mode, local_id, parent, files),
                      on_error=self._report_error)
@@ -402,13 +349,14 @@ class ChatWindow(QMainWindow):
         files = files or SentFiles()
         request = AiStreamOpenRequest(
             topic_id=topic_id, user_message_parts=files.message_parts(text),
-            follow_up_mode="queue" if mode == "queue" else "steer", parent_anchor_id=parent)
+            follow_up_mode="queue" if mode == "queue" else "steer", parent_anchor_id=parent,
+            mentioned_model_ids=self.bridge.multi_model.models_to_ask(topic_id) if mode == "send" else [])
         try:
             result = await self.bridge.open(request, listener)
         except Exception:
             files.settle(self.bridge, topic_id, composer=self.composer if self.alive else None, text=text)
             if self.alive:
-                self.attached_live = self.cache.topic_status(topic_id).is_live
+                self.stream.attached_live = self.cache.topic_status(topic_id).is_live
                 self._update_composer()
             raise
         files.settle(self.bridge, topic_id)
@@ -433,7 +381,7 @@ class ChatWindow(QMainWindow):
         from cherry_desktop.core.ai.stream.types import AiStreamOpenRequest  # loaded after first paint
 
         request = AiStreamOpenRequest(topic_id=self.topic_id, trigger="regenerate-message", message_id=message_id)
-        self.attached_live = True
+        self.stream.attached_live = True
         self._update_composer()
 
         async def run() -> Any:
@@ -441,7 +389,7 @@ class ChatWindow(QMainWindow):
                 return await self.bridge.open(request, self.listener)
             except Exception:
                 if self.alive:
-                    self.attached_live = False
+                    self.stream.attached_live = False
                     self._update_composer()
                 raise
 
@@ -465,6 +413,8 @@ class ChatWindow(QMainWindow):
             await self.bridge.respond_tool_approval(topic_id, approval_id, allowed, always_allow=always)
             if self.alive:
                 self.message_view.mark_approval_responded(approval_id, allowed)
+                if always:  # the header lists the new grant
+                    show_always_allowed(self, topic_id)
 
         spawn(respond(), on_error=self._report_error)
         self.message_view.mark_approval_responded(approval_id, allowed)
@@ -526,6 +476,7 @@ class ChatWindow(QMainWindow):
         if not is_chat or topic_id is None:
             return
         self.chat_header.set_models(self.bridge.chat_models(), self.bridge.topic_model(topic_id))
+        self.chat_header.set_extra_models(self.bridge.multi_model.extra_models(topic_id))
         self.chat_header.set_issue(self.bridge.chat_issue(topic_id))
 
     def _on_permission_chosen(self, mode: str) -> asyncio.Task[Any] | None:
@@ -617,7 +568,7 @@ class ChatWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.undo_bar.commit()  # a deletion still undoable becomes final
         self._closed = True
-        self._drop_listener()
+        self.stream.close()
         try:
             self.cache.topic_status_changed.disconnect(self._on_topic_status)
             self.cache.changed.disconnect(self._on_cache_changed)

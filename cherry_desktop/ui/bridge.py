@@ -19,6 +19,8 @@ from PySide6.QtCore import QObject, Signal
 from cherry_desktop.core.data import StoredMessage
 from cherry_desktop.core.topics import session_id_from_topic
 from cherry_desktop.ui._bridge_attachments import AttachmentsBridge
+from cherry_desktop.ui._bridge_multi_model import MultiModelBridge
+from cherry_desktop.ui._bridge_search import SearchBridge
 
 if TYPE_CHECKING:
     # The stream package loads with the stream services, after the first window is painted.
@@ -74,20 +76,6 @@ class QueuedFollowUp:
     is_steer: bool
 
 
-@dataclass(frozen=True)
-class SearchEntry:
-    """One search result: a topic whose title matches (`message_id` empty) or a message hit
-    with the text around the match (`snippet[match_start:match_end]` is the match)."""
-
-    topic_id: str
-    kind: str  # "chat" | "session"
-    title: str
-    message_id: str = ""
-    snippet: str = ""
-    match_start: int = 0
-    match_end: int = 0
-
-
 class UiBridge(QObject):
     """Async request channels from the UI into core.
 
@@ -105,6 +93,8 @@ class UiBridge(QObject):
         super().__init__(parent)
         self.core = core
         self.attachments = AttachmentsBridge(core)  # the files of messages (a facet of its own)
+        self.multi_model = MultiModelBridge(self)  # several models per chat turn
+        self.finder = SearchBridge(self)  # search across chats and sessions
 
     # -- services -------------------------------------------------------------------------
     @property
@@ -536,24 +526,6 @@ class UiBridge(QObject):
             return session.name if session else ""
         topic = self.repos.topics.find_topic(topic_id)
         return topic.name if topic else ""
-
-    def search(self, query: str, limit: int = 50) -> list[SearchEntry]:
-        """Topics whose title matches, then matching messages (newest first)."""
-        from cherry_desktop.core.topics import session_topic_id
-
-        search = self.repos.search
-        topic_ids, session_ids = search.matching_titles(query)
-        entries = [SearchEntry(session_topic_id(sid), "session", self.topic_title(session_topic_id(sid)))
-                   for sid in session_ids]
-        entries += [SearchEntry(tid, "chat", self.topic_title(tid)) for tid in topic_ids]
-        titles: dict[str, str] = {}
-        for hit in search.search_messages(query, limit=limit):
-            topic_id = session_topic_id(hit.owner_id) if hit.kind == "session" else hit.owner_id
-            if topic_id not in titles:
-                titles[topic_id] = self.topic_title(topic_id)
-            entries.append(SearchEntry(topic_id, hit.kind, titles[topic_id], hit.message_id,
-                                       hit.snippet, hit.match_start, hit.match_end))
-        return entries
 
     # -- agent session header -------------------------------------------------------------------
     def session_header_info(self, topic_id: str) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing
 from typing import Any
 
 from cherry_desktop.core.ai.stream import AiStreamRequest
@@ -15,39 +16,29 @@ from cherry_desktop.core.messages import (
     TextStartChunk,
     UIMessageChunk,
 )
+from tests.unit.stream.helpers import Feed as StreamFeed
 
-END = object()
 
-
-class Feed:
-    def __init__(self, request: AiStreamRequest) -> None:
-        self.request = request
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-
-    def push(self, *chunks: UIMessageChunk) -> Feed:
-        for c in chunks:
-            self.queue.put_nowait(c)
-        return self
+class Feed(StreamFeed):
+    """A turn of one text part: started at once, then the test's deltas, then `end()`; it stops
+    after the chunk during which the request was aborted."""
 
     def text(self, *deltas: str, part_id: str = "t1") -> Feed:
-        return self.push(*(TextDeltaChunk(id=part_id, delta=d) for d in deltas))
+        self.push(*(TextDeltaChunk(id=part_id, delta=d) for d in deltas))
+        return self
 
     def end(self, part_id: str = "t1") -> None:
         self.push(TextEndChunk(id=part_id), FinishChunk(finish_reason="stop"))
-        self.queue.put_nowait(END)
+        super().end()
 
     async def iterate(self) -> AsyncIterator[UIMessageChunk]:
         yield StartChunk(message_id=self.request.message_id)
         yield TextStartChunk(id="t1")
-        while True:
-            item = await self.queue.get()
-            if item is END:
-                return
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-            if self.request.signal is not None and self.request.signal.aborted:
-                return
+        async with aclosing(super().iterate()) as chunks:
+            async for chunk in chunks:
+                yield chunk
+                if self.request.signal is not None and self.request.signal.aborted:
+                    return
 
 
 class ScriptedAi:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ from cherry_desktop.core.bootstrap import CoreServices, start_core
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextPart, ToolPart
 from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.demo import ScriptedModelServer
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
@@ -24,6 +25,13 @@ async def ui_core(tmp_path: Path) -> Any:
         yield core
     finally:
         await core.stop()
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ScriptedModelServer]:
+    """A started scripted model server (empty script), stopped after the test."""
+    async with ScriptedModelServer() as started:
+        yield started
 
 
 @pytest.fixture
@@ -126,3 +134,15 @@ def scripted_agent_session(core: Any, workspace: Path, name: str = "Session") ->
     ws = core.repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
     session = core.repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name=name)
     return session_topic_id(session.id), driver
+
+
+async def send_turn(qtbot: Any, window: Any, driver: Any, text: str, *, sent: int = 1) -> Any:
+    """Type `text` in the window's composer and press Enter; returns the scripted driver's
+    connection once it received its `sent`-th message."""
+    from PySide6.QtCore import Qt
+
+    window.composer.editor.setPlainText(text)
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    conn = await driver.wait_connection()
+    await conn.wait_sent(sent)
+    return conn

@@ -13,6 +13,7 @@ from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStart
 from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
+from tests.gui.conftest import send_turn
 from tests.unit.agent_session.harness import add_model
 
 pytestmark = pytest.mark.gui
@@ -53,10 +54,7 @@ def _roles(window: Any) -> list[str]:
 
 
 async def _start_turn(qtbot: Any, window: Any, driver: ScriptedDriver, text: str) -> Any:
-    _type(window, text)
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await send_turn(qtbot, window, driver, text)
     conn.emit_text("working on it. ")
     await until(lambda: "working on it." in window.live_text())
     assert window.composer.steer_button.isVisibleTo(window)

@@ -5,7 +5,6 @@ gone, nothing crashes, nothing stays live."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -27,12 +26,6 @@ async def _generators_closed() -> None:
     generator in a task of its own, and the test loop's teardown cancelling that close midway
     hangs (seen: qasync's run_until_complete in _cancel_all_tasks)."""
     await until(lambda: not [t for t in asyncio.all_tasks() if "async_generator_athrow" in repr(t)], timeout=10)
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[ScriptedModelServer]:
-    async with ScriptedModelServer() as s:
-        yield s
 
 
 async def test_topic_deleted_while_naming_writes_nothing(controller: Any, ui_core: Any,

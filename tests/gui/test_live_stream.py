@@ -146,7 +146,7 @@ async def test_regenerate_streams_a_new_answer_to_the_same_question(live_control
     await until(lambda: a.live_text_at_terminal == "4" and not a.is_streaming())
     first = a.message_view.rows()[-1]
     assert a.message_view.can_regenerate(first)
-    a.live_text_at_terminal = None
+    a.stream.live_text_at_terminal = None
     await a.regenerate(first.message_id)
     feed = await scripted_ai.feed(1)
     feed.text("7")

@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton
 
 from tests.gui._scripted import until
-from tests.gui.conftest import ARTIFACTS, scripted_agent_session
+from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
 
 pytestmark = pytest.mark.gui
 
@@ -100,10 +100,7 @@ async def test_edit_in_an_agent_session_sends_a_new_turn_and_up_edits_the_last(
         controller: Any, ui_core: Any, qtbot: Any, tmp_path: Any) -> None:
     topic_id, driver = scripted_agent_session(ui_core, tmp_path / "ws")
     window = controller.open_window(topic_id)
-    window.composer.editor.setPlainText("build it")
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await send_turn(qtbot, window, driver, "build it")
     conn.complete("built.")
     await until(lambda: not window.is_streaming() and len(window.message_view.rows()) == 2
                 and not any(r.message_id.startswith("local:") for r in window.message_view.rows()))

@@ -24,7 +24,7 @@ from cherry_desktop.ui._message_view import ROW_SPACING
 from cherry_desktop.ui._resources import apply_theme
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
-from tests.gui.conftest import ARTIFACTS, scripted_agent_session
+from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
 
 pytestmark = pytest.mark.gui
 
@@ -64,10 +64,7 @@ async def _settled(view: Any) -> None:
 
 
 async def _turn(qtbot: Any, window: Any, driver: ScriptedDriver, i: int) -> None:
-    window.composer.editor.setPlainText(f"Step {i}: edit notes.md")
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(i + 1)
+    conn = await send_turn(qtbot, window, driver, f"Step {i}: edit notes.md", sent=i + 1)
     conn.emit_text(ANSWER.format(i=i))
     call = f"c{i}"
     conn.emit(ChunkEvent(ToolInputStartChunk(tool_call_id=call, tool_name="Write")),

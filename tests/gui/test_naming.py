@@ -6,7 +6,6 @@ double click) is never replaced."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,12 +18,6 @@ from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_reco
 from tests.gui._scripted import until
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[ScriptedModelServer]:
-    async with ScriptedModelServer() as s:
-        yield s
 
 
 def _naming_requests(server: ScriptedModelServer) -> list[Any]:

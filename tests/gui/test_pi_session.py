@@ -5,7 +5,6 @@ model server. Screenshots go to artifacts/."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +19,6 @@ from tests.gui.conftest import ARTIFACTS
 from tests.integration.pi_helpers import ensure_test_pi
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(150)]
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[ScriptedModelServer]:
-    srv = ScriptedModelServer()
-    await srv.start()
-    try:
-        yield srv
-    finally:
-        await srv.stop()
 
 
 def _roles(window: Any) -> list[str]:

@@ -15,7 +15,7 @@ from cherry_desktop.core.ai.runtime.types import ContextUsageEvent
 from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
-from tests.gui.conftest import ARTIFACTS
+from tests.gui.conftest import ARTIFACTS, send_turn
 
 pytestmark = pytest.mark.gui
 
@@ -54,10 +54,7 @@ async def test_header_shows_the_session_and_applies_permission_changes_live(
     assert not header.context_meter.isVisibleTo(window)
 
     # A turn whose runtime reports context usage: the meter fills.
-    window.composer.editor.setPlainText("build it")
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await send_turn(qtbot, window, driver, "build it")
     conn.emit_text("on it. ")
     conn.emit(ContextUsageEvent(used_tokens=50_000, max_tokens=200_000))
     conn.complete()
@@ -96,3 +93,54 @@ async def test_header_shows_the_session_and_applies_permission_changes_live(
     window.show_topic(chat)
     assert not header.isVisibleTo(window)
     window.close()
+
+
+def _edit_field_width(combo: Any) -> int:
+    """The width the combo's style gives its text (the field left of the arrow)."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    option = QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    return combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                        QStyle.SubControl.SC_ComboBoxEditField, combo).width()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+async def test_the_permission_combo_shows_its_whole_text_at_the_default_and_a_narrow_width(
+        controller: Any, ui_core: Any, agent_topic: Any, qapp: Any, theme: str) -> None:
+    """Every mode's label fits its combo at the window's default size and at a narrow one, with
+    the context meter and a refused-change notice showing; the agent and model labels give
+    way (elided, the whole text in their tooltip), and the notice takes a line of its own."""
+    from cherry_desktop.ui._resources import apply_theme
+
+    apply_theme(qapp, theme)
+    topic_id, _driver, _workspace = agent_topic
+    ui_core.repos.agents.update_agent(ui_core.repos.sessions.get_session(topic_id.split(":", 1)[1]).agent_id,
+                                      name="An agent with a rather long name")
+    window = controller.open_window(topic_id)
+    header = window.session_header
+    combo = header.permission_combo
+    header.set_context_usage(50_000, 200_000)
+    header.show_outcome("plan", "failed")
+    window.show()
+    default_width = window.width()
+    try:
+        for label, width in (("default", default_width), ("narrow", 560)):
+            window.resize(width, 720)
+            for index in range(combo.count()):
+                combo.setCurrentIndex(index)
+                await asyncio.sleep(0.05)  # the layout runs
+                text_width = combo.fontMetrics().horizontalAdvance(combo.currentText())
+                assert _edit_field_width(combo) >= text_width, (label, combo.currentText())
+                assert combo.geometry().right() < header.context_meter.geometry().left()
+                assert header.rect().contains(combo.geometry())
+            assert header.agent_label.toolTip() == "Agent: An agent with a rather long name"
+            # The notice is under the controls, not squeezed beside them.
+            assert header.notice.geometry().top() >= combo.geometry().bottom()
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            assert header.grab().save(str(ARTIFACTS / f"session_header_{label}_{theme}.png"))
+        assert window.width() < default_width  # narrow really is narrower
+        assert header.agent_label.width() < header.agent_label.sizeHint().width()  # it gave way
+    finally:
+        window.close()
+        apply_theme(qapp, "light")

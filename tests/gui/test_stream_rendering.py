@@ -7,7 +7,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 
 from cherry_desktop.core.messages import TextDeltaChunk
 from cherry_desktop.ui._blocks import LiveText
@@ -96,8 +96,13 @@ async def test_following_the_bottom_scrolls_by_blitting_and_the_screen_stays_rig
         view.apply_batch([StreamChunk(TextDeltaChunk(id="t", delta=_delta(frame * 12 + i)), None, "a")
                           for i in range(12)])
         before = bar.value()
-        # The frame's paint, then the follow-the-bottom scroll and its paint.
+        # The frame's paint, then the follow-the-bottom scroll and its paint. Under load the
+        # sleep can end before that chain (layout, zero-timer scroll, update request) has run:
+        # let the pending events run out, which paints only what they dirtied.
         await asyncio.sleep(2 * FRAME_MS / 1000)
+        for _ in range(4):
+            QCoreApplication.processEvents()
+            await asyncio.sleep(0)
         live = view.rows()[-1]._texts[0].segments[0]  # the prose segment
         if frame == 0:
             live.viewport().installEventFilter(recorder)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 from cherry_desktop.core.ai.runtime.types import SteerBoundaryEvent
 from cherry_desktop.ui._resources import apply_theme
 from tests.gui._scripted import until
-from tests.gui.conftest import ARTIFACTS, scripted_agent_session
+from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
 
 pytestmark = pytest.mark.gui
 
@@ -156,10 +156,7 @@ async def test_a_steer_row_keeps_its_label_after_a_reload(controller: Any, ui_co
                                                           tmp_path: Any) -> None:
     topic_id, driver = scripted_agent_session(ui_core, tmp_path / "ws")
     window = controller.open_window(topic_id)
-    window.composer.editor.setPlainText("build it")
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await send_turn(qtbot, window, driver, "build it")
     conn.emit_text("working. ")
     await until(lambda: "working." in window.live_text())
     window.composer.editor.setPlainText("also add tests")

@@ -22,7 +22,7 @@ from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.ui._todo_card import CompactionDivider, PlanCard, TodoCard
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
-from tests.gui.conftest import ARTIFACTS
+from tests.gui.conftest import ARTIFACTS, send_turn
 from tests.unit.agent_session.harness import add_model
 
 pytestmark = pytest.mark.gui
@@ -57,10 +57,7 @@ async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, u
     window = controller.open_window(topic_id)
     window.resize(1000, 760)
     window.show()
-    window.composer.editor.setPlainText("plan the search feature")
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await send_turn(qtbot, window, driver, "plan the search feature")
 
     # Compaction first: a divider that turns from "compacting" to "compacted".
     conn.emit(CompactionStartEvent())

@@ -17,7 +17,7 @@ from cherry_desktop.ui._message_row import MessageRow
 from cherry_desktop.ui._resources import apply_theme
 from cherry_desktop.ui._tool_view import ADDED_BG, REMOVED_BG, tool_diff
 from tests.gui._scripted import until
-from tests.gui.conftest import save_screenshot, scripted_agent_session
+from tests.gui.conftest import save_screenshot, scripted_agent_session, send_turn
 
 pytestmark = pytest.mark.gui
 
@@ -99,10 +99,7 @@ async def test_always_allow_goes_through_the_runtime_approval_api(controller: An
                                                                   tmp_path: Any) -> None:
     topic_id, driver = scripted_agent_session(ui_core, tmp_path / "ws")
     window = controller.open_window(topic_id)
-    window.composer.editor.setPlainText("fix it")
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(1)
+    conn = await send_turn(qtbot, window, driver, "fix it")
     conn.emit(ChunkEvent(ToolInputStartChunk(tool_call_id="c1", tool_name="Edit")),
               ChunkEvent(ToolInputAvailableChunk(tool_call_id="c1", tool_name="Edit", input=EDIT)),
               ToolApprovalRequestEvent(approval_id="ap-1", tool_call_id="c1", tool_name="Edit", input=EDIT))

@@ -5,7 +5,6 @@ language replaces it; a failure and a message without a model are said in the bl
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -18,12 +17,6 @@ from cherry_desktop.demo.replies import http_error
 from cherry_desktop.ui._translate import TranslationBlock, translate_row
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[ScriptedModelServer]:
-    async with ScriptedModelServer() as s:
-        yield s
 
 
 def _blocks(window: Any, message_id: str) -> dict[str, TranslationBlock]:

@@ -8,22 +8,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.runtime.types import UsageEvent
 from cherry_desktop.core.data.usage_cost import ModelPricing, PricingError
 from cherry_desktop.core.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
+from tests.gui.conftest import send_turn
 
 pytestmark = pytest.mark.gui
 
 
 async def _turn(window: Any, driver: ScriptedDriver, qtbot: Any, text: str, usage: UsageEvent, count: int) -> None:
-    window.composer.editor.setPlainText(text)
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    await conn.wait_sent(count)
+    conn = await send_turn(qtbot, window, driver, text, sent=count)
     conn.emit_text("done. ")
     conn.emit(usage)
     conn.complete()

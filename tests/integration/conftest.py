@@ -1,4 +1,5 @@
-"""Shared integration fixtures: the scripted model server and a workspace directory."""
+"""Shared integration fixtures: the scripted model server, a workspace directory, the pinned pi,
+and the whole app core for either runtime (`open_app`: claude-code, `open_pi_app`: pi)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
+from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.demo import ScriptedModelServer
+from tests.integration.app_core import AgentType, OpenApp, app_opener
+from tests.integration.pi_helpers import PiHarness, ensure_test_pi
 
 
 @pytest.fixture
@@ -30,8 +35,55 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pi_installation() -> object:
+def pi_installation() -> PiInstallation:
     """The pinned pi (installed with npm into the test prefix on first use)."""
-    from tests.integration.pi_helpers import ensure_test_pi
-
     return ensure_test_pi()
+
+
+@pytest.fixture
+def pi_harness(model_server: ScriptedModelServer, tmp_path: Path, workspace: Path,
+               pi_installation: PiInstallation) -> PiHarness:
+    """`PiRuntimeDriver`s on the pinned pi against the scripted server (see `PiHarness`)."""
+    return PiHarness(model_server, tmp_path, workspace, pi_installation)
+
+
+@pytest.fixture
+async def pi_driver(pi_harness: PiHarness) -> AsyncIterator[PiRuntimeDriver]:
+    """A `PiRuntimeDriver` of `pi_harness`, shut down (no pi left) after the test."""
+    driver = pi_harness.driver()
+    try:
+        yield driver
+    finally:
+        await driver.shutdown()
+
+
+@pytest.fixture
+async def open_app(tmp_path: Path, model_server: ScriptedModelServer) -> AsyncIterator[OpenApp]:
+    """`await open_app()`: the app core with the Claude Code demo session (see `app_opener`)."""
+    async with app_opener(tmp_path, model_server, "claude-code") as opener:
+        yield opener
+
+
+@pytest.fixture
+async def open_pi_app(tmp_path: Path, model_server: ScriptedModelServer,
+                      pi_installation: PiInstallation) -> AsyncIterator[OpenApp]:
+    """`await open_pi_app()`: the app core with the pi demo session on the pinned pi."""
+    async with app_opener(tmp_path, model_server, "pi", pi_installation=pi_installation) as opener:
+        yield opener
+
+
+@pytest.fixture(params=["claude-code", "pi"])
+def runtime_under_test(request: pytest.FixtureRequest) -> tuple[AgentType, PiInstallation | None]:
+    """Each agent runtime in turn, with the pinned pi for pi (asked for outside the event loop:
+    a first use installs it)."""
+    installation = request.getfixturevalue("pi_installation") if request.param == "pi" else None
+    return request.param, installation
+
+
+@pytest.fixture
+async def open_runtime_app(runtime_under_test: tuple[AgentType, PiInstallation | None], tmp_path: Path,
+                           model_server: ScriptedModelServer) -> AsyncIterator[OpenApp]:
+    """`open_app` for each runtime in turn: a behaviour the spec asks of every runtime."""
+    agent_type, installation = runtime_under_test
+    async with app_opener(tmp_path, model_server, agent_type, pi_installation=installation) as opener:
+        yield opener

@@ -2,137 +2,23 @@
 AgentSessionRuntimeService -> ClaudeCodeRuntimeDriver -> the bundled CLI) against the scripted
 model server, with the demo's provider / agent / workspace / session records
 (`ensure_demo_records`): provider type "anthropic", base URL = the server, the CLI child's
-environment from the provider's settings."""
+environment from the provider's settings. The core and its helpers: `tests/integration/app_core.py`."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
 import pytest
 
 from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver
-from cherry_desktop.core.ai.runtime.types import STEER_REMINDER_OPEN
-from cherry_desktop.core.ai.stream import AiStreamOpenRequest, DispatchResult, dispatch_stream_request
-from cherry_desktop.core.bootstrap import CoreServices, start_core
-from cherry_desktop.core.data.records import StoredMessage
-from cherry_desktop.core.messages import TextPart
-from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, slow_text, text, tool_use
-from cherry_desktop.demo.bootstrap import DEMO_MODEL_ID, DEMO_PROVIDER_ID, demo_provider_settings, ensure_demo_records
 from cherry_desktop.demo.cli_env import NO_RETRY_CLI_ENV
-from tests.unit.agent_session.harness import Subscriber, until
+from tests.integration.app_core import BOGUS_TOKEN, TURN_LIMIT_S, App, OpenApp, row_text
+from tests.unit.agent_session.harness import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
-
-BOGUS_TOKEN = "00000000-0000-4000-8000-000000000000"
-# Waits bound a hang, they are never what a test asserts.
-TURN_LIMIT_S = 20.0
-
-
-def row_text(row: StoredMessage) -> str:
-    return "".join(p.text for p in row.parts if isinstance(p, TextPart))
-
-
-@dataclass
-class App:
-    """One running core with the demo session, and a window-like subscriber."""
-
-    core: CoreServices
-    session_id: str
-    workspace: Path
-    subscriber: Subscriber = field(default_factory=Subscriber)
-
-    @property
-    def topic(self) -> str:
-        return session_topic_id(self.session_id)
-
-    @property
-    def driver(self) -> ClaudeCodeRuntimeDriver:
-        driver = self.core.agent_runtime.registry.get("claude-code")
-        assert isinstance(driver, ClaudeCodeRuntimeDriver)
-        return driver
-
-    async def send(self, message: str, *, mode: str = "steer") -> DispatchResult:
-        request = AiStreamOpenRequest(topic_id=self.topic, user_message_parts=[TextPart(text=message, state="done")],
-                                      follow_up_mode=mode)  # type: ignore[arg-type]
-        return await dispatch_stream_request(self.core.stream_manager, self.subscriber, request)
-
-    def rows(self) -> list[StoredMessage]:
-        return self.core.repos.session_messages.list_messages(self.session_id)
-
-    def row(self, message_id: str) -> StoredMessage:
-        return self.core.repos.session_messages.get_message(message_id)
-
-    def is_idle(self) -> bool:
-        return bool(self.core.agent_runtime.is_session_settled(self.session_id))
-
-    async def idle(self) -> None:
-        await until(self.is_idle, limit=TURN_LIMIT_S)
-
-    async def finished(self, message_id: str) -> StoredMessage:
-        """The row once terminal persistence wrote it and the runtime went idle."""
-        await until(lambda: self.row(message_id).status != "pending", limit=TURN_LIMIT_S)
-        await self.idle()
-        return self.row(message_id)
-
-    async def start_streaming(self, message: str) -> str:
-        """Start a fresh turn and wait for its first text; returns the assistant row id."""
-        result = await self.send(message)
-        assistant_id = result.placeholder_ids[0]
-        await until(lambda: self.text_streamed(assistant_id), limit=TURN_LIMIT_S)
-        return assistant_id
-
-    async def settled_rows(self, count: int) -> list[StoredMessage]:
-        """The session's rows once there are `count`, none pending, and the runtime is idle."""
-        await until(lambda: len(rows := self.rows()) == count and all(r.status != "pending" for r in rows),
-                    limit=TURN_LIMIT_S)
-        await self.idle()
-        return self.rows()
-
-    async def turn(self, message: str) -> StoredMessage:
-        """A fresh turn from an idle session, to its finished assistant row."""
-        result = await self.send(message)
-        assert result.mode == "started"
-        return await self.finished(result.placeholder_ids[0])
-
-    def text_streamed(self, message_id: str) -> str:
-        return self.subscriber.text_for(message_id)
-
-
-OpenApp = Callable[..., Awaitable[App]]
-
-
-@pytest.fixture
-async def open_app(tmp_path: Path, model_server: ScriptedModelServer) -> AsyncIterator[OpenApp]:
-    """Start a core on `tmp_path/data` (the same data dir each call: a restart) with the demo
-    records pointing at the scripted server; every core is stopped at teardown."""
-    cores: list[CoreServices] = []
-
-    async def _open(*, extra_env: dict[str, str] | None = None) -> App:
-        core = await start_core(build_path_registry(tmp_path / "data"))
-        cores.append(core)
-        root = core.paths.get("feature.agents.workspaces")
-        _, session_id, workspace = ensure_demo_records(core.repos, root, model_server.base_url)
-        if extra_env:
-            settings = demo_provider_settings()
-            settings["env"].update(extra_env)
-            provider = core.repos.providers.get_provider(DEMO_PROVIDER_ID)
-            core.repos.providers.upsert_provider(id=provider.id, name=provider.name, type=provider.type,
-                                                 base_url=provider.base_url, settings=settings)
-            # Replacing the provider row drops its models: put the demo model back.
-            core.repos.providers.upsert_model(provider_id=DEMO_PROVIDER_ID, model_id=DEMO_MODEL_ID, name="Demo model")
-        return App(core=core, session_id=session_id, workspace=workspace)
-
-    try:
-        yield _open
-    finally:
-        for core in cores:
-            await core.stop()
 
 
 def alive_children() -> set[int]:
@@ -147,43 +33,13 @@ def alive_children() -> set[int]:
     return pids
 
 
-def cli_cmdline(app: App) -> list[str]:
+def cli_cmdline(app: App[ClaudeCodeRuntimeDriver]) -> list[str]:
     pids = app.driver.process_manager.alive_pids()
     assert len(pids) == 1, pids
     return psutil.Process(pids[0]).cmdline()
 
 
 # ---- stop / pause ------------------------------------------------------------------------
-
-
-async def test_user_stop_pauses_row_with_partial_text_and_next_turn_works(
-    open_app: OpenApp, model_server: ScriptedModelServer
-) -> None:
-    app = await open_app()
-    model_server.enqueue(HangReply(text_before="partial answer "), text("after the stop"))
-    result = await app.send("start something long")
-    assistant_id = result.placeholder_ids[0]
-    await until(lambda: "partial" in app.text_streamed(assistant_id), limit=TURN_LIMIT_S)
-
-    app.core.stream_manager.abort(app.topic, "user")
-    # The window shows the stop as soon as its paused terminal arrives; the user may send at
-    # once, while the CLI is still settling the interrupted turn.
-    await until(lambda: any(t.status == "paused" for t in app.subscriber.terminals), limit=TURN_LIMIT_S)
-    row = app.row(assistant_id)
-    assert row.status == "paused"
-    assert row_text(row) == "partial answer "
-
-    await app.send("and now?")
-    rows = await app.settled_rows(4)
-    assert [(r.role, r.status) for r in rows] == [
-        ("user", "success"), ("assistant", "paused"), ("user", "success"), ("assistant", "success")]
-    assert row_text(rows[3]) == "after the stop"
-    assert not app.core.agent_runtime.list_pending_turns(app.session_id)
-    # Same session: the stopped prompt is in the history the model sees next, and the new
-    # message is a plain turn, not a steer into the stopped one.
-    last = model_server.last_model_request()
-    assert "start something long" in last.all_text()
-    assert STEER_REMINDER_OPEN.split("\n")[1] not in last.last_user_text()
 
 
 # ---- follow-ups --------------------------------------------------------------------------
@@ -209,38 +65,6 @@ async def test_undelivered_steer_becomes_the_next_turn(open_app: OpenApp, model_
     assert len(requests) == 2
     assert "mention otters" not in requests[0].all_text()
     assert "late steer: mention otters" in requests[1].last_user_text()
-
-
-async def test_follow_up_in_queue_mode_runs_as_the_next_turn(
-    open_app: OpenApp, model_server: ScriptedModelServer
-) -> None:
-    app = await open_app()
-    model_server.enqueue(slow_text("First answer, streamed slowly.", delay_s=0.03, chunk_size=4),
-                         text("Second answer."))
-    first = await app.start_streaming("first question")
-    queued = await app.send("second question", mode="queue")
-    assert queued.follow_up == "queued"
-    assert queued.placeholder_ids == []
-    assert [r.user_message_id for r in app.core.agent_runtime.list_pending_turns(app.session_id)] == [
-        queued.user_message_id]
-
-    rows = await app.settled_rows(4)
-    assert [(r.role, row_text(r)) for r in rows] == [
-        ("user", "first question"),
-        ("assistant", "First answer, streamed slowly."),
-        ("user", "second question"),
-        ("assistant", "Second answer."),
-    ]
-    assert all(r.status == "success" for r in rows)
-    assert rows[1].id == first
-    assert rows[2].id == queued.user_message_id
-    requests = model_server.requests_for_model_turns()
-    assert len(requests) == 2
-    second_prompt = requests[1].last_user_text()
-    assert "second question" in second_prompt
-    assert STEER_REMINDER_OPEN.split("\n")[1] not in second_prompt  # a queued turn is not a steer
-    # One CLI for both turns: the queued turn ran on the same connection.
-    assert "First answer, streamed slowly." in requests[1].all_text()
 
 
 async def test_follow_up_in_steer_mode_is_injected_and_rows_roll(

@@ -16,13 +16,8 @@ from pathlib import Path
 import pytest
 
 from cherry_desktop.demo import HangReply, ScriptedModelServer, text
-from tests.integration.test_claude_code_app_core import (  # noqa: F401  (open_app is a fixture)
-    TURN_LIMIT_S,
-    OpenApp,
-    cli_cmdline,
-    open_app,
-    row_text,
-)
+from tests.integration.app_core import TURN_LIMIT_S, OpenApp, row_text
+from tests.integration.test_claude_code_app_core import cli_cmdline
 from tests.unit.agent_session.harness import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
@@ -62,7 +57,7 @@ FIRST_RUN = textwrap.dedent("""
 
 
 async def test_a_crash_during_the_first_turn_still_resumes(
-        open_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path) -> None:  # noqa: F811
+        open_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path) -> None:
     model_server.enqueue(HangReply(text_before="I will remember kumquat."), text("The word was kumquat."))
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     child = await asyncio.create_subprocess_exec(

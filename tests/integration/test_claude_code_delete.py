@@ -6,19 +6,15 @@ from __future__ import annotations
 import pytest
 
 from cherry_desktop.demo import HangReply, ScriptedModelServer
-from tests.integration.test_claude_code_app_core import (  # noqa: F401  (open_app is a fixture)
-    TURN_LIMIT_S,
-    OpenApp,
-    alive_children,
-    open_app,
-)
+from tests.integration.app_core import TURN_LIMIT_S, OpenApp
+from tests.integration.test_claude_code_app_core import alive_children
 from tests.unit.agent_session.harness import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 
 
 async def test_deleting_a_session_mid_turn_closes_its_cli(
-        open_app: OpenApp, model_server: ScriptedModelServer) -> None:  # noqa: F811
+        open_app: OpenApp, model_server: ScriptedModelServer) -> None:
     before = alive_children()
     app = await open_app()
     model_server.enqueue(HangReply(text_before="working on it"))

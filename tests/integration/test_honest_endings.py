@@ -11,10 +11,9 @@ import pytest
 
 from cherry_desktop.core.ai.runtime.types import CUT_SHORT_METADATA_KEY, CutShortReason
 from cherry_desktop.demo import ScriptedModelServer, slow_text, text
-from tests.integration.test_claude_code_app_core import OpenApp, open_app, row_text
+from tests.integration.app_core import OpenApp, row_text
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
-__all__ = ["open_app"]  # the fixture, shared with the app-core tests
 
 
 async def test_cli_killed_after_output_keeps_text_marks_row_cut_short(

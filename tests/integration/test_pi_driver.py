@@ -3,40 +3,29 @@ against the scripted model server."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cherry_desktop.core.ai.runtime.capabilities import PI_TRANSPORT
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
+from cherry_desktop.core.ai.runtime.pi.records import parse_record
+from cherry_desktop.core.ai.runtime.pi.rpc import PiRpcProcess
 from cherry_desktop.core.ai.runtime.prompt import BLOCK_LANGUAGE
-from cherry_desktop.demo import ScriptedModelServer, text
+from cherry_desktop.demo import text, thinking
 from tests.integration.claude_driver_helpers import EventReader, chunk_types, send_text, text_of
 from tests.integration.pi_helpers import TEST_KEY, PiHarness
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 
 
-@pytest.fixture
-def harness(model_server: ScriptedModelServer, tmp_path: Path, workspace: Path,
-            pi_installation: PiInstallation) -> PiHarness:
-    return PiHarness(model_server, tmp_path, workspace, pi_installation)
-
-
-@pytest.fixture
-async def driver(harness: PiHarness) -> AsyncIterator[PiRuntimeDriver]:
-    drv = harness.driver()
-    try:
-        yield drv
-    finally:
-        await drv.shutdown()
-
-
-async def test_fresh_turn(driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(text("hello from pi"))
-    connection = await driver.connect(harness.connect_input())
+async def test_fresh_turn(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(text("hello from pi"))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "say hello")
     events = await reader.turn()
@@ -53,20 +42,20 @@ async def test_fresh_turn(driver: PiRuntimeDriver, harness: PiHarness) -> None:
     tokens = {e.token for e in events if e.type == "resume-token"}
     assert len(tokens) == 1
     token = tokens.pop()
-    assert driver.session_file_of(token) is not None  # under Cherry's session dir
+    assert pi_driver.session_file_of(token) is not None  # under Cherry's session dir
     assert any(e.type == "context-usage" for e in events)
 
-    request = harness.server.last_model_request()
+    request = pi_harness.server.last_model_request()
     assert BLOCK_LANGUAGE in request.system_text  # the materialized prompt reached the model
     assert "say hello" in request.last_user_text()
     # The key is in no file Cherry or pi wrote.
-    for path in harness.tmp_path.rglob("*"):
+    for path in pi_harness.tmp_path.rglob("*"):
         if path.is_file() and path.stat().st_size < 5_000_000:
             assert TEST_KEY not in path.read_text(errors="ignore"), path
 
 
 async def test_without_pi_the_driver_installs_it_before_the_first_connect(
-        harness: PiHarness, monkeypatch: pytest.MonkeyPatch, pi_installation: PiInstallation) -> None:
+        pi_harness: PiHarness, monkeypatch: pytest.MonkeyPatch, pi_installation: PiInstallation) -> None:
     """npm's registry is the internet: the install is replaced by linking the test's pi into
     the app's runtime folder; everything else (lookup, version check, launch) is real."""
     from cherry_desktop.core.ai.runtime.pi import driver as driver_module
@@ -86,31 +75,73 @@ async def test_without_pi_the_driver_installs_it_before_the_first_connect(
         return found
 
     monkeypatch.setattr(driver_module, "install_pinned_pi", fake_npm_install)
-    drv = PiRuntimeDriver(harness.driver().deps)
+    drv = PiRuntimeDriver(pi_harness.driver().deps)
     try:
-        harness.server.enqueue(text("installed and running"), text("again"))
-        connection = await drv.connect(harness.connect_input())
+        pi_harness.server.enqueue(text("installed and running"), text("again"))
+        connection = await drv.connect(pi_harness.connect_input())
         reader = EventReader(connection)
         await send_text(connection, "hi")
         assert text_of(await reader.turn()) == "installed and running"
-        assert installs == [harness.paths.get("feature.agents.pi.install")]
-        second = await drv.connect(harness.connect_input())  # found now: no second install
-        assert installs == [harness.paths.get("feature.agents.pi.install")]
+        assert installs == [pi_harness.paths.get("feature.agents.pi.install")]
+        second = await drv.connect(pi_harness.connect_input())  # found now: no second install
+        assert installs == [pi_harness.paths.get("feature.agents.pi.install")]
         assert drv.installation().source == "app"
         await second.close()
     finally:
         await drv.shutdown()
 
 
-async def test_without_node_connect_fails_with_a_clear_code(harness: PiHarness,
+async def test_without_node_connect_fails_with_a_clear_code(pi_harness: PiHarness,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     from cherry_desktop.core.ai.runtime.pi import install
     from cherry_desktop.core.ai.runtime.pi.install import PiUnavailableError
 
     monkeypatch.setattr(install, "wheel_node", lambda: None)
-    monkeypatch.setenv("PATH", str(harness.tmp_path / "empty-bin"))
-    drv = PiRuntimeDriver(harness.driver().deps)
+    monkeypatch.setenv("PATH", str(pi_harness.tmp_path / "empty-bin"))
+    drv = PiRuntimeDriver(pi_harness.driver().deps)
     with pytest.raises(PiUnavailableError) as caught:
-        await drv.connect(harness.connect_input())
+        await drv.connect(pi_harness.connect_input())
     assert caught.value.code == "node-missing"
     assert drv.alive_pids() == []
+
+
+async def test_the_pinned_pis_lines_take_the_lean_reads(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    """`records.parse_record` reads a delta from its head and turn_end/agent_end to their type
+    only when the line starts exactly as pi writes it: the pinned pi's real lines must match
+    (else every line is parsed whole again, correct but ~0.5 ms slower per burst turn)."""
+    pi_harness.server.enqueue(thinking("Let me think about it carefully.", "The answer, streamed in many pieces."))
+    lines: list[bytes] = []
+    done = asyncio.Event()
+
+    def keep(line: bytes) -> Any:
+        lines.append(line)
+        return json.loads(line)
+
+    def on_record(record: dict[str, Any]) -> None:
+        if record.get("type") == "agent_end":
+            done.set()
+
+    launch = pi_driver.launch_for(pi_harness.connect_input(), None)
+    process = PiRpcProcess(launch.argv, cwd=launch.cwd, env=launch.env, on_record=on_record, parse=keep)
+    await process.start()
+    try:
+        await process.command({"type": "prompt", "message": "think, then answer"})
+        await asyncio.wait_for(done.wait(), 60)
+    finally:
+        await process.terminate()
+    lean: dict[str, int] = {}
+    for line in lines:
+        whole = json.loads(line)
+        event = whole.get("assistantMessageEvent") or {}
+        kind = event.get("type", "") if whole.get("type") == "message_update" else whole.get("type")
+        if kind.endswith("_delta"):
+            assert parse_record(line) == {"type": "message_update", "assistantMessageEvent": {
+                "type": kind, "contentIndex": event["contentIndex"], "delta": event["delta"]}}
+        elif kind in ("turn_end", "agent_end"):
+            assert parse_record(line) == {"type": kind}
+        else:
+            assert parse_record(line) == whole
+            continue
+        lean[kind] = lean.get(kind, 0) + 1
+    assert lean.get("text_delta", 0) >= 2 and lean.get("thinking_delta", 0) >= 1
+    assert lean.get("turn_end") == 1 and lean.get("agent_end") == 1

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import psutil
@@ -19,35 +18,20 @@ from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.runtime.types import STEER_REMINDER_OPEN, RuntimeRedirectInput
 from cherry_desktop.core.messages import UIMessage
-from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, slow_text, text, tool_use
+from cherry_desktop.demo import HangReply, http_error, slow_text, text, tool_use
 from tests.integration.claude_driver_helpers import EventReader, send_text, text_of
 from tests.integration.pi_helpers import ROOT, PiHarness
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 
 
-@pytest.fixture
-def harness(model_server: ScriptedModelServer, tmp_path: Path, workspace: Path,
-            pi_installation: PiInstallation) -> PiHarness:
-    return PiHarness(model_server, tmp_path, workspace, pi_installation)
-
-
-@pytest.fixture
-async def driver(harness: PiHarness) -> AsyncIterator[PiRuntimeDriver]:
-    drv = harness.driver()
-    try:
-        yield drv
-    finally:
-        await drv.shutdown()
-
-
 async def _first_text(reader: EventReader) -> None:
     await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
 
 
-async def test_steer_mid_turn_marks_the_boundary(driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(slow_text("Working on it " * 6, delay_s=0.03), text("Steered answer."))
-    connection = await driver.connect(harness.connect_input())
+async def test_steer_mid_turn_marks_the_boundary(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(slow_text("Working on it " * 6, delay_s=0.03), text("Steered answer."))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "start")
     await _first_text(reader)
@@ -64,14 +48,14 @@ async def test_steer_mid_turn_marks_the_boundary(driver: PiRuntimeDriver, harnes
     assert before.startswith("Working on it") and after == "Steered answer."
     assert reader.all[boundary + 1].chunk.type == "start-step"  # type: ignore[attr-defined]
     assert "steer-undelivered" not in kinds
-    sent = harness.server.last_model_request().all_text()
+    sent = pi_harness.server.last_model_request().all_text()
     assert STEER_REMINDER_OPEN.strip() in sent and "use tabs please" in sent
     assert connection.is_alive
 
 
-async def test_steer_the_turn_never_took_is_undelivered(driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(slow_text("x " * 200, delay_s=0.03))
-    connection = await driver.connect(harness.connect_input())
+async def test_steer_the_turn_never_took_is_undelivered(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(slow_text("x " * 200, delay_s=0.03))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "start")
     await _first_text(reader)
@@ -85,9 +69,9 @@ async def test_steer_the_turn_never_took_is_undelivered(driver: PiRuntimeDriver,
     assert not connection.is_alive
 
 
-async def test_stop_keeps_the_partial_text(driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(slow_text("partial words " * 50, delay_s=0.03), text("next turn"))
-    connection = await driver.connect(harness.connect_input())
+async def test_stop_keeps_the_partial_text(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(slow_text("partial words " * 50, delay_s=0.03), text("next turn"))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "talk")
     await _first_text(reader)
@@ -104,9 +88,9 @@ async def test_stop_keeps_the_partial_text(driver: PiRuntimeDriver, harness: PiH
     assert text_of(await reader.turn()) == "next turn"
 
 
-async def test_api_error_keeps_the_resume_token(driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(http_error(400, "bad request from the script"), text("recovered"))
-    connection = await driver.connect(harness.connect_input())
+async def test_api_error_keeps_the_resume_token(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(http_error(400, "bad request from the script"), text("recovered"))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "fail please")
     events = await reader.turn()
@@ -115,37 +99,37 @@ async def test_api_error_keeps_the_resume_token(driver: PiRuntimeDriver, harness
     assert events[-1].status == 400  # type: ignore[attr-defined]
     tokens = [e for e in events if e.type == "resume-token"]
     assert tokens and events.index(tokens[-1]) < len(events) - 1  # the token comes before the error
-    assert len(harness.server.requests_for_model_turns()) == 1  # no retry
+    assert len(pi_harness.server.requests_for_model_turns()) == 1  # no retry
     if connection.is_alive:
         await send_text(connection, "again")
         assert text_of(await reader.turn()) == "recovered"
 
 
-async def test_restart_resumes_and_sends_history_again(driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(text("remembered answer"), text("after restart"))
-    connection = await driver.connect(harness.connect_input())
+async def test_restart_resumes_and_sends_history_again(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(text("remembered answer"), text("after restart"))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "remember the word kumquat")
     events = await reader.turn()
     token = [e.token for e in events if e.type == "resume-token"][-1]
     await connection.close()
-    assert driver.alive_pids() == []
+    assert pi_driver.alive_pids() == []
 
-    harness.last_token[0] = token  # as after an app restart: the newest persisted token
-    resumed = await driver.connect(harness.connect_input())
+    pi_harness.last_token[0] = token  # as after an app restart: the newest persisted token
+    resumed = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(resumed)
     await send_text(resumed, "what was the word?")
     events = await reader.turn()
     assert text_of(events) == "after restart"
     assert token in {e.token for e in events if e.type == "resume-token"}
-    sent = harness.server.last_model_request().all_text()
+    sent = pi_harness.server.last_model_request().all_text()
     assert "kumquat" in sent and "remembered answer" in sent
 
 
 @pytest.mark.parametrize("bogus", ["00000000-0000-4000-8000-000000000000", "../../etc/passwd", "x" * 40])
-async def test_bogus_resume_token_recovers_once(driver: PiRuntimeDriver, harness: PiHarness, bogus: str) -> None:
-    harness.server.enqueue(text("fresh start"))
-    connection = await driver.connect(harness.connect_input(resume_token=bogus))
+async def test_bogus_resume_token_recovers_once(pi_driver: PiRuntimeDriver, pi_harness: PiHarness, bogus: str) -> None:
+    pi_harness.server.enqueue(text("fresh start"))
+    connection = await pi_driver.connect(pi_harness.connect_input(resume_token=bogus))
     assert connection.recovered_from == bogus  # type: ignore[attr-defined]
     reader = EventReader(connection)
     await send_text(connection, "hello again")
@@ -155,24 +139,24 @@ async def test_bogus_resume_token_recovers_once(driver: PiRuntimeDriver, harness
     assert tokens and bogus not in tokens
 
 
-async def test_a_corrupt_session_file_recovers_once(driver: PiRuntimeDriver, harness: PiHarness) -> None:
+async def test_a_corrupt_session_file_recovers_once(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
     token = "01a22fe3-d105-77f4-930f-e2cbf23eb42e"
-    sessions = harness.paths.get("feature.agents.pi.sessions")
+    sessions = pi_harness.paths.get("feature.agents.pi.sessions")
     sessions.mkdir(parents=True, exist_ok=True)
     (sessions / f"2026-01-01T00-00-00-000Z_{token}.jsonl").write_text("{not json\n\x00\x01garbage\n")
-    harness.server.enqueue(text("fresh"))
-    connection = await driver.connect(harness.connect_input(resume_token=token))
+    pi_harness.server.enqueue(text("fresh"))
+    connection = await pi_driver.connect(pi_harness.connect_input(resume_token=token))
     reader = EventReader(connection)
     await send_text(connection, "hi")
     events = await reader.turn()
     assert events[-1].type == "turn-complete"
 
 
-async def test_close_and_shutdown_leave_no_pi_process(driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(slow_text("long " * 300, delay_s=0.03))
-    first = await driver.connect(harness.connect_input())
-    second = await driver.connect(harness.connect_input())
-    pids = driver.alive_pids()  # sorted: not in connect order once pids wrap around
+async def test_close_and_shutdown_leave_no_pi_process(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(slow_text("long " * 300, delay_s=0.03))
+    first = await pi_driver.connect(pi_harness.connect_input())
+    second = await pi_driver.connect(pi_harness.connect_input())
+    pids = pi_driver.alive_pids()  # sorted: not in connect order once pids wrap around
     assert len(pids) == 2
     first_pid = first.process.pid
     assert first_pid in pids
@@ -181,12 +165,12 @@ async def test_close_and_shutdown_leave_no_pi_process(driver: PiRuntimeDriver, h
     await _first_text(reader)
     await first.close()  # mid-turn, as an idle close or a Stop-then-close
     assert not psutil.pid_exists(first_pid) or psutil.Process(first_pid).status() == psutil.STATUS_ZOMBIE
-    await driver.shutdown()  # app stop
-    assert driver.alive_pids() == []
+    await pi_driver.shutdown()  # app stop
+    assert pi_driver.alive_pids() == []
     for pid in pids:
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert not second.is_alive
-    homes = list((harness.paths.get("feature.agents.pi.root") / "connections").iterdir())
+    homes = list((pi_harness.paths.get("feature.agents.pi.root") / "connections").iterdir())
     assert homes == []  # per-connection homes removed
 
 
@@ -202,21 +186,21 @@ from tests.integration.claude_driver_helpers import send_text
 async def main():
     server = ScriptedModelServer()
     server.base_url = {base_url!r}
-    harness = PiHarness(server, Path({tmp!r}), Path({workspace!r}), find_pi(pi_test_prefix()))
-    driver = harness.driver()
-    connection = await driver.connect(harness.connect_input(permission_mode={permission_mode!r}))
+    pi_harness = PiHarness(server, Path({tmp!r}), Path({workspace!r}), find_pi(pi_test_prefix()))
+    pi_driver = pi_harness.driver()
+    connection = await pi_driver.connect(pi_harness.connect_input(permission_mode={permission_mode!r}))
     await send_text(connection, "keep talking")
-    print(json.dumps(driver.alive_pids()), flush=True)
+    print(json.dumps(pi_driver.alive_pids()), flush=True)
     await asyncio.sleep(60)
 
 asyncio.run(main())
 """
 
 
-async def _start_child_app(harness: PiHarness, workspace: Path, tmp_path: Path,
+async def _start_child_app(pi_harness: PiHarness, workspace: Path, tmp_path: Path,
                            permission_mode: str = "default") -> tuple[asyncio.subprocess.Process, list[int]]:
     """The pi driver in an app process of its own, one turn sent; (that process, pi's pids)."""
-    code = CHILD_APP.format(root=str(ROOT), base_url=harness.server.base_url, tmp=str(tmp_path / "app"),
+    code = CHILD_APP.format(root=str(ROOT), base_url=pi_harness.server.base_url, tmp=str(tmp_path / "app"),
                             workspace=str(workspace), permission_mode=permission_mode)
     (tmp_path / "app").mkdir()
     app = await asyncio.create_subprocess_exec(sys.executable, "-c", code, stdout=subprocess.PIPE,
@@ -235,24 +219,24 @@ async def _gone(pid: int) -> bool:
     return False
 
 
-async def test_no_pi_process_outlives_a_killed_app(harness: PiHarness, workspace: Path, tmp_path: Path) -> None:
-    harness.server.enqueue(slow_text("streaming " * 500, delay_s=0.05))
-    app, pids = await _start_child_app(harness, workspace, tmp_path)
+async def test_no_pi_process_outlives_a_killed_app(pi_harness: PiHarness, workspace: Path, tmp_path: Path) -> None:
+    pi_harness.server.enqueue(slow_text("streaming " * 500, delay_s=0.05))
+    app, pids = await _start_child_app(pi_harness, workspace, tmp_path)
     assert len(pids) == 1
-    await harness.server.wait_for_requests(1)
+    await pi_harness.server.wait_for_requests(1)
     app.send_signal(signal.SIGKILL)
     await app.wait()
     assert await _gone(pids[0])
 
 
-async def test_pis_bash_tool_does_not_outlive_a_killed_app(harness: PiHarness, workspace: Path,
+async def test_pis_bash_tool_does_not_outlive_a_killed_app(pi_harness: PiHarness, workspace: Path,
                                                            tmp_path: Path) -> None:
     """pi starts its bash tool detached (a process group of its own): the tie (SIGTERM, on
     which pi ends its tools, then SIGKILL of every process carrying the tie's mark) ends it."""
     pid_file = tmp_path / "tool.pid"
-    harness.server.default = HangReply()
-    harness.server.enqueue(tool_use("bash", {"command": f"echo $$ > {pid_file}; exec sleep 300"}))
-    app, pids = await _start_child_app(harness, workspace, tmp_path, permission_mode="bypassPermissions")
+    pi_harness.server.default = HangReply()
+    pi_harness.server.enqueue(tool_use("bash", {"command": f"echo $$ > {pid_file}; exec sleep 300"}))
+    app, pids = await _start_child_app(pi_harness, workspace, tmp_path, permission_mode="bypassPermissions")
     for _ in range(200):
         if pid_file.exists() and pid_file.read_text().strip():
             break
@@ -268,50 +252,51 @@ async def test_pis_bash_tool_does_not_outlive_a_killed_app(harness: PiHarness, w
     assert pi_gone and tool_gone
 
 
-async def test_a_prewarmed_pi_takes_the_next_turn_of_its_session(harness: PiHarness,
+async def test_a_prewarmed_pi_takes_the_next_turn_of_its_session(pi_harness: PiHarness,
                                                                  pi_installation: PiInstallation) -> None:
-    driver = PiRuntimeDriver(harness.driver().deps, installation=pi_installation, warm_ttl_s=60)
+    pi_driver = PiRuntimeDriver(pi_harness.driver().deps, installation=pi_installation, warm_ttl_s=60)
     try:
-        harness.server.enqueue(text("one"), text("two"), text("three"))
-        connection = await driver.connect(harness.connect_input())
+        pi_harness.server.enqueue(text("one"), text("two"), text("three"))
+        connection = await pi_driver.connect(pi_harness.connect_input())
         reader = EventReader(connection)
         await send_text(connection, "first")
         token = [e.token for e in await reader.turn() if e.type == "resume-token"][-1]
         await connection.close()
 
-        await driver.on_session_idle(harness.connect_input(resume_token=token))
-        assert driver.has_warm("session-1")
-        warm_pids = driver.alive_pids()
+        await pi_driver.on_session_idle(pi_harness.connect_input(resume_token=token))
+        assert pi_driver.has_warm("session-1")
+        warm_pids = pi_driver.alive_pids()
         assert len(warm_pids) == 1
-        taken = await driver.connect(harness.connect_input(resume_token=token))
-        assert driver.alive_pids() == warm_pids and not driver.has_warm("session-1")  # no new spawn
+        taken = await pi_driver.connect(pi_harness.connect_input(resume_token=token))
+        assert pi_driver.alive_pids() == warm_pids and not pi_driver.has_warm("session-1")  # no new spawn
         reader = EventReader(taken)
         await send_text(taken, "second")
         assert text_of(await reader.turn()) == "two"
-        assert "first" in harness.server.last_model_request().all_text()
+        assert "first" in pi_harness.server.last_model_request().all_text()
         await taken.close()
 
         # A spawn-frozen change while it waited (a disabled tool): the warm pi is not used.
-        await driver.on_session_idle(harness.connect_input(resume_token=token))
-        stale = driver.alive_pids()
-        fresh = await driver.connect(harness.connect_input(resume_token=token, disabled_tools=frozenset({"bash"})))
-        assert driver.alive_pids() != stale and len(driver.alive_pids()) == 1
+        await pi_driver.on_session_idle(pi_harness.connect_input(resume_token=token))
+        stale = pi_driver.alive_pids()
+        fresh = await pi_driver.connect(pi_harness.connect_input(resume_token=token,
+                                                                 disabled_tools=frozenset({"bash"})))
+        assert pi_driver.alive_pids() != stale and len(pi_driver.alive_pids()) == 1
         reader = EventReader(fresh)
         await send_text(fresh, "third")
         assert text_of(await reader.turn()) == "three"
     finally:
-        await driver.shutdown()
-    assert driver.alive_pids() == []
+        await pi_driver.shutdown()
+    assert pi_driver.alive_pids() == []
 
 
 async def test_pi_killed_mid_turn_salvages_the_partial_and_ends_the_stream(
-        driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(slow_text("words " * 200, delay_s=0.03))
-    connection = await driver.connect(harness.connect_input())
+        pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(slow_text("words " * 200, delay_s=0.03))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "talk")
     await _first_text(reader)
-    pid = driver.alive_pids()[0]
+    pid = pi_driver.alive_pids()[0]
     os.kill(pid, signal.SIGKILL)
     events = await reader.until(lambda e: e.type in ("turn-complete", "error"))
     assert events[-1].type == "turn-complete" and events[-1].salvaged  # type: ignore[attr-defined]
@@ -323,9 +308,9 @@ async def test_pi_killed_mid_turn_salvages_the_partial_and_ends_the_stream(
 
 
 async def test_a_steer_sent_before_pi_started_the_turn_is_still_delivered(
-        driver: PiRuntimeDriver, harness: PiHarness) -> None:
-    harness.server.enqueue(slow_text("first part ", delay_s=0.05), text("after the steer"))
-    connection = await driver.connect(harness.connect_input())
+        pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
+    pi_harness.server.enqueue(slow_text("first part ", delay_s=0.05), text("after the steer"))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     steer = UIMessage.user_text("same-tick steer")
     # The steer races the prompt: sent in the same tick, before pi's agent_start arrives.
@@ -335,15 +320,15 @@ async def test_a_steer_sent_before_pi_started_the_turn_is_still_delivered(
     assert events[-1].type == "turn-complete"
     kinds = [e.type for e in reader.all]
     assert "steer-boundary" in kinds or "steer-undelivered" in kinds
-    assert "same-tick steer" in harness.server.last_model_request().all_text()
+    assert "same-tick steer" in pi_harness.server.last_model_request().all_text()
 
 
-async def test_approval_answers_after_stop_or_close_are_refused(driver: PiRuntimeDriver, harness: PiHarness,
+async def test_approval_answers_after_stop_or_close_are_refused(pi_driver: PiRuntimeDriver, pi_harness: PiHarness,
                                                                 workspace: Path) -> None:
     from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 
-    harness.server.enqueue(tool_use("bash", {"command": "touch ran"}), text("ok"))
-    connection = await driver.connect(harness.connect_input())
+    pi_harness.server.enqueue(tool_use("bash", {"command": "touch ran"}), text("ok"))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "run it")
     request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
@@ -357,10 +342,10 @@ async def test_approval_answers_after_stop_or_close_are_refused(driver: PiRuntim
     assert not await connection.respond_tool_approval("approval-unknown", ApprovalDecision(approved=True))
 
 
-async def test_stop_in_the_same_tick_as_the_send_still_stops(driver: PiRuntimeDriver, harness: PiHarness) -> None:
+async def test_stop_in_the_same_tick_as_the_send_still_stops(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
     # (pi may abort before its request leaves: then the next turn takes the slow reply)
-    harness.server.enqueue(slow_text("should not finish " * 10, delay_s=0.03), text("next"))
-    connection = await driver.connect(harness.connect_input())
+    pi_harness.server.enqueue(slow_text("should not finish " * 10, delay_s=0.03), text("next"))
+    connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await asyncio.gather(send_text(connection, "go"), connection.interrupt())
     events = await reader.turn()

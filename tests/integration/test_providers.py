@@ -28,6 +28,8 @@ from cherry_desktop.core.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextDeltaChunk, UIMessage, UIMessageAccumulator, UIMessageChunk
 from cherry_desktop.core.shared_cache import topic_stream_status_key
+from cherry_desktop.demo.bootstrap import demo_provider_settings
+from tests.fakes.memory_keyring import MemoryKeyring
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer, anthropic_events, openai_delta, sse
 
 
@@ -348,3 +350,57 @@ async def test_chat_topic_end_to_end_through_manager_service_and_openai_provider
     await _wait(lambda: status() == "aborted")
     row = repos.messages.get_message(res.placeholder_ids[0])
     assert row.status == "paused" and "".join(getattr(p, "text", "") for p in row.parts) == "partial"
+
+
+# -- keys: the keyring is asked only for providers that take a key ------------------------------
+
+
+class CountingKeyring(MemoryKeyring):
+    """The test's keyring, counting the lookups."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lookups: list[str] = []
+
+    def get_password(self, service: str, username: str) -> str | None:
+        self.lookups.append(username)
+        return super().get_password(service, username)
+
+
+async def _stream_once(server: ScriptedServer, repos: Repositories, credentials: CredentialStore,
+                       model: str, answer: str) -> list[UIMessageChunk]:
+    """One chat stream of `model` through a fresh `AiService`, the server answering `answer`."""
+    service = AiService(repos, credentials)
+    try:
+        server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text=answer)]))
+        return await collect(await service.stream_text(request(model)))
+    finally:
+        await service.on_stop()
+
+
+async def test_the_offline_demo_providers_chat_streams_do_not_ask_the_keyring(server: ScriptedServer,
+                                                                             repos: Repositories) -> None:
+    """Auto-naming and translation run chat streams on the demo provider: its server takes no
+    key, so the keyring (whose first use imports its backends) is not asked, even when it holds
+    a key under the demo provider's name."""
+    keyring = CountingKeyring()
+    credentials = CredentialStore(backend=keyring)
+    repos.providers.upsert_provider(id="cherry-demo", name="Demo", type="anthropic", base_url=server.base,
+                                    settings=demo_provider_settings())
+    credentials.set(provider_key_name("cherry-demo"), "sk-would-leak")
+    chunks = await _stream_once(server, repos, credentials, "cherry-demo::demo-model", "A name")
+    assert fold(chunks).snapshot().text() == "A name " and errors(chunks) == []
+    assert keyring.lookups == []
+    assert "x-api-key" not in server.received[0].headers
+
+
+async def test_a_provider_that_takes_a_key_gets_it_from_the_keyring(server: ScriptedServer,
+                                                                   repos: Repositories) -> None:
+    keyring = CountingKeyring()
+    credentials = CredentialStore(backend=keyring)
+    repos.providers.upsert_provider(id="mine", name="Mine", type="anthropic", base_url=server.base)
+    credentials.set(provider_key_name("mine"), "sk-mine")
+    chunks = await _stream_once(server, repos, credentials, "mine::model-x", "Hi")
+    assert errors(chunks) == []
+    assert keyring.lookups == [provider_key_name("mine")]
+    assert server.received[0].headers["x-api-key"] == "sk-mine"

@@ -39,6 +39,12 @@ def test_the_sdks_deferred_modules_are_collected() -> None:
     assert [m for m in DEFERRED_MODULES if not manifest.is_collected(m)] == []
 
 
+def test_httpxs_deferred_cli_is_collected() -> None:
+    from cherry_desktop.core.ai.providers.httpx_cli import CLI_MODULE
+
+    assert manifest.is_collected(CLI_MODULE)
+
+
 def test_every_listed_module_exists() -> None:
     sys.path.insert(0, str(ROOT))
     try:

@@ -62,10 +62,27 @@ def _workspace(row: AgentWorkspace) -> WorkspaceRecord:
     return WorkspaceRecord(id=row.id, agent_id=row.agent_id, name=row.name, path=row.path, kind=row.kind)
 
 
+#: The key of `agent_session.settings` holding the tools always allowed in the session.
+ALWAYS_ALLOWED_KEY = "always_allowed_tools"
+
+
+def _session_settings(row: AgentSession) -> dict[str, Any]:
+    settings, _ = loads_or_error(row.settings, {}, where=f"agent_session {row.id}.settings")
+    return settings if isinstance(settings, dict) else {}
+
+
+def _always_allowed(settings: dict[str, Any]) -> tuple[str, ...]:
+    tools = settings.get(ALWAYS_ALLOWED_KEY)
+    if not isinstance(tools, list):
+        return ()
+    return tuple(sorted({t for t in tools if isinstance(t, str) and t}))
+
+
 def _session(row: AgentSession) -> AgentSessionRecord:
     return AgentSessionRecord(
         id=row.id, agent_id=row.agent_id, workspace_id=row.workspace_id, name=row.name,
         model=row.model, created_at=row.created_at, updated_at=row.updated_at,
+        always_allowed_tools=_always_allowed(_session_settings(row)),
     )
 
 
@@ -200,6 +217,28 @@ class AgentSessionRepository:
 
     def delete_session(self, session_id: str) -> None:
         AgentSession.delete().where(AgentSession.id == session_id).execute()
+
+    def always_allowed_tools(self, session_id: str) -> tuple[str, ...]:
+        """The tools allowed without asking in the session (sorted; () for a missing session)."""
+        row = fetch_by_pk(AgentSession, session_id)
+        return _always_allowed(_session_settings(row)) if row is not None else ()
+
+    def update_always_allowed_tools(self, session_id: str, *, add: builtins.list[str] | None = None,
+                                    remove: builtins.list[str] | None = None,
+                                    remove_all: bool = False) -> tuple[str, ...]:
+        """Add and remove always-allowed tools in one read-modify-write of the row's settings
+        (other settings kept); returns the tools now allowed. The row's `updated_at` is left
+        as it is: a grant does not reorder the session list. Raises `NotFoundError`."""
+        with database_proxy.atomic(WRITE_AFTER_READ):
+            row = fetch_by_pk(AgentSession, session_id)
+            if row is None:
+                raise NotFoundError(f"agent session {session_id}")
+            settings = _session_settings(row)
+            tools = set() if remove_all else set(_always_allowed(settings))
+            tools = (tools | set(add or ())) - set(remove or ())
+            settings[ALWAYS_ALLOWED_KEY] = sorted(tools)
+            AgentSession.update(settings=dumps(settings)).where(AgentSession.id == session_id).execute()
+        return tuple(sorted(tools))
 
 
 class AgentSessionMessageRepository:

@@ -183,6 +183,9 @@ class AgentSession(BaseModel):
     updated_at = pw.BigIntegerField(default=now_ms)
     # "" (never named: auto-naming may name it) | "auto" | "user" (never auto-named again)
     name_source = pw.CharField(default="", constraints=[pw.SQL("DEFAULT ''")])
+    # The session's own settings (JSON object), e.g. "always_allowed_tools": the tools the user
+    # allowed without asking for the rest of the session (migration 9).
+    settings = pw.TextField(default="{}", constraints=[pw.SQL("DEFAULT '{}'")])
 
 
 class AgentSessionMessage(BaseModel):

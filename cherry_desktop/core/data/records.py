@@ -66,6 +66,8 @@ class AgentSessionRecord:
     model: str | None
     created_at: int
     updated_at: int
+    # Tools the user allowed without asking for the rest of this session (its settings).
+    always_allowed_tools: tuple[str, ...] = ()
 
 
 @dataclass

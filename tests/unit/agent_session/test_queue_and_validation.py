@@ -258,3 +258,46 @@ def test_claude_code_refuses_a_session_whose_provider_is_gone(tmp_path: Path) ->
                                         get_last_resume_token=lambda: None)
     with pytest.raises(RuntimeValidationError):
         child_env(connect_input)  # and never spawned without one
+
+
+async def test_the_queue_is_read_once_and_every_change_is_seen(repos: Repositories, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host reads a session's queue at each turn's start and end: from memory, while every
+    change of it (add, take, edit, reorder, remove) is seen at once."""
+    reads: list[str | None] = []
+    real_list = repos.pending_turns.list
+
+    def counted(session_id: str | None = None):  # type: ignore[no-untyped-def]
+        reads.append(session_id)
+        return real_list(session_id)
+
+    monkeypatch.setattr(repos.pending_turns, "list", counted)
+    h = make_harness(repos, tmp_path, supports_redirect=False)
+    conn = await h.first_turn("first")
+    conn.complete("one")
+    await h.idle()
+    await h.send("second")
+    await conn.wait_sent(2)
+    conn.complete("two")
+    await h.idle()
+    assert len(reads) == 1  # the live session's first look, none per turn
+
+    await h.send("third")
+    await conn.wait_sent(3)
+    await h.send("q1", mode="queue")
+    await h.send("q2", mode="queue")
+    q1, q2 = h.runtime.list_pending_turns(h.session.id)
+    live = h.runtime.get_entry(h.session.id)
+    assert live is not None and live.queue.ids() == [q1.user_message_id, q2.user_message_id]
+    assert h.runtime.edit_pending_turn(h.session.id, q2.user_message_id, "q2 edited")
+    assert [r.text for r in live.queue.records()] == ["q1", "q2 edited"]
+    h.runtime.reorder_pending_turns(h.session.id, [q2.user_message_id, q1.user_message_id])
+    assert live.queue.ids() == [q2.user_message_id, q1.user_message_id]
+    assert h.runtime.remove_pending_turn(h.session.id, q1.user_message_id)
+    assert live.queue.ids() == [q2.user_message_id]
+    conn.complete("three")
+    sent = await conn.wait_sent(4)  # the queue's head runs next, and leaves the queue
+    assert sent.message.id == q2.user_message_id
+    assert live.queue.ids() == [] == [r.user_message_id for r in real_list(h.session.id)]
+    conn.complete("four")
+    await h.idle()

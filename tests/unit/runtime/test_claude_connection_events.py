@@ -108,10 +108,10 @@ async def test_events_iterator_and_sink_see_the_same_ordered_events() -> None:
     await conn.start()
     await conn.send(RuntimeSendInput(message=UIMessage.user_text("hi")))
     await asyncio.sleep(0.01)  # the reader already queued the first events: the sink gets them first
-    assert not conn._queue.empty()
+    assert conn.event_outlet.has_queued()
     got: list[AgentRuntimeEvent | None] = []
     conn.set_event_sink(got.append)
-    assert conn._queue.empty()
+    assert not conn.event_outlet.has_queued()
     await asyncio.sleep(0.01)
     assert _kinds(got) == EXPECTED
     assert conn.resume_token == "sess-1"
@@ -131,8 +131,6 @@ async def test_a_detached_sink_gets_nothing_more_and_events_queue_again() -> Non
     await conn.send(RuntimeSendInput(message=UIMessage.user_text("two")))
     await asyncio.sleep(0.01)
     assert len(got) == len(EXPECTED)
-    queued = []
-    while not conn._queue.empty():
-        queued.append(conn._queue.get_nowait())
+    queued = conn.event_outlet.take_queued()
     assert _kinds(queued) == EXPECTED
     await conn.close()

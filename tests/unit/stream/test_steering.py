@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from cherry_desktop.core.ai.stream import (
     AiStreamManager,
     AiStreamOpenRequest,
@@ -24,14 +22,6 @@ M1 = "p::m1"
 M2 = "p::m2"
 
 
-@pytest.fixture
-def chat(repos: Repositories) -> tuple[AiStreamManager, FakeAi, Repositories]:
-    fake = FakeAi()
-    mgr = AiStreamManager(stream_text=fake.stream_text, checkpoint_interval_ms=0)
-    mgr.set_context_providers([PersistentChatContextProvider(repos)])
-    return mgr, fake, repos
-
-
 def submit(topic: str, text: str, *models: str) -> AiStreamOpenRequest:
     return AiStreamOpenRequest(topic_id=topic, user_message_parts=user_parts(text), mentioned_model_ids=list(models))
 
@@ -41,8 +31,8 @@ def topic_status(mgr: AiStreamManager, topic: str) -> str | None:
     return entry.status if isinstance(entry, TopicStatusSnapshotEntry) else None
 
 
-async def test_resubmit_mid_stream_yields_persists_success_and_chains_a_continuation(chat: tuple) -> None:
-    mgr, fake, repos = chat
+async def test_resubmit_mid_stream_yields_persists_success_and_chains_a_continuation(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     win = Recorder("wc:1")
     first = await dispatch_stream_request(mgr, win, submit(topic.id, "Tell me about cats"))
@@ -76,8 +66,8 @@ async def test_resubmit_mid_stream_yields_persists_success_and_chains_a_continua
     assert repos.messages.get_message(new_anchor or "").status == "success"
 
 
-async def test_steer_is_dropped_when_the_turn_is_aborted(chat: tuple) -> None:
-    mgr, fake, repos = chat
+async def test_steer_is_dropped_when_the_turn_is_aborted(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     await dispatch_stream_request(mgr, None, submit(topic.id, "one"))
     feed = await fake.feed(topic.id, M1)
@@ -90,8 +80,8 @@ async def test_steer_is_dropped_when_the_turn_is_aborted(chat: tuple) -> None:
     assert mgr.enqueue_pending_steer(topic.id, "late") is False  # a late steer after a stop is dropped
 
 
-async def test_steer_is_dropped_when_the_turn_errors(chat: tuple) -> None:
-    mgr, fake, repos = chat
+async def test_steer_is_dropped_when_the_turn_errors(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     await dispatch_stream_request(mgr, None, submit(topic.id, "one"))
     feed = await fake.feed(topic.id, M1)
@@ -101,8 +91,8 @@ async def test_steer_is_dropped_when_the_turn_errors(chat: tuple) -> None:
     assert not mgr.has_pending_steer(topic.id) and len(fake.requests) == 1
 
 
-async def test_no_chaining_while_awaiting_approval_until_the_continuation_completes(chat: tuple) -> None:
-    mgr, fake, repos = chat
+async def test_no_chaining_while_awaiting_approval_until_the_continuation_completes(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     first = await dispatch_stream_request(mgr, None, submit(topic.id, "edit a file"))
     feed = await fake.feed(topic.id, M1)
@@ -123,8 +113,8 @@ async def test_no_chaining_while_awaiting_approval_until_the_continuation_comple
     await until(lambda: topic_status(mgr, topic.id) == "done")
 
 
-async def test_multi_model_resubmit_queues_once_every_model_yields_one_continuation(chat: tuple) -> None:
-    mgr, fake, repos = chat
+async def test_multi_model_resubmit_queues_once_every_model_yields_one_continuation(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     await dispatch_stream_request(mgr, None, submit(topic.id, "Q", M1, M2))
     f1, f2 = await fake.feed(topic.id, M1), await fake.feed(topic.id, M2)
@@ -164,8 +154,8 @@ async def test_continuation_launch_failure_drives_the_topic_to_error(repos: Repo
     assert not mgr.has_live_stream(topic.id)
 
 
-async def test_chaining_waits_for_the_last_quiesce_hold(chat: tuple) -> None:
-    mgr, fake, repos = chat
+async def test_chaining_waits_for_the_last_quiesce_hold(chat_with_history: tuple) -> None:
+    mgr, fake, repos = chat_with_history
     topic = repos.topics.create_topic(model=M1)
     await dispatch_stream_request(mgr, None, submit(topic.id, "one"))
     feed = await fake.feed(topic.id, M1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
@@ -48,7 +48,7 @@ def reconcile_input(context: RuntimeSessionContext) -> ReconcileInput:
 
 def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | None, credentials: object,
                         get_last_resume_token: Callable[[], str | None], language: str,
-                        username: str) -> RuntimeConnectInput:
+                        username: str, always_allowed_tools: Iterable[str] = ()) -> RuntimeConnectInput:
     agent = context.agent
     provider = context.provider
 
@@ -64,6 +64,8 @@ def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | N
         disabled_tools=frozenset(agent.disabled_tools), get_api_key=get_api_key,
         get_last_resume_token=get_last_resume_token, extra_env=provider_child_env(provider),
         language=language, username=username,
+        # A grant never reaches the runtime for a tool the agent disables (`tool_grants.py`).
+        always_allowed_tools=frozenset(always_allowed_tools) - frozenset(agent.disabled_tools),
     )
 
 

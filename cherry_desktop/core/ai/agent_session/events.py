@@ -52,6 +52,8 @@ class EventRouter:
 
     def __init__(self, session: LiveSession) -> None:
         self.session = session
+        # The tool each pending approval asks about (an "always" answer is saved by tool name).
+        self.approval_tools: dict[str, str] = {}
 
     async def pump(self, conn: AgentRuntimeConnection) -> None:
         session = self.session
@@ -122,6 +124,7 @@ class EventRouter:
         elif isinstance(event, SteerUndeliveredEvent):
             session.requeue_undelivered(event.message_id)
         elif isinstance(event, ToolApprovalRequestEvent):
+            self.approval_tools[event.approval_id] = event.tool_name
             if seg is not None:
                 seg.push(ToolApprovalRequestChunk(approval_id=event.approval_id, tool_call_id=event.tool_call_id))
         elif isinstance(event, UsageEvent):

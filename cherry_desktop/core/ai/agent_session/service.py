@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cherry_desktop.core.ai.agent_session import sessions_admin, turn_starts
+from cherry_desktop.core.ai.agent_session import sessions_admin, tool_grants, turn_starts
 from cherry_desktop.core.ai.agent_session.connections import build_connect_input
 from cherry_desktop.core.ai.agent_session.errors import RuntimeMetadataMissingError, UnknownRuntimeTurnError
 from cherry_desktop.core.ai.agent_session.follow_ups import FollowUpMode, FollowUpResult
@@ -176,7 +176,8 @@ class AgentSessionRuntimeService(Service):
         return build_connect_input(
             context, resume_token=session.last_resume_token, credentials=self.credentials,
             get_last_resume_token=lambda: self.repos.session_messages.get_last_runtime_resume_token(session_id),
-            language=settings.language, username=settings.username)
+            language=settings.language, username=settings.username,
+            always_allowed_tools=self.repos.sessions.always_allowed_tools(session_id))
 
     # -- turns ------------------------------------------------------------------------------
     def begin_turn(self, session_id: str, *, user_message: UIMessage, assistant_message_id: str, model_id: str,
@@ -386,13 +387,10 @@ class AgentSessionRuntimeService(Service):
 
     # -- tool approval ------------------------------------------------------------------------------
     async def respond_tool_approval(self, session_id: str, approval_id: str, decision: ApprovalDecision) -> bool:
-        """Forward the user's decision on a runtime approval request."""
-        session = self.sessions.get(session_id)
-        conn = session.connection if session is not None else None
-        if session is None or conn is None:
-            return False
-        ok = await conn.respond_tool_approval(approval_id, decision)
-        clear = getattr(self.stream_host, "clear_awaiting_approval", None)
-        if ok and callable(clear):
-            clear(session.topic_id)
-        return ok
+        """Forward the user's decision on a runtime approval request (an "always" one is saved
+        with the session: `tool_grants.py`)."""
+        return await tool_grants.respond_tool_approval(self, session_id, approval_id, decision)
+
+    def revoke_always_allowed_tools(self, session_id: str, tool_names: list[str] | None = None) -> tuple[str, ...]:
+        """Ask again for these tools (None: all) in the session, the live connection included."""
+        return tool_grants.revoke_tools(self, session_id, tool_names)

@@ -41,6 +41,7 @@ from cherry_desktop.core.ai.runtime.persona import (
     read_persona_files,
     read_workspace_system_md,
 )
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
 from cherry_desktop.core.data.records import AgentRecord
 
 REPORT_ARTIFACTS_TOOL = "mcp__cherry-tools__report_artifacts"
@@ -280,3 +281,17 @@ def build_agent_runtime_prompt(
         blocks.append(_artifacts_block(report_artifacts_tool))
     blocks.append(_language_block(language))
     return AgentRuntimePrompt(base=base, append="\n\n".join(blocks))
+
+
+def build_connection_prompt(input: RuntimeConnectInput, model_name: str | None) -> AgentRuntimePrompt:
+    """`build_agent_runtime_prompt` for one connection: its session's agent, workspace and
+    agent-data dir, the user's name and language; `model_name` as the runtime names the model."""
+    ctx = input.context
+    return build_agent_runtime_prompt(
+        agent=ctx.agent,
+        workspace_path=ctx.workspace_path,
+        agent_data_dir=ctx.agent_data_dir,
+        model_name=model_name,
+        username=input.username,
+        language=input.language,
+    )

@@ -237,6 +237,15 @@ class RuntimeConnectInput:
     extra_env: dict[str, str] = field(default_factory=dict)
     language: str = "en-US"
     username: str = ""
+    # The tools the user allowed "always" in this session (persisted with it): the connection
+    # does not ask for them, after its disabled-tools check (and, in plan mode, not at all).
+    always_allowed_tools: frozenset[str] = frozenset()
+
+
+#: What the model is told when the user denied a tool call (without a reason of their own), and
+#: when the tool is disabled for the agent: the same words from every runtime.
+DENIED_MESSAGE = "The user denied this tool call."
+DISABLED_MESSAGE = "This tool is disabled for this agent."
 
 
 @dataclass(frozen=True)
@@ -244,7 +253,8 @@ class ApprovalDecision:
     approved: bool
     reason: str | None = None
     updated_input: Any = None
-    # Allowed, and this tool is allowed without asking for the rest of the connection's life.
+    # Allowed, and this tool is allowed without asking for the rest of the session: the live
+    # connection remembers it, and the host saves it with the session for later connections.
     always_allow: bool = False
 
 
@@ -256,7 +266,9 @@ class AgentRuntimeConnection(Protocol):
     """A live runtime connection for one session.
 
     Optional members have host fallbacks: without `redirect` (and `supports_redirect` False)
-    follow-ups queue as the next turn; without context usage the UI shows no meter.
+    follow-ups queue as the next turn; without context usage the UI shows no meter. A
+    connection with an `always_allowed_tools: set[str]` attribute (seeded from
+    `RuntimeConnectInput.always_allowed_tools`) has a revoked grant removed from it at once.
     """
 
     supports_redirect: bool
@@ -316,3 +328,14 @@ STEER_REMINDER_CLOSE = "\nPlease address this message and continue with your tas
 def wrap_steer_reminder(text: str) -> str:
     """Wrap a steer as a system-reminder (the same words for every runtime)."""
     return f"{STEER_REMINDER_OPEN}{text}{STEER_REMINDER_CLOSE}"
+
+
+def validate_agent_and_workspace(context: RuntimeSessionContext, runtime_type: str) -> None:
+    """The checks of `validate_session` every runtime makes first: the agent is of this
+    runtime, and the session's workspace is an existing directory."""
+    if context.agent.type != runtime_type:
+        raise RuntimeValidationError("agent-type-mismatch", context.agent.type)
+    if context.workspace_path is None:
+        raise RuntimeValidationError("workspace-missing")
+    if not context.workspace_path.is_dir():
+        raise RuntimeValidationError("workspace-not-a-directory", str(context.workspace_path))

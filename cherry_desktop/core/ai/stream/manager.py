@@ -268,16 +268,18 @@ class AiStreamManager:
             stream.remove_listener(listener_id)
 
     # -- control ----------------------------------------------------------------------------------
-    def abort(self, topic_id: str, reason: str = "user") -> None:
-        """Stop every running execution of the topic; partials persist as `paused`."""
+    def abort(self, topic_id: str, reason: str = "user", *, model_id: UniqueModelId | None = None) -> None:
+        """Stop every running execution of the topic (with `model_id`, only that model's, as
+        a multi-model turn's per-answer Stop does); partials persist as `paused`."""
         stream = self.registry.get(topic_id)
         if stream is None:
             return
         stream.pending_steers.clear()
-        running = [e for e in stream.executions.values() if e.status == "streaming"]
+        running = [e for e in stream.executions.values()
+                   if e.status == "streaming" and model_id in (None, e.model_id)]
         for ex in running:
             self.runner.stop(ex, reason)
-        if not running and stream.hold.keeps_open:
+        if not running and model_id is None and stream.hold.keeps_open:
             self.runner.finalize_topic(stream, "aborted")
 
     def has_live_stream(self, topic_id: str) -> bool:

@@ -26,8 +26,11 @@ from cherry_desktop.core.ai.runtime.claude_code.stream_adapter import (
     result_error_text,
 )
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import WarmQuery, close_client
+from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
 from cherry_desktop.core.ai.runtime.types import (
     CUT_SHORT_METADATA_KEY,
+    DENIED_MESSAGE,
+    DISABLED_MESSAGE,
     HISTORY_RESET_METADATA_KEY,
     AgentRuntimeEvent,
     ApprovalDecision,
@@ -51,11 +54,6 @@ from cherry_desktop.core.messages import MessageMetadataChunk
 
 log = logging.getLogger(__name__)
 
-#: Receives each event in order, then None once the stream ended (`set_event_sink`).
-EventSink = Callable[[AgentRuntimeEvent | None], None]
-
-DENIED_MESSAGE = "The user denied this tool call."
-DISABLED_MESSAGE = "This tool is disabled for this agent."
 #: How long `close()` waits for a live turn's interrupt before disconnecting anyway.
 INTERRUPT_ON_CLOSE_TIMEOUT_S = 2.0
 
@@ -98,8 +96,7 @@ class ClaudeCodeConnection:
         self._pm = process_manager
         self._clock = clock
         self._on_closed = on_closed
-        self._queue: asyncio.Queue[AgentRuntimeEvent | None] = asyncio.Queue()
-        self._sink: EventSink | None = None
+        self.event_outlet = EventOutlet()
         self._router = CallbackRouter(self)
         self._client: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -112,7 +109,8 @@ class ClaudeCodeConnection:
         self._model = request.model
         self._reconcile_lock = asyncio.Lock()
         self._approvals: dict[str, asyncio.Future[ApprovalDecision]] = {}
-        # Tools the user chose to always allow in this session (from its approval card).
+        # Tools the user chose to always allow in this session (its approval card; the driver
+        # seeds it with the session's saved grants). Not in plan mode, never a disabled tool.
         self.always_allowed_tools: set[str] = set()
         self._turn_active = False
         # The prompt of the running turn (text, or content blocks with files), for a replay.
@@ -176,33 +174,14 @@ class ClaudeCodeConnection:
 
     # ---- events --------------------------------------------------------------------------
 
-    async def events(self) -> AsyncIterator[AgentRuntimeEvent]:
-        while True:
-            event = await self._queue.get()
-            if event is None:
-                return
-            yield event
+    def events(self) -> AsyncIterator[AgentRuntimeEvent]:
+        return self.event_outlet.events()
 
     def set_event_sink(self, sink: EventSink | None) -> None:
-        """Hand events to `sink` as they happen instead of queueing them for `events()`.
-
-        An optional host fast path: the reader task calls `sink` synchronously, in order, with
-        each event and finally with None (the stream ended), saving the host a task switch per
-        event. Events queued before the sink was set are handed over first. `None` detaches:
-        later events queue again.
-        """
-        self._sink = sink
-        if sink is None:
-            return
-        while not self._queue.empty():
-            sink(self._queue.get_nowait())
-
-    def _emit(self, event: AgentRuntimeEvent | None) -> None:
-        sink = self._sink
-        if sink is not None:
-            sink(event)
-        else:
-            self._queue.put_nowait(event)
+        """Optional host fast path: hand events to `sink` as they happen (from the reader, in
+        order, then None at the end) instead of queueing them for `events()`; events queued
+        before are handed over first. None detaches (later events queue again)."""
+        self.event_outlet.set_sink(sink)
 
     # ---- reader --------------------------------------------------------------------------
 
@@ -219,12 +198,12 @@ class ClaudeCodeConnection:
         finally:
             self._dead = True
             self._resolve_approvals(ApprovalDecision(approved=False, reason="connection closed"))
-            self._emit(None)
+            self.event_outlet.emit(None)
 
     async def _pump(self, client: Any) -> str:
         """Read one client's messages; returns 'closed', 'dead' or 'rebuild'."""
         # Bound once: this loop runs for every message of the connection's life.
-        adapt, clock, emit = self._adapter.adapt, self._clock, self._emit
+        adapt, clock, emit = self._adapter.adapt, self._clock, self.event_outlet.emit
         try:
             async for message in client.receive_messages():
                 if type(message).__name__ == "ResultMessage":
@@ -260,12 +239,12 @@ class ClaudeCodeConnection:
             # usable), but the row says it was cut short: never a plain success.
             log.warning("Claude Code ended mid-turn after output (%s); the answer is cut short", reason)
             for event in self._adapter.close_open_blocks():
-                self._emit(event)
-            self._emit(ChunkEvent(MessageMetadataChunk(
+                self.event_outlet.emit(event)
+            self.event_outlet.emit(ChunkEvent(MessageMetadataChunk(
                 message_metadata={CUT_SHORT_METADATA_KEY: CutShortReason.RUNTIME_EXITED.value})))
-            self._emit(TurnCompleteEvent(finish_reason="truncated", salvaged=True))
+            self.event_outlet.emit(TurnCompleteEvent(finish_reason="truncated", salvaged=True))
         else:
-            self._emit(ErrorEvent(message=reason, code="stream-ended"))
+            self.event_outlet.emit(ErrorEvent(message=reason, code="stream-ended"))
         self._turn_active = False
         self._dead = True
 
@@ -286,7 +265,7 @@ class ClaudeCodeConnection:
         for event in events:
             if event.type == "resume-token":
                 self.resume_token = event.token
-            self._emit(event)
+            self.event_outlet.emit(event)
         self._turn_active = False
         self._pending_input = None
         self._boundary_ids = []
@@ -306,13 +285,13 @@ class ClaudeCodeConnection:
             await self._client.query(sdk_prompt(self._pending_input or ""))
         except Exception as exc:
             log.warning("rebuilding the Claude Code query failed", exc_info=True)
-            self._emit(ErrorEvent(message=str(exc) or "rebuild failed", code="recovery-failed"))
+            self.event_outlet.emit(ErrorEvent(message=str(exc) or "rebuild failed", code="recovery-failed"))
             return False
         return True
 
     def _flush_undelivered(self) -> None:
         for message_id, _text in self._stashed_steers:
-            self._emit(SteerUndeliveredEvent(message_id=message_id))
+            self.event_outlet.emit(SteerUndeliveredEvent(message_id=message_id))
         self._stashed_steers = []
 
     # ---- host API ------------------------------------------------------------------------
@@ -351,7 +330,8 @@ class ClaudeCodeConnection:
         """Once per recovery: the answer carries the note that earlier history is gone."""
         if self.recovered_from is not None and not self._reset_announced:
             self._reset_announced = True
-            self._emit(ChunkEvent(MessageMetadataChunk(message_metadata={HISTORY_RESET_METADATA_KEY: True})))
+            reset = MessageMetadataChunk(message_metadata={HISTORY_RESET_METADATA_KEY: True})
+            self.event_outlet.emit(ChunkEvent(reset))
 
     async def redirect(self, input: RuntimeRedirectInput) -> bool:
         """Stash a steer; the next PreToolUse hook of this turn injects it."""
@@ -427,7 +407,7 @@ class ClaudeCodeConnection:
             await close_client(self._client)
         self._dead = True
         if reader is None:
-            self._emit(None)
+            self.event_outlet.emit(None)
         if self._on_closed is not None:
             self._on_closed(self)
 
@@ -463,12 +443,12 @@ class ClaudeCodeConnection:
         if tool_name in self._disabled_tools:
             self._denied.add(tool_call_id)
             return sdk.PermissionResultDeny(message=DISABLED_MESSAGE)
-        if tool_name in self.always_allowed_tools:
+        if tool_name in self.always_allowed_tools and self._permission_mode != "plan":
             return sdk.PermissionResultAllow(updated_input=tool_input)
         approval_id = f"approval-{uuid.uuid4().hex}"
         future: asyncio.Future[ApprovalDecision] = asyncio.get_running_loop().create_future()
         self._approvals[approval_id] = future
-        self._emit(
+        self.event_outlet.emit(
             ToolApprovalRequestEvent(
                 approval_id=approval_id, tool_call_id=tool_call_id, tool_name=tool_name, input=tool_input
             )

@@ -28,6 +28,7 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeSessionContext,
     RuntimeValidationError,
     ToolDescriptor,
+    validate_agent_and_workspace,
 )
 
 log = logging.getLogger(__name__)
@@ -52,12 +53,7 @@ class ClaudeCodeRuntimeDriver:
 
     def validate_session(self, context: RuntimeSessionContext) -> None:
         """Side-effect free: no keyring read, no process, no write."""
-        if context.agent.type != self.type:
-            raise RuntimeValidationError("agent-type-mismatch", context.agent.type)
-        if context.workspace_path is None:
-            raise RuntimeValidationError("workspace-missing")
-        if not context.workspace_path.is_dir():
-            raise RuntimeValidationError("workspace-not-a-directory", str(context.workspace_path))
+        validate_agent_and_workspace(context, self.type)
         if not context.model_id:
             raise RuntimeValidationError("model-missing")
         provider = context.provider
@@ -84,6 +80,7 @@ class ClaudeCodeRuntimeDriver:
         connection = ClaudeCodeConnection(
             request=request, process_manager=self.process_manager, on_closed=self._connections.discard
         )
+        connection.always_allowed_tools.update(input.always_allowed_tools)
         await connection.start(warm)
         self._connections.add(connection)
         return connection

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_agent_runtime_prompt
+from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeValidationError
 from cherry_desktop.core.data.records import ProviderRecord
 
@@ -49,18 +49,6 @@ def sdk_model_name(model_id: str | None) -> str | None:
         if separator in model_id:
             return model_id.split(separator, 1)[1]
     return model_id
-
-
-def materialize_prompt(input: RuntimeConnectInput) -> AgentRuntimePrompt:
-    ctx = input.context
-    return build_agent_runtime_prompt(
-        agent=ctx.agent,
-        workspace_path=ctx.workspace_path,
-        agent_data_dir=ctx.agent_data_dir,
-        model_name=sdk_model_name(ctx.model_id),
-        username=input.username,
-        language=input.language,
-    )
 
 
 def system_prompt_option(prompt: AgentRuntimePrompt) -> Any:
@@ -142,7 +130,7 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
     """Resolve the resume id and every spawn-time fact of a query for this session."""
     ctx = input.context
     resume = resolve_resume_token(resume_token, input.get_last_resume_token)
-    system_prompt = system_prompt_option(materialize_prompt(input))
+    system_prompt = system_prompt_option(build_connection_prompt(input, sdk_model_name(ctx.model_id)))
     env = child_env(input)
     cwd = str(ctx.workspace_path) if ctx.workspace_path else None
     model = sdk_model_name(ctx.model_id)

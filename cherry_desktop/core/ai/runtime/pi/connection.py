@@ -29,12 +29,16 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
 from cherry_desktop.core.ai.runtime.pi.gate import GateRequest, gate_answer, is_gate_ready, parse_gate_request
 from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch, remove_home
 from cherry_desktop.core.ai.runtime.pi.policy import GateVerdict, decide
+from cherry_desktop.core.ai.runtime.pi.records import parse_record
 from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError, PiRpcProcess
 from cherry_desktop.core.ai.runtime.pi.stream_adapter import PiStreamAdapter
 from cherry_desktop.core.ai.runtime.types import (
+    DENIED_MESSAGE,
+    DISABLED_MESSAGE,
     AgentRuntimeEvent,
     ApprovalDecision,
     ContextUsage,
@@ -55,11 +59,6 @@ from cherry_desktop.core.ai.runtime.user_text import runtime_input_images, runti
 
 log = logging.getLogger(__name__)
 
-#: Receives each event in order, then None once the stream ended (`set_event_sink`).
-EventSink = Callable[[AgentRuntimeEvent | None], None]
-
-DISABLED_MESSAGE = "This tool is disabled for this agent."
-DENIED_MESSAGE = "The user denied this tool call."
 _HTTP_STATUS = re.compile(r"^([1-5]\d\d)\b")
 _DIALOG_METHODS = frozenset({"select", "confirm", "input", "editor"})
 
@@ -102,8 +101,7 @@ class PiConnection:
         self.launch = launch
         self._clock = clock
         self._on_closed = on_closed
-        self._queue: asyncio.Queue[AgentRuntimeEvent | None] = asyncio.Queue()
-        self._sink: EventSink | None = None
+        self.event_outlet = EventOutlet()
         self._denied: set[str] = set()
         self._adapter = PiStreamAdapter(denied_tool_ids=self._denied)
         self._permission_mode: PermissionMode = permission_mode
@@ -113,6 +111,10 @@ class PiConnection:
         self._write_roots = write_roots
         self._reconcile_lock = asyncio.Lock()
         self._approvals: dict[str, GateRequest] = {}
+        # Tools the user allowed "always" in this session: not asked again (as the Claude Code
+        # connection does; `ApprovalDecision.always_allow`; the driver seeds it with the
+        # session's saved grants). Never a disabled tool: the gate's verdict comes first.
+        self.always_allowed_tools: set[str] = set()
         self._state = TurnState.IDLE
         self._user_messages_in_run = 0
         self._stashed_steers: list[tuple[str, str]] = []
@@ -121,9 +123,8 @@ class PiConnection:
         self._gate_ready = False
         self._closed = False
         self._dead = False
-        self._ended = False
         self.process = PiRpcProcess(launch.argv, cwd=launch.cwd, env=launch.env, on_record=self._on_record,
-                                    on_exit=self._on_exit)
+                                    on_exit=self._on_exit, parse=parse_record)
         self.session_id: str | None = None
         self.session_file: str | None = None
         self.recovered_from: str | None = None
@@ -149,33 +150,14 @@ class PiConnection:
 
     # ---- events --------------------------------------------------------------------------
 
-    async def events(self) -> AsyncIterator[AgentRuntimeEvent]:
-        while True:
-            event = await self._queue.get()
-            if event is None:
-                return
-            yield event
+    def events(self) -> AsyncIterator[AgentRuntimeEvent]:
+        return self.event_outlet.events()
 
     def set_event_sink(self, sink: EventSink | None) -> None:
-        """Optional host fast path: hand events to `sink` as they happen (from pi's reader, in
+        """Optional host fast path: hand events to `sink` as they happen (from the reader, in
         order, then None at the end) instead of queueing them for `events()`; events queued
         before are handed over first. None detaches (later events queue again)."""
-        self._sink = sink
-        if sink is None:
-            return
-        while not self._queue.empty():
-            sink(self._queue.get_nowait())
-
-    def _emit(self, event: AgentRuntimeEvent | None) -> None:
-        if self._ended:
-            return
-        if event is None:
-            self._ended = True
-        sink = self._sink
-        if sink is not None:
-            sink(event)
-        else:
-            self._queue.put_nowait(event)
+        self.event_outlet.set_sink(sink)
 
     # ---- pi records ----------------------------------------------------------------------
 
@@ -184,7 +166,7 @@ class PiConnection:
         now = self._clock()
         if kind == "message_update":  # nearly every record of a turn
             for event in self._adapter.adapt(record, now):
-                self._emit(event)
+                self.event_outlet.emit(event)
             return
         if kind == "extension_ui_request":
             self._on_ui_request(record)
@@ -196,7 +178,7 @@ class PiConnection:
                 self._state = TurnState.RUNNING
             self._user_messages_in_run = 0
             if self.session_id:
-                self._emit(ResumeTokenEvent(self.session_id))
+                self.event_outlet.emit(ResumeTokenEvent(self.session_id))
             return
         if kind == "agent_end":
             self._finish_turn(now)
@@ -213,12 +195,12 @@ class PiConnection:
                 return
             if role == "assistant" and self._boundary_ids:
                 # The post-steer assistant message starts: the host rolls A1a -> A2 here.
-                self._emit(SteerBoundaryEvent(message_ids=tuple(self._boundary_ids)))
+                self.event_outlet.emit(SteerBoundaryEvent(message_ids=tuple(self._boundary_ids)))
                 self._boundary_ids = []
         elif kind == "extension_error":
             log.warning("pi extension error: %s", record.get("error"))
         for event in self._adapter.adapt(record, now):
-            self._emit(event)
+            self.event_outlet.emit(event)
 
     def _on_user_message(self, text: str) -> None:
         self._user_messages_in_run += 1
@@ -232,10 +214,10 @@ class PiConnection:
         if self._state is TurnState.IDLE:
             return
         for event in self._adapter.close_open_step(now):
-            self._emit(event)
+            self.event_outlet.emit(event)
         undelivered, self._stashed_steers = self._stashed_steers, []
         for message_id, _ in undelivered:
-            self._emit(SteerUndeliveredEvent(message_id=message_id))
+            self.event_outlet.emit(SteerUndeliveredEvent(message_id=message_id))
         if undelivered or self._pi_steering:
             # pi keeps them queued and would replay them into the next turn; its RPC cannot
             # clear the queue, so this child is retired (the host reconnects and resumes).
@@ -244,7 +226,7 @@ class PiConnection:
         last = self._adapter.last_assistant or {}
         stop = last.get("stopReason")
         if self.session_id:
-            self._emit(ResumeTokenEvent(self.session_id))
+            self.event_outlet.emit(ResumeTokenEvent(self.session_id))
         aborted = self._state is TurnState.ABORTING or stop == "aborted"
         self._state = TurnState.IDLE
         if self._frozen_mode is not None:
@@ -252,13 +234,13 @@ class PiConnection:
         if stop == "error" and not aborted:
             message = str(last.get("errorMessage") or "pi reported an error")
             status = _HTTP_STATUS.match(message)  # pi words API failures "<status> <body>"
-            self._emit(ErrorEvent(message=message, code="api_error", fatal=self._dead,
+            self.event_outlet.emit(ErrorEvent(message=message, code="api_error", fatal=self._dead,
                                   status=int(status.group(1)) if status else None))
             return
         context = self._adapter.context_usage()
         if context is not None:
-            self._emit(context)
-        self._emit(TurnCompleteEvent(finish_reason="aborted" if aborted else str(stop or "stop")))
+            self.event_outlet.emit(context)
+        self.event_outlet.emit(TurnCompleteEvent(finish_reason="aborted" if aborted else str(stop or "stop")))
 
     def _on_exit(self) -> None:
         self._dead = True
@@ -266,13 +248,14 @@ class PiConnection:
         if self._state is not TurnState.IDLE and not self._closed:
             if self._adapter.turn_has_output:
                 for event in self._adapter.close_open_step(self._clock()):
-                    self._emit(event)
-                self._emit(TurnCompleteEvent(finish_reason="truncated", salvaged=True))
+                    self.event_outlet.emit(event)
+                self.event_outlet.emit(TurnCompleteEvent(finish_reason="truncated", salvaged=True))
             else:
                 tail = self.process.stderr_tail[-1] if self.process.stderr_tail else ""
-                self._emit(ErrorEvent(message=f"pi exited during the turn {tail}".strip(), code="stream-ended"))
+                message = f"pi exited during the turn {tail}".strip()
+                self.event_outlet.emit(ErrorEvent(message=message, code="stream-ended"))
         self._state = TurnState.IDLE
-        self._emit(None)
+        self.event_outlet.emit(None)
 
     # ---- approvals -----------------------------------------------------------------------
 
@@ -287,6 +270,8 @@ class PiConnection:
             return
         verdict = decide(request.tool_name, request.input, permission_mode=self._permission_mode,
                          disabled_tools=self._disabled, cwd=self.launch.cwd, write_roots=self._write_roots)
+        if verdict is GateVerdict.ASK and request.tool_name in self.always_allowed_tools:
+            verdict = GateVerdict.ALLOW
         if verdict is GateVerdict.ALLOW:
             self._adapter.tool_released(request.tool_call_id, self._clock())
             self._send(gate_answer(request.ui_request_id, allow=True))
@@ -296,8 +281,9 @@ class PiConnection:
         else:
             approval_id = f"approval-{uuid.uuid4().hex}"
             self._approvals[approval_id] = request
-            self._emit(ToolApprovalRequestEvent(approval_id=approval_id, tool_call_id=request.tool_call_id,
-                                                tool_name=request.tool_name, input=request.input))
+            self.event_outlet.emit(ToolApprovalRequestEvent(approval_id=approval_id,
+                                                            tool_call_id=request.tool_call_id,
+                                                            tool_name=request.tool_name, input=request.input))
 
     async def respond_tool_approval(self, approval_id: str, decision: ApprovalDecision) -> bool:
         request = self._approvals.pop(approval_id, None)
@@ -305,6 +291,8 @@ class PiConnection:
             return False
         if decision.approved:
             self._adapter.tool_released(request.tool_call_id, self._clock())
+            if decision.always_allow:
+                self.always_allowed_tools.add(request.tool_name)
         else:
             self._denied.add(request.tool_call_id)
         reason = decision.reason or DENIED_MESSAGE
@@ -419,6 +407,6 @@ class PiConnection:
         await self.process.terminate()
         remove_home(self.launch)
         self._dead = True
-        self._emit(None)
+        self.event_outlet.emit(None)
         if self._on_closed is not None:
             self._on_closed(self)

@@ -39,6 +39,7 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeSessionContext,
     RuntimeValidationError,
     ToolDescriptor,
+    validate_agent_and_workspace,
 )
 from cherry_desktop.core.data.records import ModelRecord
 from cherry_desktop.core.paths import PathRegistry, build_path_registry
@@ -71,12 +72,7 @@ class PiRuntimeDriver:
 
     def validate_session(self, context: RuntimeSessionContext) -> None:
         """Side-effect free: no keyring read, no process, no write (pi is looked up on connect)."""
-        if context.agent.type != self.type:
-            raise RuntimeValidationError("agent-type-mismatch", context.agent.type)
-        if context.workspace_path is None:
-            raise RuntimeValidationError("workspace-missing")
-        if not context.workspace_path.is_dir():
-            raise RuntimeValidationError("workspace-not-a-directory", str(context.workspace_path))
+        validate_agent_and_workspace(context, self.type)
         if not pi_model_name(context.model_id):
             raise RuntimeValidationError("model-missing")
         provider = context.provider
@@ -143,6 +139,7 @@ class PiRuntimeDriver:
         token = input.resume_token or _last_token(input)
         warm = await self._consume_warm(input, token)
         if warm is not None:
+            warm.always_allowed_tools = set(input.always_allowed_tools)  # the grants of now
             return warm
         launch = await asyncio.to_thread(self._launch, input, token)
         recovered_from: str | None = None
@@ -165,6 +162,7 @@ class PiRuntimeDriver:
         connection = PiConnection(launch=launch, permission_mode=input.permission_mode,
                                   disabled_tools=input.disabled_tools, write_roots=roots,
                                   on_closed=self._connections.discard)
+        connection.always_allowed_tools.update(input.always_allowed_tools)
         self._connections.add(connection)
         try:
             await connection.start()

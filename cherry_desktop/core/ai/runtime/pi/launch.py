@@ -34,7 +34,7 @@ from pathlib import Path
 from cherry_desktop.core.ai.runtime.capabilities import PI_BUILTIN_TOOLS
 from cherry_desktop.core.ai.runtime.pi.gate import write_gate
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
-from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_agent_runtime_prompt
+from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
 
 PROVIDER_NAME = "cherry"
@@ -91,18 +91,6 @@ def find_session_file(sessions_dir: Path, token: str | None) -> Path | None:
 def enabled_tools(disabled: frozenset[str]) -> list[str]:
     """The builtin tools offered to the model: the table minus the agent's disabled ones."""
     return [t.name for t in PI_BUILTIN_TOOLS if t.name not in disabled]
-
-
-def materialize_prompt(input: RuntimeConnectInput) -> AgentRuntimePrompt:
-    ctx = input.context
-    return build_agent_runtime_prompt(
-        agent=ctx.agent,
-        workspace_path=ctx.workspace_path,
-        agent_data_dir=ctx.agent_data_dir,
-        model_name=pi_model_name(ctx.model_id),
-        username=input.username,
-        language=input.language,
-    )
 
 
 def prompt_texts(prompt: AgentRuntimePrompt, tools: list[str]) -> tuple[str, str]:
@@ -175,7 +163,7 @@ def plan_pi_launch(input: RuntimeConnectInput, resume_token: str | None) -> PiLa
         raise PiLaunchError("workspace-missing")
     config = models_json(input, model)
     tools = enabled_tools(input.disabled_tools)
-    base, append = prompt_texts(materialize_prompt(input), tools)
+    base, append = prompt_texts(build_connection_prompt(input, model), tools)
     key = _api_key(input)
     signature = hashlib.sha256(json.dumps(
         {"models": config, "tools": tools, "base": base, "append": append, "cwd": str(ctx.workspace_path),

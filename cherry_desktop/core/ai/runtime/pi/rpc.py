@@ -3,9 +3,10 @@
 Records are split on ``\\n`` only (pi's framing; ``message_update`` repeats the whole message,
 so lines are long: the reader's limit is raised far above asyncio's 64 KiB). Commands carry an
 ``id``; their ``response`` resolves the awaiting `command()`. Every other record goes to
-`on_record` in order, from the one reader task. pi has no ready event: `start()` returns once
-``get_state`` answers. stdin stays a pipe for the child's whole life: closing it is how pi is
-told to exit.
+`on_record` in order, from the one reader task. `parse` turns a line into its record
+(`json.loads`; the connection passes `records.parse_record`, which skips what it never reads).
+pi has no ready event: `start()` returns once ``get_state`` answers. stdin stays a pipe for the
+child's whole life: closing it is how pi is told to exit.
 """
 
 from __future__ import annotations
@@ -47,12 +48,14 @@ class PiRpcProcess:
         env: dict[str, str],
         on_record: Callable[[dict[str, Any]], None],
         on_exit: Callable[[], None] | None = None,
+        parse: Callable[[bytes], Any] = json.loads,
     ) -> None:
         self.argv = list(argv)
         self.cwd = cwd
         self.env = env
         self._on_record = on_record
         self._on_exit = on_exit
+        self._parse = parse
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
         self._stderr_task: asyncio.Task[None] | None = None
@@ -131,7 +134,7 @@ class PiRpcProcess:
                 if not line:
                     continue
                 try:
-                    record = json.loads(line)
+                    record = self._parse(line)
                 except ValueError:
                     log.debug("pi: non-JSON stdout line %r", line[:200])
                     continue

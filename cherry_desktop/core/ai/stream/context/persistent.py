@@ -31,6 +31,7 @@ from cherry_desktop.core.ai.stream.types import (
 from cherry_desktop.core.data import NotFoundError, Repositories, StoredMessage
 from cherry_desktop.core.data.models import database_proxy
 from cherry_desktop.core.messages import MessagePart, UIMessage
+from cherry_desktop.core.sibling_groups import continuation_anchor
 
 
 class PersistentChatContextProvider:
@@ -63,7 +64,8 @@ class PersistentChatContextProvider:
         models = resolve_models(req.mentioned_model_ids, topic.model or self.default_model_id)
         if not req.user_message_parts:
             raise DispatchError("empty-message", "the user message has no parts")
-        parent = req.parent_anchor_id or topic.active_node_id
+        # After a multi-model turn: under the answer the user chose (else the first that succeeded).
+        parent = req.parent_anchor_id or continuation_anchor(self.repos, topic)
         with database_proxy.atomic():
             user = self.repos.messages.create_message(topic_id=req.topic_id, role="user",
                                                       parts=list(req.user_message_parts), parent_id=parent)
@@ -92,8 +94,17 @@ class PersistentChatContextProvider:
             raise DispatchError("not-regenerable", f"message {target.id} is not an assistant reply")
         parent = self._get(target.parent_id)
         models = resolve_models(req.mentioned_model_ids, target.model_id or self.default_model_id)
+        group = target.siblings_group_id
         with database_proxy.atomic():
-            prepared = self._placeholders(subscriber, req.topic_id, parent, models)
+            # One answer of a multi-model turn: its new version joins the same group, and the
+            # conversation moves onto it only when it continued from the old one; otherwise
+            # the answer it continues from stays (pinned: the default must not shift).
+            effective = continuation_anchor(self.repos, self.repos.topics.get_topic(req.topic_id))
+            make_active = group is None or effective == target.id
+            if not make_active and effective is not None:
+                self.repos.topics.set_active_node(req.topic_id, effective)
+            prepared = self._placeholders(subscriber, req.topic_id, parent, models, group=group,
+                                          make_active=make_active)
         prepared.user_message_id = parent.id
         return prepared
 
@@ -120,9 +131,12 @@ class PersistentChatContextProvider:
 
     # -- helpers ----------------------------------------------------------------------------------
     def _placeholders(self, subscriber: StreamListener | None, topic_id: str, parent: StoredMessage,
-                      models: Sequence[UniqueModelId]) -> PreparedDispatch:
-        """One pending assistant row per model under `parent` (call inside a transaction)."""
-        group = siblings_group_id(self.repos, topic_id, list(models))
+                      models: Sequence[UniqueModelId], *, group: int | None = None,
+                      make_active: bool = True) -> PreparedDispatch:
+        """One pending assistant row per model under `parent` (call inside a transaction);
+        a multi-model turn's rows share a new siblings group (or `group`, given)."""
+        if group is None:
+            group = siblings_group_id(self.repos, topic_id, list(models))
         history = self._history(topic_id, parent.id)
         dispatches: list[ModelDispatch] = []
         listeners: list[StreamListener] = [*self._subscriber(subscriber), *self._trace(topic_id)]
@@ -137,7 +151,7 @@ class PersistentChatContextProvider:
             dispatches.append(ModelDispatch(model_id=model_id, request=request, anchor_message_id=row.id))
             backend = MessageServiceBackend(self.repos, message_id=row.id, topic_id=topic_id)
             listeners.append(PersistenceListener(backend=backend, topic_id=topic_id, model_id=model_id))
-        if dispatches:
+        if dispatches and make_active:
             anchor = dispatches[0].anchor_message_id
             self.repos.topics.set_active_node(topic_id, anchor)
         return PreparedDispatch(topic_id=topic_id, models=dispatches, listeners=listeners,
