@@ -19,7 +19,7 @@ from cherry_desktop.core.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.paths import build_path_registry
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer
 from tests.gui._scripted import until
-from tests.gui.conftest import save_screenshot
+from tests.gui.conftest import ARTIFACTS, save_screenshot
 
 pytestmark = pytest.mark.gui
 
@@ -90,6 +90,7 @@ async def test_paste_and_drop_then_send_reaches_the_model_and_shows_in_the_row(
 
     server.replies.append(Reply(echo=True))
     composer.editor.setPlainText("What do you see?")
+    await controller.capture_when_idle(ARTIFACTS / "attachment_composer.png", window=window)
     qtbot.mouseClick(composer.send_button, Qt.MouseButton.LeftButton)
     assert composer.attachments.items == [] and not composer.attachments.isVisible()
     await _settled(window, ui_core, topic_id, 2)
@@ -102,6 +103,7 @@ async def test_paste_and_drop_then_send_reaches_the_model_and_shows_in_the_row(
                                           '<attached_file name="notes.md">\n# Notes\nfirst\nsecond\n\n</attached_file>']
     answer = "".join(p.text for p in ui_core.repos.messages.branch(topic_id)[-1].parts if p.type == "text")
     assert "images=['image/png:" in answer and "files=['notes.md']" in answer
+    await controller.capture_when_idle(ARTIFACTS / "attachment_window.png", window=window)
 
     # The user row: a thumbnail and a chip; a click on each opens it.
     await until(lambda: _user_row(window).findChild(QWidget, "attachmentStrip") is not None)
