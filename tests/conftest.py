@@ -6,7 +6,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import pytest
 from cherry_desktop.core.data import Repositories, open_database
 from cherry_desktop.core.shared_cache import SharedCache
 from tests.fakes.memory_keyring import MemoryKeyring
+from tests.fakes.scripted_provider_server import ScriptedServer
 
 
 @pytest.fixture(autouse=True)
@@ -110,3 +111,10 @@ def pytest_asyncio_loop_factories(
     import asyncio
 
     return {"asyncio": asyncio.new_event_loop}
+
+
+@pytest.fixture
+async def provider_server() -> AsyncIterator[ScriptedServer]:
+    """A started scripted OpenAI-/Anthropic-compatible provider server, stopped after the test."""
+    async with ScriptedServer() as started:
+        yield started

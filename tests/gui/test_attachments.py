@@ -24,15 +24,9 @@ from tests.gui.conftest import ARTIFACTS, save_screenshot
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture
-async def server() -> Any:
-    async with ScriptedServer() as s:
-        yield s
-
-
-def _chat(core: Any, server: ScriptedServer) -> str:
+def _chat(core: Any, provider_server: ScriptedServer) -> str:
     core.repos.providers.upsert_provider(id="prov", name="Scripted", type="openai-compatible",
-                                         base_url=server.base + "/v1")
+                                         base_url=provider_server.base + "/v1")
     core.repos.providers.upsert_model(provider_id="prov", model_id="vision", name="Vision")
     CredentialStore().set(provider_key_name("prov"), "sk-test")
     return str(core.repos.topics.create_topic(name="Pictures", model="prov::vision").id)
@@ -71,8 +65,8 @@ async def _settled(window: Any, core: Any, topic_id: str, count: int) -> None:
 
 
 async def test_paste_and_drop_then_send_reaches_the_model_and_shows_in_the_row(
-        controller: Any, ui_core: Any, server: ScriptedServer, tmp_path: Path, qtbot: Any) -> None:
-    topic_id = _chat(ui_core, server)
+        controller: Any, ui_core: Any, provider_server: ScriptedServer, tmp_path: Path, qtbot: Any) -> None:
+    topic_id = _chat(ui_core, provider_server)
     window = controller.open_window(topic_id)
     composer = window.composer
     notes = tmp_path / "notes.md"
@@ -88,7 +82,7 @@ async def test_paste_and_drop_then_send_reaches_the_model_and_shows_in_the_row(
                     if b.objectName() != "attachmentRemove"]
     assert tray_buttons == ["attachmentThumb", "attachmentChip"]
 
-    server.replies.append(Reply(echo=True))
+    provider_server.replies.append(Reply(echo=True))
     composer.editor.setPlainText("What do you see?")
     await controller.capture_when_idle(ARTIFACTS / "attachment_composer.png", window=window)
     qtbot.mouseClick(composer.send_button, Qt.MouseButton.LeftButton)
@@ -96,10 +90,10 @@ async def test_paste_and_drop_then_send_reaches_the_model_and_shows_in_the_row(
     await _settled(window, ui_core, topic_id, 2)
 
     # The model got the pasted image (as PNG) and the dropped file with its name.
-    [(media_type, data)] = server.received[0].images()
+    [(media_type, data)] = provider_server.received[0].images()
     assert media_type == "image/png"
     assert QImage.fromData(data).size() == _red_image().size()
-    assert server.received[0].texts() == ["What do you see?",
+    assert provider_server.received[0].texts() == ["What do you see?",
                                           '<attached_file name="notes.md">\n# Notes\nfirst\nsecond\n\n</attached_file>']
     answer = "".join(p.text for p in ui_core.repos.messages.branch(topic_id)[-1].parts if p.type == "text")
     assert "images=['image/png:" in answer and "files=['notes.md']" in answer
@@ -121,8 +115,8 @@ async def test_paste_and_drop_then_send_reaches_the_model_and_shows_in_the_row(
 
 
 async def test_limits_say_why_and_keep_the_typed_text_and_the_files(
-        controller: Any, ui_core: Any, server: ScriptedServer, tmp_path: Path) -> None:
-    window = controller.open_window(_chat(ui_core, server))
+        controller: Any, ui_core: Any, provider_server: ScriptedServer, tmp_path: Path) -> None:
+    window = controller.open_window(_chat(ui_core, provider_server))
     composer = window.composer
     composer.editor.setPlainText("my carefully typed question")
     binary = tmp_path / "tool.exe"
@@ -146,12 +140,12 @@ async def test_limits_say_why_and_keep_the_typed_text_and_the_files(
     # Remove one: the tray follows.
     composer.attachments.findChildren(QWidget, "attachmentRemove")[0].click()
     assert [c.filename for c in composer.attachments.items][:1] == ["f1.txt"]
-    assert server.received == []
+    assert provider_server.received == []
 
 
 async def test_a_failed_send_keeps_nothing_on_disk_and_gives_text_and_files_back(
-        controller: Any, ui_core: Any, server: ScriptedServer, tmp_path: Path) -> None:
-    topic_id = _chat(ui_core, server)
+        controller: Any, ui_core: Any, provider_server: ScriptedServer, tmp_path: Path) -> None:
+    topic_id = _chat(ui_core, provider_server)
     window = controller.open_window(topic_id)
     composer = window.composer
     notes = tmp_path / "n.txt"
@@ -168,17 +162,17 @@ async def test_a_failed_send_keeps_nothing_on_disk_and_gives_text_and_files_back
 
 
 async def test_deleting_the_message_or_the_topic_removes_the_files_and_a_restart_shows_them(
-        qapp: Any, server: ScriptedServer, tmp_path: Path, no_leaked_windows: None) -> None:
+        qapp: Any, provider_server: ScriptedServer, tmp_path: Path, no_leaked_windows: None) -> None:
     from cherry_desktop.ui import UiController
 
     paths = build_path_registry(tmp_path / "data")
     core = await start_core(paths)
     controller = UiController(core)
     try:
-        topic_id = _chat(core, server)
+        topic_id = _chat(core, provider_server)
         window = controller.open_window(topic_id)
         window.composer.attachments.add_bytes("shot.png", _png())
-        server.replies.append(Reply(echo=True))
+        provider_server.replies.append(Reply(echo=True))
         window.submit("keep this", "send")
         await _settled(window, core, topic_id, 2)
         stored = core.repos.messages.branch(topic_id)[0].parts[1]
@@ -203,7 +197,7 @@ async def test_deleting_the_message_or_the_topic_removes_the_files_and_a_restart
         await until(lambda: not path.exists(), timeout=SWEEP_DELAY_S + 5)
         # Another message with a file, then the whole chat goes.
         window.composer.attachments.add_bytes("again.png", _png())
-        server.replies.append(Reply(echo=True))
+        provider_server.replies.append(Reply(echo=True))
         window.submit("again", "send")
         await until(lambda: len(core.attachments.scopes()) == 1 and any(
             r.status == "success" and r.role == "assistant" for r in core.repos.messages.branch(topic_id)[1:]))
@@ -222,12 +216,12 @@ def _png() -> bytes:
 
 
 async def test_screenshot_of_a_user_row_with_an_image_and_a_text_chip(
-        controller: Any, ui_core: Any, server: ScriptedServer) -> None:
+        controller: Any, ui_core: Any, provider_server: ScriptedServer) -> None:
     from cherry_desktop.core.attachments import check_attachment
     from cherry_desktop.core.messages import TextPart
     from cherry_desktop.ui._message_row import MessageRow
 
-    topic_id = _chat(ui_core, server)
+    topic_id = _chat(ui_core, provider_server)
     image = _red_image().scaled(320, 200)
     from PySide6.QtCore import QBuffer, QIODevice
 

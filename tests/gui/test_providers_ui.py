@@ -24,12 +24,6 @@ from tests.gui.conftest import ARTIFACTS
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[ScriptedServer]:
-    async with ScriptedServer() as s:
-        yield s
-
-
 async def snap(widget: Any, name: str) -> None:
     """Show `widget`, let it lay out and paint, save it under artifacts/ to look at."""
     widget.show()
@@ -43,7 +37,7 @@ def _texts(widget: Any) -> list[str]:
 
 
 async def test_add_provider_store_key_then_chat_streams_and_persists(controller: Any, ui_core: Any,
-                                                                    server: ScriptedServer) -> None:
+                                                                    provider_server: ScriptedServer) -> None:
     window = controller.open_window(None)
     dialog = ProvidersDialog(controller.bridge, None, window)
     panel = dialog.panel
@@ -52,7 +46,7 @@ async def test_add_provider_store_key_then_chat_streams_and_persists(controller:
     panel.name_edit.setText("Scripted")
     panel.name_edit.editingFinished.emit()
     panel.type_combo.setCurrentIndex(panel.type_combo.findData("openai-compatible"))
-    panel.url_edit.setText(server.base + "/v1")
+    panel.url_edit.setText(provider_server.base + "/v1")
     panel.url_edit.editingFinished.emit()
     panel.model_edit.setText("scripted-1")
     panel.add_model()
@@ -63,7 +57,7 @@ async def test_add_provider_store_key_then_chat_streams_and_persists(controller:
     assert panel.key_edit.text() == "" and panel.remove_key_button.isEnabled()
     record = ui_core.repos.providers.get_provider(provider_id)
     assert (record.name, record.type, record.base_url, record.enabled) == \
-        ("Scripted", "openai-compatible", server.base + "/v1", True)
+        ("Scripted", "openai-compatible", provider_server.base + "/v1", True)
     assert "Scripted" in _texts(panel.provider_list)
     await snap(dialog, "providers_dialog.png")
     dialog.reject()
@@ -74,9 +68,10 @@ async def test_add_provider_store_key_then_chat_streams_and_persists(controller:
     topic_id = window.topic_id
     assert ui_core.repos.topics.get_topic(topic_id).model == f"{provider_id}::scripted-1"
     assert window.chat_header.notice_text() == ""
-    server.replies.append(Reply(pieces=[(0, openai_delta(content="Hello")), (0.05, openai_delta(content=" from")),
-                                        (0.05, openai_delta(content=" 127.0.0.1")), (0, openai_delta(finish="stop")),
-                                        (0, sse("[DONE]"))]))
+    provider_server.replies.append(Reply(pieces=[
+        (0, openai_delta(content="Hello")), (0.05, openai_delta(content=" from")),
+        (0.05, openai_delta(content=" 127.0.0.1")), (0, openai_delta(finish="stop")),
+        (0, sse("[DONE]"))]))
     deltas: list[str] = []
     window.listener.chunks_ready.connect(
         lambda batch: deltas.extend(c.chunk.delta for c in batch if c.chunk.type == "text-delta"))
@@ -88,7 +83,7 @@ async def test_add_provider_store_key_then_chat_streams_and_persists(controller:
     await until(lambda: "Hello from 127.0.0.1" in window.live_text())
     assert finished == ["success"]
     assert "".join(deltas) == "Hello from 127.0.0.1"  # arrived as chunks through the window's listener
-    got = server.received[0]
+    got = provider_server.received[0]
     assert got.path == "/v1/chat/completions" and got.headers["authorization"] == "Bearer sk-local-123"
     assert got.body["model"] == "scripted-1" and got.body["messages"][-1] == {"role": "user", "content": "Hi model"}
     await until(lambda: [m.status for m in ui_core.repos.messages.list_messages(topic_id)] == ["success", "success"])

@@ -28,12 +28,6 @@ from tests.unit.foundation.test_attachments import png_bytes
 
 
 @pytest.fixture
-async def server() -> AsyncIterator[ScriptedServer]:
-    async with ScriptedServer() as s:
-        yield s
-
-
-@pytest.fixture
 async def service(repos: Repositories, tmp_path: Path) -> AsyncIterator[AiService]:
     svc = AiService(repos, CredentialStore())
     svc.attachments = AttachmentStore(tmp_path / "attachments")
@@ -68,20 +62,20 @@ async def _send(repos: Repositories, service: AiService, topic_id: str, parts: l
 
 @pytest.mark.parametrize("provider_type", ["openai-compatible", "anthropic"])
 async def test_an_image_and_a_text_file_reach_the_model_and_again_with_the_history(
-        provider_type: str, server: ScriptedServer, service: AiService, repos: Repositories) -> None:
+        provider_type: str, provider_server: ScriptedServer, service: AiService, repos: Repositories) -> None:
     store = service.attachments
     assert store is not None
-    base = server.base + ("/v1" if provider_type == "openai-compatible" else "")
+    base = provider_server.base + ("/v1" if provider_type == "openai-compatible" else "")
     repos.providers.upsert_provider(id="prov", name="Scripted", type=provider_type, base_url=base)
     CredentialStore().set(provider_key_name("prov"), "sk-test")
     topic = repos.topics.create_topic(model="prov::model-x")
     image = store.stage(topic.id, check_attachment("shot.png", png_bytes()))
     notes = store.stage(topic.id, check_attachment("notes.txt", b"alpha\nbeta\n"))
 
-    server.replies.append(Reply(echo=True))
+    provider_server.replies.append(Reply(echo=True))
     answer = await _send(repos, service, topic.id, [TextPart(text="What is this?"), image, notes])
     assert answer.strip() == f"images=['image/png:{len(png_bytes())}'] files=['notes.txt']"
-    sent = server.received[0]
+    sent = provider_server.received[0]
     assert sent.images() == [("image/png", png_bytes())]
     assert sent.texts()[0] == "What is this?"
     assert sent.texts()[1] == '<attached_file name="notes.txt">\nalpha\nbeta\n\n</attached_file>'
@@ -91,10 +85,10 @@ async def test_an_image_and_a_text_file_reach_the_model_and_again_with_the_histo
     assert "base64" not in repr(user.parts) and str(store.root) not in repr(user.parts)
 
     # The next turn sends the history again: the earlier image is in it.
-    server.replies.append(Reply(echo=True))
+    provider_server.replies.append(Reply(echo=True))
     answer = await _send(repos, service, topic.id, [TextPart(text="And now?")])
     assert answer.strip() == "images=[] files=[]"
-    history = server.received[1].body["messages"]
+    history = provider_server.received[1].body["messages"]
     first_user = next(m for m in history if m["role"] == "user")
     kinds = [p["type"] for p in first_user["content"]]
     image_kind = "image_url" if provider_type == "openai-compatible" else "image"

@@ -34,12 +34,6 @@ from tests.fakes.scripted_provider_server import Reply, ScriptedServer, anthropi
 
 
 @pytest.fixture
-async def server() -> AsyncIterator[ScriptedServer]:
-    async with ScriptedServer() as s:
-        yield s
-
-
-@pytest.fixture
 async def service(repos: Repositories) -> AsyncIterator[AiService]:
     svc = AiService(repos, CredentialStore())
     try:
@@ -78,15 +72,16 @@ def errors(chunks: list[UIMessageChunk]) -> list[str]:
 # -- OpenAI-compatible ----------------------------------------------------------------------
 
 
-async def test_openai_streams_text_reasoning_and_usage(server: ScriptedServer, service: AiService,
+async def test_openai_streams_text_reasoning_and_usage(provider_server: ScriptedServer, service: AiService,
                                                        repos: Repositories) -> None:
-    url = server.base + "/v1"
+    url = provider_server.base + "/v1"
     model = register(repos, url, type="openai-compatible")
     usage = {"choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 4, "total_tokens": 13,
                                       "completion_tokens_details": {"reasoning_tokens": 2}}}
-    server.replies.append(Reply(pieces=[(0, openai_delta(reasoning="Let me")), (0, openai_delta(reasoning=" think")),
-                                        (0, openai_delta(content="Hel")), (0, openai_delta(content="lo!")),
-                                        (0, openai_delta(finish="stop")), (0, sse(usage)), (0, sse("[DONE]"))]))
+    provider_server.replies.append(Reply(pieces=[
+        (0, openai_delta(reasoning="Let me")), (0, openai_delta(reasoning=" think")),
+        (0, openai_delta(content="Hel")), (0, openai_delta(content="lo!")),
+        (0, openai_delta(finish="stop")), (0, sse(usage)), (0, sse("[DONE]"))]))
     chunks = await collect(await service.stream_text(request(model, system="Be brief")))
     acc = fold(chunks)
     msg = acc.snapshot()
@@ -94,7 +89,7 @@ async def test_openai_streams_text_reasoning_and_usage(server: ScriptedServer, s
     assert msg.parts[1].text == "Let me think" and msg.text() == "Hello!"  # type: ignore[union-attr]
     assert msg.metadata["total_tokens"] == 13 and msg.metadata["thoughts_tokens"] == 2
     assert errors(chunks) == []
-    got = server.received[0]
+    got = provider_server.received[0]
     assert got.path == "/v1/chat/completions" and got.headers["authorization"] == "Bearer sk-test"
     assert got.body["model"] == "model-x" and got.body["stream"] is True
     assert got.body["messages"] == [{"role": "system", "content": "Be brief"}, {"role": "user", "content": "Hello"}]
@@ -105,52 +100,52 @@ async def test_openai_streams_text_reasoning_and_usage(server: ScriptedServer, s
      "HTTP 401 Unauthorized: Invalid API key"),
     (500, "upstream exploded", "HTTP 500 Internal Server Error: upstream exploded"),
 ])
-async def test_openai_http_errors_become_readable_error_chunks(server: ScriptedServer, service: AiService,
+async def test_openai_http_errors_become_readable_error_chunks(provider_server: ScriptedServer, service: AiService,
                                                                repos: Repositories, status: int, body: str,
                                                                expected: str) -> None:
-    url = server.base + "/v1"
+    url = provider_server.base + "/v1"
     model = register(repos, url, type="openai")
-    server.replies.append(Reply(status=status, pieces=[(0, body)], content_type="application/json"))
+    provider_server.replies.append(Reply(status=status, pieces=[(0, body)], content_type="application/json"))
     chunks = await collect(await service.stream_text(request(model)))
     assert errors(chunks) == [f"Scripted: {expected}"]
 
 
-async def test_openai_malformed_and_truncated_streams(server: ScriptedServer, service: AiService,
+async def test_openai_malformed_and_truncated_streams(provider_server: ScriptedServer, service: AiService,
                                                       repos: Repositories) -> None:
-    url = server.base + "/v1"
+    url = provider_server.base + "/v1"
     model = register(repos, url, type="ollama")
-    server.replies.append(Reply(pieces=[(0, openai_delta(content="ok")), (0, "data: {not json\n\n")]))
+    provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="ok")), (0, "data: {not json\n\n")]))
     chunks = await collect(await service.stream_text(request(model)))
     assert len(errors(chunks)) == 1 and "malformed stream data" in errors(chunks)[0]
     assert fold(chunks).snapshot().text() == "ok"
 
-    server.replies.append(Reply(pieces=[(0, openai_delta(content="cut"))]))  # closes with no [DONE]
+    provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="cut"))]))  # closes with no [DONE]
     chunks = await collect(await service.stream_text(request(model)))
     assert errors(chunks) == ["Scripted: the stream ended before the reply was complete"]
 
-    server.replies.append(Reply(pieces=[(0, sse({"error": {"message": "context length exceeded"}}))]))
+    provider_server.replies.append(Reply(pieces=[(0, sse({"error": {"message": "context length exceeded"}}))]))
     chunks = await collect(await service.stream_text(request(model)))
     assert errors(chunks) == ["Scripted: context length exceeded"]
 
 
-async def test_openai_slow_stream_in_split_network_reads(server: ScriptedServer, service: AiService,
+async def test_openai_slow_stream_in_split_network_reads(provider_server: ScriptedServer, service: AiService,
                                                          repos: Repositories) -> None:
-    url = server.base + "/v1"
+    url = provider_server.base + "/v1"
     model = register(repos, url, type="vllm", key=None)
     whole = "".join(openai_delta(content=w) for w in ["a", "b", "c"]) + openai_delta(finish="stop") + sse("[DONE]")
     pieces = [(0.02, whole[i:i + 7]) for i in range(0, len(whole), 7)]  # events split across reads
-    server.replies.append(Reply(pieces=pieces))
+    provider_server.replies.append(Reply(pieces=pieces))
     chunks = await collect(await service.stream_text(request(model)))
     assert fold(chunks).snapshot().text() == "abc" and errors(chunks) == []
-    assert "authorization" not in server.received[0].headers
+    assert "authorization" not in provider_server.received[0].headers
 
 
-async def test_openai_abort_ends_a_silent_stream_and_closes_the_connection(server: ScriptedServer,
+async def test_openai_abort_ends_a_silent_stream_and_closes_the_connection(provider_server: ScriptedServer,
                                                                            service: AiService,
                                                                            repos: Repositories) -> None:
-    url = server.base + "/v1"
+    url = provider_server.base + "/v1"
     model = register(repos, url, type="openrouter")
-    server.replies.append(Reply(pieces=[(0, openai_delta(content="first"))], hang=True))
+    provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="first"))], hang=True))
     ctrl = AbortController()
     stream = await service.stream_text(request(model, signal=ctrl.signal))
     got = [await anext(stream) for _ in range(4)]  # start, start-step, text-start, text-delta
@@ -158,19 +153,19 @@ async def test_openai_abort_ends_a_silent_stream_and_closes_the_connection(serve
     ctrl.abort("user")
     rest = await collect(stream)  # returns promptly although the server never writes again
     assert rest == []
-    await asyncio.wait_for(server.closed_early.wait(), 3)
+    await asyncio.wait_for(provider_server.closed_early.wait(), 3)
 
 
-async def test_connection_refused_and_read_timeout(repos: Repositories, server: ScriptedServer) -> None:
+async def test_connection_refused_and_read_timeout(repos: Repositories, provider_server: ScriptedServer) -> None:
     svc = AiService(repos, CredentialStore(), timeout=httpx.Timeout(0.2))
     try:
         model = register(repos, "http://127.0.0.1:9/v1", type="openai-compatible", provider_id="dead")
         chunks = await collect(await svc.stream_text(request(model)))
         assert len(errors(chunks)) == 1
         assert "could not reach http://127.0.0.1:9/v1/chat/completions" in errors(chunks)[0]
-        url = server.base + "/v1"
+        url = provider_server.base + "/v1"
         model = register(repos, url, type="openai-compatible", provider_id="slow")
-        server.replies.append(Reply(pieces=[(0, openai_delta(content="x"))], hang=True))
+        provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="x"))], hang=True))
         chunks = await collect(await svc.stream_text(request(model)))
         assert errors(chunks) == ["Scripted: the stream stopped responding (read timeout)"]
     finally:
@@ -180,11 +175,11 @@ async def test_connection_refused_and_read_timeout(repos: Repositories, server: 
 # -- Anthropic --------------------------------------------------------------------------------
 
 
-async def test_anthropic_streams_thinking_text_and_usage(server: ScriptedServer, service: AiService,
+async def test_anthropic_streams_thinking_text_and_usage(provider_server: ScriptedServer, service: AiService,
                                                          repos: Repositories) -> None:
-    url = server.base
+    url = provider_server.base
     model = register(repos, url, type="anthropic", key="sk-ant")
-    server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(thinking="hmm", text="Hi there",
+    provider_server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(thinking="hmm", text="Hi there",
                                                                           usage=(12, 6))]))
     req = AiStreamRequest(model_id=model, topic_id="t", system="sys", parameters={"thinking_budget": 1024},
                           messages=[UIMessage.user_text("a"), UIMessage.user_text("b"),
@@ -195,37 +190,37 @@ async def test_anthropic_streams_thinking_text_and_usage(server: ScriptedServer,
     assert msg.parts[1].text == "hmm" and msg.text() == "Hi there "  # type: ignore[union-attr]
     meta = msg.metadata
     assert (meta["prompt_tokens"], meta["completion_tokens"], meta["total_tokens"]) == (12, 6, 18)
-    got = server.received[0]
+    got = provider_server.received[0]
     assert got.path == "/v1/messages" and got.headers["x-api-key"] == "sk-ant"
     assert got.headers["anthropic-version"] == "2023-06-01"
     assert got.body["messages"] == [{"role": "user", "content": "a\n\nb"}] and got.body["system"] == "sys"
     assert got.body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
 
 
-async def test_anthropic_error_event_and_http_error(server: ScriptedServer, service: AiService,
+async def test_anthropic_error_event_and_http_error(provider_server: ScriptedServer, service: AiService,
                                                     repos: Repositories) -> None:
-    url = server.base + "/v1"
+    url = provider_server.base + "/v1"
     model = register(repos, url, type="anthropic")
     events = anthropic_events(text="partial")[:4]
     events.append(sse({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "error"))
-    server.replies.append(Reply(pieces=[(0, e) for e in events]))
+    provider_server.replies.append(Reply(pieces=[(0, e) for e in events]))
     chunks = await collect(await service.stream_text(request(model)))
     assert errors(chunks) == ["Scripted: overloaded_error: Overloaded"]
-    assert server.received[0].path == "/v1/messages"
-    server.replies.append(Reply(status=529, content_type="application/json", pieces=[
+    assert provider_server.received[0].path == "/v1/messages"
+    provider_server.replies.append(Reply(status=529, content_type="application/json", pieces=[
         (0, json.dumps({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}))]))
     chunks = await collect(await service.stream_text(request(model)))
     assert errors(chunks) == ["Scripted: HTTP 529 Overloaded: Overloaded"]
 
 
-async def test_anthropic_reply_ending_without_block_stops_closes_its_blocks(server: ScriptedServer,
+async def test_anthropic_reply_ending_without_block_stops_closes_its_blocks(provider_server: ScriptedServer,
                                                                              service: AiService,
                                                                              repos: Repositories) -> None:
     """A server that ends the message (message_stop) without closing its content blocks still
     gives a finished message: every block is ended, none is left streaming."""
-    model = register(repos, server.base, type="anthropic")
+    model = register(repos, provider_server.base, type="anthropic")
     events = [e for e in anthropic_events(thinking="hmm", text="Hi there") if "content_block_stop" not in e]
-    server.replies.append(Reply(pieces=[(0, e) for e in events]))
+    provider_server.replies.append(Reply(pieces=[(0, e) for e in events]))
     chunks = await collect(await service.stream_text(request(model)))
     types = [c.type for c in chunks]
     assert types[-4:] == ["text-end", "reasoning-end", "finish-step", "finish"] and not errors(chunks)
@@ -235,11 +230,11 @@ async def test_anthropic_reply_ending_without_block_stops_closes_its_blocks(serv
     assert msg.text() == "Hi there "
 
 
-async def test_anthropic_abort_while_waiting_for_the_next_event(server: ScriptedServer, service: AiService,
+async def test_anthropic_abort_while_waiting_for_the_next_event(provider_server: ScriptedServer, service: AiService,
                                                                 repos: Repositories) -> None:
-    url = server.base
+    url = provider_server.base
     model = register(repos, url, type="anthropic")
-    server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text="x")[:4]], hang=True))
+    provider_server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text="x")[:4]], hang=True))
     ctrl = AbortController()
     stream = await service.stream_text(request(model, signal=ctrl.signal))
     seen: list[str] = []
@@ -248,7 +243,7 @@ async def test_anthropic_abort_while_waiting_for_the_next_event(server: Scripted
         if c.type == "text-delta":
             ctrl.abort()
     assert seen[-1] == "text-delta" and "error" not in seen
-    await asyncio.wait_for(server.closed_early.wait(), 3)
+    await asyncio.wait_for(provider_server.closed_early.wait(), 3)
 
 
 # -- AiService routing ------------------------------------------------------------------------------
@@ -309,15 +304,16 @@ async def _wait(cond: Callable[[], bool]) -> None:
 
 
 async def test_chat_topic_end_to_end_through_manager_service_and_openai_provider(
-        server: ScriptedServer, service: AiService, repos: Repositories) -> None:
-    url = server.base + "/v1"
+        provider_server: ScriptedServer, service: AiService, repos: Repositories) -> None:
+    url = provider_server.base + "/v1"
     model = register(repos, url, type="openai-compatible")
     mgr = AiStreamManager(stream_text=service.stream_text)
     mgr.set_context_providers([PersistentChatContextProvider(repos)])
     topic = repos.topics.create_topic(model=model)
     usage = {"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
-    server.replies.append(Reply(pieces=[(0.01, openai_delta(content="Hi")), (0.01, openai_delta(content=" you")),
-                                        (0, openai_delta(finish="stop")), (0, sse(usage)), (0, sse("[DONE]"))]))
+    provider_server.replies.append(Reply(pieces=[
+        (0.01, openai_delta(content="Hi")), (0.01, openai_delta(content=" you")),
+        (0, openai_delta(finish="stop")), (0, sse(usage)), (0, sse("[DONE]"))]))
     res = await dispatch_stream_request(mgr, None, AiStreamOpenRequest(topic_id=topic.id,
                                                                        user_message_parts=user_parts("Hello")))
 
@@ -329,10 +325,10 @@ async def test_chat_topic_end_to_end_through_manager_service_and_openai_provider
     row = repos.messages.get_message(res.placeholder_ids[0])
     assert row.status == "success" and "".join(getattr(p, "text", "") for p in row.parts) == "Hi you"
     assert row.stats is not None and row.stats["total_tokens"] == 5
-    assert server.received[0].body["messages"] == [{"role": "user", "content": "Hello"}]
+    assert provider_server.received[0].body["messages"] == [{"role": "user", "content": "Hello"}]
 
     # An HTTP error becomes an error row with a readable data-error part, never an exception.
-    server.replies.append(Reply(status=401, content_type="application/json",
+    provider_server.replies.append(Reply(status=401, content_type="application/json",
                                 pieces=[(0, json.dumps({"error": {"message": "bad key"}}))]))
     res = await dispatch_stream_request(mgr, None, AiStreamOpenRequest(topic_id=topic.id,
                                                                        user_message_parts=user_parts("again")))
@@ -342,7 +338,7 @@ async def test_chat_topic_end_to_end_through_manager_service_and_openai_provider
     assert row.parts[-1].data["message"] == "Scripted: HTTP 401 Unauthorized: bad key"  # type: ignore[union-attr]
 
     # A user stop on a silent upstream persists the partial as paused.
-    server.replies.append(Reply(pieces=[(0, openai_delta(content="partial"))], hang=True))
+    provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="partial"))], hang=True))
     res = await dispatch_stream_request(mgr, None, AiStreamOpenRequest(topic_id=topic.id,
                                                                        user_message_parts=user_parts("more")))
     await _wait(lambda: mgr.inspect(topic.id).executions[0].buffer_size >= 4)  # type: ignore[union-attr]
@@ -367,40 +363,40 @@ class CountingKeyring(MemoryKeyring):
         return super().get_password(service, username)
 
 
-async def _stream_once(server: ScriptedServer, repos: Repositories, credentials: CredentialStore,
+async def _stream_once(provider_server: ScriptedServer, repos: Repositories, credentials: CredentialStore,
                        model: str, answer: str) -> list[UIMessageChunk]:
     """One chat stream of `model` through a fresh `AiService`, the server answering `answer`."""
     service = AiService(repos, credentials)
     try:
-        server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text=answer)]))
+        provider_server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text=answer)]))
         return await collect(await service.stream_text(request(model)))
     finally:
         await service.on_stop()
 
 
-async def test_the_offline_demo_providers_chat_streams_do_not_ask_the_keyring(server: ScriptedServer,
+async def test_the_offline_demo_providers_chat_streams_do_not_ask_the_keyring(provider_server: ScriptedServer,
                                                                              repos: Repositories) -> None:
     """Auto-naming and translation run chat streams on the demo provider: its server takes no
     key, so the keyring (whose first use imports its backends) is not asked, even when it holds
     a key under the demo provider's name."""
     keyring = CountingKeyring()
     credentials = CredentialStore(backend=keyring)
-    repos.providers.upsert_provider(id="cherry-demo", name="Demo", type="anthropic", base_url=server.base,
+    repos.providers.upsert_provider(id="cherry-demo", name="Demo", type="anthropic", base_url=provider_server.base,
                                     settings=demo_provider_settings())
     credentials.set(provider_key_name("cherry-demo"), "sk-would-leak")
-    chunks = await _stream_once(server, repos, credentials, "cherry-demo::demo-model", "A name")
+    chunks = await _stream_once(provider_server, repos, credentials, "cherry-demo::demo-model", "A name")
     assert fold(chunks).snapshot().text() == "A name " and errors(chunks) == []
     assert keyring.lookups == []
-    assert "x-api-key" not in server.received[0].headers
+    assert "x-api-key" not in provider_server.received[0].headers
 
 
-async def test_a_provider_that_takes_a_key_gets_it_from_the_keyring(server: ScriptedServer,
+async def test_a_provider_that_takes_a_key_gets_it_from_the_keyring(provider_server: ScriptedServer,
                                                                    repos: Repositories) -> None:
     keyring = CountingKeyring()
     credentials = CredentialStore(backend=keyring)
-    repos.providers.upsert_provider(id="mine", name="Mine", type="anthropic", base_url=server.base)
+    repos.providers.upsert_provider(id="mine", name="Mine", type="anthropic", base_url=provider_server.base)
     credentials.set(provider_key_name("mine"), "sk-mine")
-    chunks = await _stream_once(server, repos, credentials, "mine::model-x", "Hi")
+    chunks = await _stream_once(provider_server, repos, credentials, "mine::model-x", "Hi")
     assert errors(chunks) == []
     assert keyring.lookups == [provider_key_name("mine")]
-    assert server.received[0].headers["x-api-key"] == "sk-mine"
+    assert provider_server.received[0].headers["x-api-key"] == "sk-mine"
