@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
@@ -32,7 +32,13 @@ class MessageRow(QFrame):
 
     Live chunks (`apply_chunk`) only touch the part they belong to; `end_frame` commits the
     frame's text so a frame costs one label update per growing part.
+
+    Signals:
+        state_changed(object): this row's `status` or `live` changed (not its text); carries
+            the row.
     """
+
+    state_changed = Signal(object)
 
     def __init__(self, message_id: str, role: str, *, steer: bool = False, files: Any = None,
                  parent: QWidget | None = None) -> None:
@@ -61,8 +67,8 @@ class MessageRow(QFrame):
         self._live_reasoning: dict[str, LiveText] = {}
         self._tools: dict[str, ToolCard] = {}
         self._dirty: set[LiveText | MarkdownView] = set()
-        self.status = "success"
-        self.live = False
+        self._status = "success"
+        self._live = False
         # Streamed to its end in this view (a reload keeps it instead of re-rendering).
         self.streamed = False
         self.error_text: str | None = None
@@ -104,15 +110,34 @@ class MessageRow(QFrame):
         self.author = name
         self._set_header()
 
+    @property
+    def status(self) -> str:
+        """The stored status: pending, streaming, success, paused or error (`set_status`)."""
+        return self._status
+
     def set_status(self, status: str) -> None:
-        self.status = status
+        changed = status != self._status
+        self._status = status
         self._set_header()
+        if changed:
+            self.state_changed.emit(self)
+
+    @property
+    def live(self) -> bool:
+        """An execution of this view is writing to the row right now."""
+        return self._live
+
+    @live.setter
+    def live(self, live: bool) -> None:
+        if live != self._live:
+            self._live = live
+            self.state_changed.emit(self)
 
     # -- stored ------------------------------------------------------------------------------
     def set_parts(self, parts: list[Any], *, status: str = "success", stats: dict[str, Any] | None = None,
                   load_error: str | None = None) -> None:
         self.clear()
-        self.status = status
+        self.set_status(status)
         attachments = [p for p in parts if getattr(p, "type", "") == "attachment"]
         for part in parts:
             kind = getattr(part, "type", "")

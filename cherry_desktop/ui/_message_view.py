@@ -205,10 +205,17 @@ class MessageView(QScrollArea):
         if stored.id in self.hidden_ids:
             return None
         steer = bool(stored.metadata.get("steer") or stored.metadata.get("is_steer"))
-        row = MessageRow(stored.id, stored.role, steer=steer, files=getattr(self.bridge, "attachments", None))
+        row = self._new_row(stored.id, stored.role, steer=steer)
         row.set_parts(stored.parts, status=stored.status, stats=stored.stats, load_error=stored.load_error)
         row.apply_metadata(stored.metadata)
         self._by_id[stored.id] = row
+        return row
+
+    def _new_row(self, message_id: str, role: str, *, steer: bool = False) -> MessageRow:
+        row = MessageRow(message_id, role, steer=steer, files=getattr(self.bridge, "attachments", None))
+        # A multi-model group updates its buttons when an answer's status or liveness changes
+        # (not on every streamed frame).
+        row.state_changed.connect(self.groups.row_state_changed)
         return row
 
     def _append_stored(self, stored: Any) -> None:
@@ -256,7 +263,7 @@ class MessageView(QScrollArea):
 
         row = self._by_id.get(message_id)
         if row is None:
-            row = MessageRow(message_id, "user", steer=steer, files=getattr(self.bridge, "attachments", None))
+            row = self._new_row(message_id, "user", steer=steer)
             self._append_row(row)
         row.set_parts([*([TextPart(text=text, state="done")] if text or not files else []), *files])
         self._stick_to_bottom = True
@@ -282,7 +289,7 @@ class MessageView(QScrollArea):
                     self._append_row(new)
             row = self._by_id.get(key)
         if row is None:
-            row = MessageRow(key, "assistant")
+            row = self._new_row(key, "assistant")
             row.set_status("streaming")
             self._append_row(row)
         elif row.status in ("pending", "success", "paused", "error") and not row.live:
@@ -307,7 +314,6 @@ class MessageView(QScrollArea):
                 approvals = True
         for r in touched.values():
             r.end_frame()
-        self.groups.refresh(touched.values())
         if approvals:
             self.approvals_changed.emit()
 
@@ -322,7 +328,6 @@ class MessageView(QScrollArea):
                 if error_text and row.error_text is None:
                     row.show_error(error_text)
                 row.live = False
-        self.groups.refresh()
         self.approvals_changed.emit()
 
     def rename_row(self, old_id: str, new_id: str) -> None:

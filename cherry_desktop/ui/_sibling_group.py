@@ -8,7 +8,7 @@ model's column (a window sees that row first as an unknown stream anchor).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -92,11 +92,15 @@ class SiblingGroupView(QFrame):
         stop_requested(str): stop this model's answer.
         regenerate_requested(str): ask again for this answer (message id).
         choose_requested(str): continue the conversation from this answer (message id).
+        refreshed(): its buttons and tabs were brought up to its answers' state (`refresh`:
+            when the group is built or changes, or one of its answers changes status or
+            liveness; not on a streamed text frame).
     """
 
     stop_requested = Signal(str)
     regenerate_requested = Signal(str)
     choose_requested = Signal(str)
+    refreshed = Signal()
 
     def __init__(self, key: tuple[str, int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -144,9 +148,8 @@ class SiblingGroupView(QFrame):
         for i, column in enumerate(self.columns):
             chosen = column.row.message_id == self.continues_from and len(self.columns) > 1
             column.refresh(chosen=chosen, is_tip=self.is_tip, group_busy=busy)
-            text = ("✓ " if chosen else "") + column.model_name
-            if self.tabs.tabText(i) != text:  # refreshed every frame while streaming
-                self.tabs.setTabText(i, text)
+            self.tabs.setTabText(i, ("✓ " if chosen else "") + column.model_name)
+        self.refreshed.emit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -270,11 +273,10 @@ class SiblingGroups(QObject):
             if self._of_row.get(id(row)) is view:
                 del self._of_row[id(row)]
 
-    def refresh(self, rows: Iterable[MessageRow] | None = None) -> None:
-        """Update the buttons of the groups holding `rows` (all groups when None)."""
-        views = self._views.values() if rows is None else {id(v): v for r in rows
-                                                           if (v := self.view_of(r)) is not None}.values()
-        for view in list(views):
+    def row_state_changed(self, row: MessageRow) -> None:
+        """`row`'s status or liveness changed: its group (if any) updates its buttons."""
+        view = self.view_of(row)
+        if view is not None:
             view.refresh()
 
     def views(self) -> list[SiblingGroupView]:

@@ -133,6 +133,70 @@ async def test_two_models_side_by_side_stop_one_regenerate_one_and_continue_from
     window.close()
 
 
+def _watch_refreshes(windows: dict[str, Any]) -> list[tuple[str, bool, bool, bool, bool]]:
+    """Each refresh of the named windows' (last) group: which window, and what the second
+    answer's column showed after it (Stop shown, Regenerate shown and enabled, still live)."""
+    seen: list[tuple[str, bool, bool, bool, bool]] = []
+    for name, window in windows.items():
+        second = _groups(window)[-1].columns[1]
+        _groups(window)[-1].refreshed.connect(lambda n=name, c=second: seen.append((
+            n, not c.stop_button.isHidden(), not c.regenerate_button.isHidden(),
+            c.regenerate_button.isEnabled(), c.row.live)))
+    return seen
+
+
+async def test_a_group_updates_its_buttons_when_an_answer_changes_state_not_on_text_frames(
+        live_controller: Any, live_core: Any, scripted_ai: Any, qtbot: Any) -> None:
+    """Streamed text leaves a group's buttons and tabs alone (in every window of the chat);
+    an answer that finishes updates them at once, while the other model still streams."""
+    topic_id = _chat(live_core)
+    a = live_controller.open_window(topic_id)
+    b = live_controller.open_window(topic_id)
+    windows = (a, b)
+    await _ask_both(qtbot, a, "Q")
+    f1, f2 = await scripted_ai.feed(0), await scripted_ai.feed(1)
+    f1.text("one")
+    f2.text("uno")
+    await until(lambda: all(_column_texts(w) == ["one", "uno"] for w in windows))
+    await until(lambda: all(c.row.live and c.row.status == "streaming" for w in windows for c in _groups(w)[0].columns))
+    seen = _watch_refreshes({"a": a, "b": b})
+    for i in range(4):
+        f1.text(f" {i}")
+        f2.text(f" {i}")
+        await until(lambda i=i: all(t.endswith(f" {i}") for w in windows for t in _column_texts(w)))
+    assert seen == []  # text frames only
+    for window in windows:
+        for column in _groups(window)[0].columns:
+            assert column.stop_button.isVisible()
+            assert not column.regenerate_button.isVisible() and not column.use_button.isVisible()
+    # The second model finishes: its group shows that at once, in both windows (before the
+    # reload after the answer's end rebuilds it): Stop gone, Regenerate shown but disabled
+    # while the first model still streams.
+    f2.end()
+    await until(lambda: all(_groups(w)[0].columns[1].row.status == "success" for w in windows))
+    assert {entry[0] for entry in seen} == {"a", "b"}
+    assert [entry for entry in seen if entry[0] == "a"][-1] == ("a", False, True, False, False)
+    assert [entry for entry in seen if entry[0] == "b"][-1] == ("b", False, True, False, False)
+    for window in windows:
+        first, second = _groups(window)[0].columns
+        assert first.stop_button.isVisible() and not first.regenerate_button.isVisible()
+        assert not second.stop_button.isVisible()
+        assert second.regenerate_button.isVisible() and not second.regenerate_button.isEnabled()
+    seen = _watch_refreshes({"a": a, "b": b})
+    f1.text(" more")
+    await until(lambda: all(_column_texts(w)[0] == "one 0 1 2 3 more" for w in windows))
+    assert seen == []
+    f1.end()
+    await until(lambda: not a.is_streaming() and not b.is_streaming())
+    for window in windows:
+        await until(lambda w=window: _groups(w)[0].columns[0].row.status == "success")
+        first, second = _groups(window)[0].columns
+        assert not first.stop_button.isVisible() and not second.stop_button.isVisible()
+        assert first.regenerate_button.isEnabled() and second.regenerate_button.isEnabled()
+    a.close()
+    b.close()
+
+
 async def test_a_failing_model_leaves_an_error_row_in_its_column(live_controller: Any, live_core: Any,
                                                                   scripted_ai: Any, qtbot: Any) -> None:
     topic_id = _chat(live_core)
