@@ -484,6 +484,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>The model of this chat is no longer available. Choose another one.</translation>
     </message>
     <message>
+        <source>A model this chat also asked is no longer available and is not asked any more. Choose others with “Compare with…”.</source>
+        <translation>A model this chat also asked is no longer available and is not asked any more. Choose others with “Compare with…”.</translation>
+    </message>
+    <message>
         <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
         <translation>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</translation>
     </message>

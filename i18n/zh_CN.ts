@@ -484,6 +484,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>此对话的模型已不可用。请选择其他模型。</translation>
     </message>
     <message>
+        <source>A model this chat also asked is no longer available and is not asked any more. Choose others with “Compare with…”.</source>
+        <translation>此对话同时询问的一个模型已不可用，不会再询问它。请通过“对比…”选择其他模型。</translation>
+    </message>
+    <message>
         <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
         <translation>智能体的新设置无法应用到正在运行的会话，因此会话已暂停。排队的消息会等待你恢复。</translation>
     </message>

@@ -484,6 +484,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>此對話的模型已無法使用。請選擇其他模型。</translation>
     </message>
     <message>
+        <source>A model this chat also asked is no longer available and is not asked any more. Choose others with “Compare with…”.</source>
+        <translation>此對話同時詢問的一個模型已無法使用，不會再詢問它。請透過「比較…」選擇其他模型。</translation>
+    </message>
+    <message>
         <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
         <translation>智慧體的新設定無法套用到正在執行的工作階段，因此工作階段已暫停。排隊的訊息會等待你恢復。</translation>
     </message>

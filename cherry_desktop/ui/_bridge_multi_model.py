@@ -12,22 +12,42 @@ class MultiModelBridge:
 
     def __init__(self, bridge: Any) -> None:
         self.bridge = bridge
-        # The models a chat asks besides its own, per topic id (shared by its windows; a
-        # choice for the session, the chat's own model stays the saved default).
-        self._extra: dict[str, list[str]] = {}
 
     # -- which models answer -----------------------------------------------------------------
+    # The choice is saved with the chat (its topic row), so it outlives a restart, every
+    # window of the chat reads the same one, and it goes with the chat when that is deleted.
     def extra_models(self, topic_id: str) -> list[str]:
-        return list(self._extra.get(topic_id, []))
+        """The other models the chat asks; a model deleted since it was chosen drops out."""
+        providers = self.bridge.repos.providers
+        return [m for m in self.bridge.repos.topics.extra_models(topic_id) if providers.find_model(m) is not None]
 
     def set_extra_models(self, topic_id: str, unique_model_ids: list[str]) -> None:
-        self._extra[topic_id] = list(dict.fromkeys(unique_model_ids))
+        from cherry_desktop.core.data import NotFoundError
+
+        try:
+            self.bridge.repos.topics.set_extra_models(topic_id, unique_model_ids)
+        except NotFoundError:
+            pass  # the chat was deleted meanwhile: there is no choice left to keep
+
+    def dropped_issue(self, topic_id: str) -> Any:
+        """The header's notice when a model the chat was asking was deleted since (it is no
+        longer asked; the notice stays until the choice changes or the model comes back).
+        None: every chosen model still exists."""
+        from cherry_desktop.ui.bridge import ChatIssue
+
+        repos = self.bridge.repos
+        for model_id in repos.topics.extra_models(topic_id):
+            if repos.providers.find_model(model_id) is None:
+                provider_id = model_id.partition("::")[0]
+                provider = repos.providers.find_provider(provider_id)
+                return ChatIssue("extra-model-unavailable", provider.name if provider else "", provider_id)
+        return None
 
     def models_to_ask(self, topic_id: str) -> list[str]:
         """The mentioned models of the next send: empty for the single-model path (the
         chat's own model), else the chat's model first, then the others."""
         own = self.bridge.topic_model(topic_id)
-        extra = [m for m in self._extra.get(topic_id, []) if m != own]
+        extra = [m for m in self.extra_models(topic_id) if m != own]
         if not extra:
             return []
         return [own, *extra] if own else extra

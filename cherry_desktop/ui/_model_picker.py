@@ -47,6 +47,9 @@ class IssueWords(QObject):
         if issue.code == "keyring-unavailable":
             return self.tr("%1 needs an API key, but no key can be stored on this system.").replace("%1", name) \
                 + " " + self.keyring_hint()
+        if issue.code == "extra-model-unavailable":
+            return self.tr("A model this chat also asked is no longer available and is not asked any more. "
+                           "Choose others with “Compare with…”.")
         return self.tr("The model of this chat is no longer available. Choose another one.")
 
     def describe_code(self, code: str | None, provider_name: str = "") -> str | None:

@@ -40,14 +40,24 @@ def extra_model_issue(bridge: Any, topic_id: str) -> Any:
     return None
 
 
+def header_issue(bridge: Any, topic_id: str) -> Any:
+    """The chat header's notice: what keeps the chat's own model from answering, else a model
+    it also asked that was deleted since (no longer asked). None: nothing to say."""
+    return bridge.chat_issue(topic_id) or bridge.multi_model.dropped_issue(topic_id)
+
+
 def set_extra_models(window: Any, unique_model_ids: list[str]) -> None:
-    """The user picked the models the chat asks besides its own (every window of it follows)."""
+    """The user picked the models the chat asks besides its own: saved with the chat, and
+    every window of it follows."""
     topic_id = window.topic_id
     if topic_id is None:
         return
-    window.bridge.multi_model.set_extra_models(topic_id, unique_model_ids)
+    bridge = window.bridge
+    bridge.multi_model.set_extra_models(topic_id, unique_model_ids)
+    extra, issue = bridge.multi_model.extra_models(topic_id), header_issue(bridge, topic_id)
     for other in window.controller.windows_for(topic_id):
-        other.chat_header.set_extra_models(window.bridge.multi_model.extra_models(topic_id))
+        other.chat_header.set_extra_models(extra)
+        other.chat_header.set_issue(issue)
 
 
 def stop_answer(window: Any, unique_model_id: str) -> asyncio.Task[Any] | None:

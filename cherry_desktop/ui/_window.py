@@ -33,7 +33,7 @@ from cherry_desktop.ui._listener import QtStreamListener
 from cherry_desktop.ui._message_actions import UndoBar
 from cherry_desktop.ui._message_view import MessageView
 from cherry_desktop.ui._model_picker import ChatHeader, IssueWords
-from cherry_desktop.ui._multi_model import connect_window, extra_model_issue
+from cherry_desktop.ui._multi_model import connect_window, extra_model_issue, header_issue
 from cherry_desktop.ui._search import SearchPanel, reveal_message
 from cherry_desktop.ui._session_header import SessionHeader
 from cherry_desktop.ui._sidebar import SessionList
@@ -477,7 +477,7 @@ class ChatWindow(QMainWindow):
             return
         self.chat_header.set_models(self.bridge.chat_models(), self.bridge.topic_model(topic_id))
         self.chat_header.set_extra_models(self.bridge.multi_model.extra_models(topic_id))
-        self.chat_header.set_issue(self.bridge.chat_issue(topic_id))
+        self.chat_header.set_issue(header_issue(self.bridge, topic_id))
 
     def _on_permission_chosen(self, mode: str) -> asyncio.Task[Any] | None:
         topic_id = self.topic_id

@@ -60,7 +60,7 @@ class ChatIssue:
     def blocks_send(self) -> bool:
         """Whether a send would surely fail. A model missing from the records may still be
         served (its provider decides), and core words that failure if it comes."""
-        return self.code != "model-unavailable"
+        return self.code not in ("model-unavailable", "extra-model-unavailable")
 
 
 # The order the provider type selector lists them in (the registry's sets are unordered).

@@ -2,7 +2,8 @@
 SQLite under tmp_path): two models asked at once stream side by side, one is stopped while
 the other finishes, one is regenerated alone, the user picks the answer the conversation
 continues from and the next request holds only that one; a second window attaches mid-stream;
-a failing model leaves an error row in its column; a restart shows the group and the choice.
+a failing model leaves an error row in its column; a restart shows the group and the choice,
+and the chat still asks both models.
 The models are the scripted `stream_text` (tests/gui/_scripted.py) or the scripted model server."""
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ async def _ask_both(qtbot: Any, window: Any, text: str) -> None:
     assert header.compare_button.text() == "+ Demo model (fast)"
     window.composer.editor.setPlainText(text)
     qtbot.mouseClick(window.composer.send_button, Qt.MouseButton.LeftButton)
+
+
+def _checked(window: Any) -> list[str]:
+    """The compare menu's checked models (the ones asked besides the chat's own)."""
+    return [a.text() for a in window.chat_header.compare_menu.actions() if a.isCheckable() and a.isChecked()]
 
 
 def _click(qtbot: Any, button: Any) -> None:
@@ -363,6 +369,9 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
         ctl = UiController(core)
         try:
             window = ctl.open_window(topic_id)
+            # The chat still asks both models: the choice is saved with it.
+            assert _checked(window) == ["Demo model (fast) · Cherry demo (offline)"]
+            assert window.chat_header.compare_button.text() == "+ Demo model (fast)"
             await until(lambda: bool(_groups(window)))
             group = _groups(window)[0]
             assert [c.row.text() for c in group.columns] == [
@@ -380,17 +389,21 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
             await asyncio.sleep(0.2)  # let the layout settle before the screenshot
             window.message_view.scroll_to_bottom()
             assert window.grab().save(str(ARTIFACTS / "multi-model-tabs.png"))
-            # The next message (the chat's own model) goes to the server with the chosen answer only.
+            # The next message goes to both models again, each with the chosen answer only.
             window.composer.editor.setPlainText("And then?")
             qtbot.mouseClick(window.composer.send_button, Qt.MouseButton.LeftButton)
-            await until(lambda: any("And then?" in r.all_text() for r in server.message_requests()
-                                    if naming_reply(r) is None), timeout=10)
-            sent = next(r for r in server.message_requests() if naming_reply(r) is None and "And then?" in r.all_text())
-            assert sent.json.get("model") == "claude-demo"
-            assert [m.get("role") for m in sent.messages] == ["user", "assistant", "user"]
-            history = sent.all_text()
-            assert "The fast one says" in history and "Claude demo" not in history
-            await until(lambda: not window.is_streaming(), timeout=10)
+
+            def then_requests() -> list[Any]:
+                return [r for r in server.message_requests() if naming_reply(r) is None and "And then?" in r.all_text()]
+
+            await until(lambda: len(then_requests()) == 2, timeout=10)
+            assert sorted(str(r.json.get("model")) for r in then_requests()) == ["claude-demo", "claude-demo-fast"]
+            for sent in then_requests():
+                assert [m.get("role") for m in sent.messages] == ["user", "assistant", "user"]
+                history = sent.all_text()
+                assert "The fast one says" in history and "Claude demo" not in history
+            await until(lambda: not window.is_streaming() and len(_groups(window)) == 2, timeout=10)
+            assert [c.model_name for c in _groups(window)[1].columns] == ["Demo model", "Demo model (fast)"]
             # httpx's body iterators of the finished stream are finalised (asyncgen hooks) while
             # the provider's client is open: after core.stop the finaliser waits forever.
             gc.collect()

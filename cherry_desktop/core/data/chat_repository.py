@@ -51,6 +51,20 @@ def _topic(row: Topic) -> TopicRecord:
                        created_at=row.created_at, updated_at=row.updated_at)
 
 
+#: The key of `topic.settings` holding the models a chat asks besides its own model.
+EXTRA_MODELS_KEY = "extra_models"
+
+
+def _topic_settings(row: Topic) -> dict[str, Any]:
+    settings, _ = loads_or_error(row.settings, {}, where=f"topic {row.id}.settings")
+    return settings if isinstance(settings, dict) else {}
+
+
+def _extra_models(settings: dict[str, Any]) -> list[str]:
+    value = settings.get(EXTRA_MODELS_KEY)
+    return [m for m in value if isinstance(m, str) and m] if isinstance(value, list) else []
+
+
 def message_record(row: Message) -> StoredMessage:
     where = f"message {row.id}"
     parts, err = parts_from_json(row.data, where=where + ".data")
@@ -187,6 +201,28 @@ class TopicRepository:
 
     def delete_topic(self, topic_id: str) -> None:
         Topic.delete().where(Topic.id == topic_id).execute()
+
+    def extra_models(self, topic_id: str) -> list[str]:
+        """The unique model ids the chat asks besides its own model, in the order chosen (a
+        missing topic or an unreadable settings cell: none)."""
+        row = fetch_by_pk(Topic, topic_id)
+        return _extra_models(_topic_settings(row)) if row is not None else []
+
+    def set_extra_models(self, topic_id: str, unique_model_ids: list[str]) -> list[str]:
+        """Save the models the chat asks besides its own (duplicates dropped, order kept, the
+        chat's other settings kept); returns them. Not a conversation change: `updated_at` is
+        left alone. Raises `NotFoundError` for a topic that is gone."""
+        chosen = list(dict.fromkeys(unique_model_ids))
+        if not all(isinstance(m, str) and m for m in chosen):
+            raise ValueError(f"not unique model ids: {chosen!r}")
+        with database_proxy.atomic(WRITE_AFTER_READ):
+            row = fetch_by_pk(Topic, topic_id)
+            if row is None:
+                raise NotFoundError(f"topic {topic_id}")
+            settings = _topic_settings(row)
+            settings[EXTRA_MODELS_KEY] = chosen
+            Topic.update(settings=dumps(settings)).where(Topic.id == topic_id).execute()
+        return chosen
 
 
 class MessageRepository:

@@ -103,10 +103,18 @@ def _m9_session_settings(db: pw.SqliteDatabase) -> None:
         db.execute_sql('ALTER TABLE "agent_session" ADD COLUMN "settings" TEXT NOT NULL DEFAULT \'{}\'')
 
 
+def _m10_topic_settings(db: pw.SqliteDatabase) -> None:
+    """A chat topic's own settings (JSON object; the models it asks besides its own). A file
+    created at this build's migration 1 already has the column."""
+    columns = {row[1] for row in db.execute_sql('PRAGMA table_info("topic")')}
+    if "settings" not in columns:
+        db.execute_sql('ALTER TABLE "topic" ADD COLUMN "settings" TEXT NOT NULL DEFAULT \'{}\'')
+
+
 # Append only; never edit a released migration.
 MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [
     _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes, _m5_drop_config_version,
-    _m6_search_index, _m7_name_source, _m8_model_pricing, _m9_session_settings,
+    _m6_search_index, _m7_name_source, _m8_model_pricing, _m9_session_settings, _m10_topic_settings,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

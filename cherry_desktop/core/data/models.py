@@ -234,6 +234,9 @@ class Topic(BaseModel):
     updated_at = pw.BigIntegerField(default=now_ms)
     # "" (never named: auto-naming may name it) | "auto" | "user" (never auto-named again)
     name_source = pw.CharField(default="", constraints=[pw.SQL("DEFAULT ''")])
+    # The chat's own settings (JSON object), e.g. "extra_models": the models it asks besides
+    # its own model (migration 10).
+    settings = pw.TextField(default="{}", constraints=[pw.SQL("DEFAULT '{}'")])
 
 
 class Message(BaseModel):

@@ -104,7 +104,7 @@ def test_a_version_eight_file_gains_the_settings_column(db_path: Path) -> None:
     db.close()
     db = open_database(db_path)
     try:
-        assert schema_version(db) == SCHEMA_VERSION == 9
+        assert schema_version(db) == SCHEMA_VERSION
         found = repos.sessions.get_session(session.id)
         assert found.name == "old" and found.always_allowed_tools == ()
         assert repos.sessions.update_always_allowed_tools(session.id, add=["Bash"]) == ("Bash",)
