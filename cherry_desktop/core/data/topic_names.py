@@ -64,15 +64,16 @@ class TopicNameRepository:
             head = db.execute_sql(
                 'SELECT s."name_source", coalesce(s."model", a."model") FROM "agent_session" AS s '
                 'LEFT JOIN "agent" AS a ON a."id" = s."agent_id" WHERE s."id" = ?', (session_id,)).fetchone()
-            rows = db.execute_sql(
-                'SELECT "role", "data", "status" FROM "agent_session_message" WHERE "session_id" = ? '
-                'ORDER BY "ordering" LIMIT 50', (session_id,)).fetchall()
+            rows_sql, owner = ('SELECT "role", "data", "status" FROM "agent_session_message" WHERE "session_id" = ? '
+                               'ORDER BY "ordering" LIMIT 50'), session_id
         else:
             head = db.execute_sql('SELECT "name_source", "model" FROM "topic" WHERE "id" = ?', (topic_id,)).fetchone()
-            rows = db.execute_sql('SELECT "role", "data", "status" FROM "message" WHERE "topic_id" = ? '
-                                  'ORDER BY "ordering" LIMIT 50', (topic_id,)).fetchall()
+            rows_sql, owner = ('SELECT "role", "data", "status" FROM "message" WHERE "topic_id" = ? '
+                               'ORDER BY "ordering" LIMIT 50'), topic_id
+        # Every settled turn asks; a named topic (all but the first) is answered by the head alone.
         if head is None or head[0] != "":
             return None
+        rows = db.execute_sql(rows_sql, (owner,)).fetchall()
         users = [r for r in rows if r[0] == "user"]
         answers = [r for r in rows if r[0] == "assistant" and r[2] == "success"]
         if len(users) != 1 or not answers:

@@ -269,3 +269,25 @@ def test_upsert_of_an_existing_provider_keeps_its_models(repos: Repositories) ->
     assert repos.providers.get_provider("p").base_url == "http://b"
     assert repos.providers.get_provider("p").name == "P2"
     assert [m.unique_model_id for m in repos.providers.list_models("p")] == ["p::m"]
+
+
+def test_first_exchange_of_a_named_topic_reads_only_its_head(repos: Repositories) -> None:
+    """Naming asks after every settled turn; once the topic has a name (every turn but the
+    first), the answer comes from the topic's own row, without reading its messages."""
+    sid = _session(repos)
+    topic = f"agent-session:{sid}"
+    _user, assistant = repos.session_messages.create_turn(session_id=sid, user_parts=[TextPart(text="hi")],
+                                                          model_id="p::m2")
+    repos.session_messages.update_message(assistant.id, parts=[TextPart(text="hello")], status="success")
+    exchange = repos.names.first_exchange(topic)
+    assert exchange is not None and (exchange.user_text, exchange.assistant_text) == ("hi", "hello")
+
+    statements: list[str] = []
+    connection = database_proxy.connection()
+    assert repos.names.set_auto_name(topic, "Greeting")
+    connection.set_trace_callback(statements.append)
+    try:
+        assert repos.names.first_exchange(topic) is None
+    finally:
+        connection.set_trace_callback(None)
+    assert len(statements) == 1 and '"agent_session_message"' not in statements[0]
