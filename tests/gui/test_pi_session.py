@@ -100,3 +100,54 @@ async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any,
     rows = ui_core.repos.session_messages.list_messages(session_id)
     assert rows[-1].status == "paused"
     await _shot(window, "pi_stopped.png")
+
+
+async def test_a_pi_session_resumes_its_conversation_after_a_restart(qapp: Any, qtbot: Any, no_leaked_windows: None,
+                                                                      server: ScriptedModelServer,
+                                                                      tmp_path: Path) -> None:
+    """The spec's manual smoke, last step: one run of the app has a pi turn; the app stops (pi
+    with it); a new run on the same data dir shows the rows and the next turn resumes pi's
+    conversation (the model is sent the first exchange again)."""
+    from cherry_desktop.core.bootstrap import start_core
+    from cherry_desktop.core.paths import build_path_registry
+    from cherry_desktop.core.topics import session_topic_id
+    from cherry_desktop.demo.bootstrap import ensure_pi_demo_records
+    from cherry_desktop.ui import UiController
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    installation = await asyncio.to_thread(ensure_test_pi)
+    paths = build_path_registry(tmp_path / "data-root")
+    server.enqueue(text("Noted: kumquat."), text("The word was kumquat."))
+
+    async def one_run(prompt: str, rows_before: int) -> Any:
+        core = await start_core(paths)
+        ctl = UiController(core)
+        try:
+            root = core.paths.get("feature.agents.workspaces")
+            ensure_demo_records(core.repos, root, server.base_url)
+            _, session_id, _ = ensure_pi_demo_records(core.repos, root)
+            driver = core.agent_runtime.registry.get("pi")
+            assert isinstance(driver, PiRuntimeDriver)
+            driver.use_installation(installation)
+            window = ctl.open_window(session_topic_id(session_id))
+            await until(lambda: len(_roles(window)) == rows_before, timeout=10)
+            window.composer.editor.setPlainText(prompt)
+            qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+            await until(lambda: not window.is_streaming() and len(_roles(window)) == rows_before + 2, timeout=60)
+            texts = [r.text() for r in window.message_view.rows()]
+            if rows_before:
+                await _shot(window, "pi_resumed.png")
+            window.close()
+            return texts, driver
+        finally:
+            await ctl.aclose()
+            await core.stop()
+
+    texts, driver = await one_run("remember the word kumquat", 0)
+    assert texts == ["remember the word kumquat", "Noted: kumquat."]
+    assert driver.alive_pids() == []  # the app's stop took pi with it
+    texts, _ = await one_run("what was the word?", 2)
+    assert texts == ["remember the word kumquat", "Noted: kumquat.", "what was the word?", "The word was kumquat."]
+    sent = server.requests_for_model_turns()[-1].all_text()
+    assert "kumquat" in sent and "Noted: kumquat." in sent
+    qapp.processEvents()
