@@ -71,6 +71,19 @@ class CurrentTextCombo(QComboBox):
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
+    def set_items(self, items: list[tuple[str, str]], current: str) -> None:
+        """Replace the (label, data) items and choose `current`, with no `activated` or
+        `currentIndexChanged` (not the user's choice). The geometry is updated here: with the
+        signals blocked, nothing else tells the layout that the current text changed (a window
+        opened empty and then shown a session kept its combo at an empty combo's width)."""
+        self.blockSignals(True)
+        self.clear()
+        for label, data in items:
+            self.addItem(label, data)
+        self.setCurrentIndex(max(0, self.findData(current)))
+        self.blockSignals(False)
+        self.updateGeometry()
+
     def showPopup(self) -> None:
         view = self.view()
         view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width())
@@ -153,12 +166,7 @@ class SessionHeader(QFrame):
             self.folder_button.setText(Path(path).name or path)
             self.folder_button.setToolTip(self.tr("Open %1").replace("%1", path))
         self.mode = info.permission_mode
-        self.permission_combo.blockSignals(True)
-        self.permission_combo.clear()
-        for mode in info.permission_modes:
-            self.permission_combo.addItem(self.mode_label(mode), mode)
-        self.permission_combo.setCurrentIndex(max(0, self.permission_combo.findData(info.permission_mode)))
-        self.permission_combo.blockSignals(False)
+        self.permission_combo.set_items([(self.mode_label(m), m) for m in info.permission_modes], info.permission_mode)
         self.set_context_usage(info.context_used, info.context_max)
         self.always_allowed.set_tools(info.always_allowed_tools)
         self.notice.clear()

@@ -144,3 +144,20 @@ async def test_the_permission_combo_shows_its_whole_text_at_the_default_and_a_na
     finally:
         window.close()
         apply_theme(qapp, "light")
+
+
+async def test_a_window_opened_empty_then_shown_a_session_shows_the_whole_permission_mode(
+        controller: Any, agent_topic: Any) -> None:
+    """The combo is as wide as its current text also when the header is first filled in a
+    window that opened with no topic (it used to stay at an empty combo's width: a bare arrow)."""
+    topic_id, _driver, _workspace = agent_topic
+    window = controller.open_window(None)
+    window.show()
+    await asyncio.sleep(0.1)
+    window.show_topic(topic_id)
+    combo = window.session_header.permission_combo
+    await until(lambda: combo.isVisible())
+    await asyncio.sleep(0.1)
+    assert combo.currentText() == "Ask before edits and commands"
+    assert combo.width() >= combo.sizeHint().width() > combo.fontMetrics().horizontalAdvance(combo.currentText())
+    window.close()
