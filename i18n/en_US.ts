@@ -1138,6 +1138,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Installing %1 %2 for its first use (about 15 s)…</source>
+        <translation>Installing %1 %2 for its first use (about 15 s)…</translation>
+    </message>
+    <message>
         <source>Still always allowed: %1</source>
         <translation>Still always allowed: %1</translation>
     </message>

@@ -1137,6 +1137,10 @@ To try everything offline, without an account, start the app with cherry-desktop
 <context>
     <name>SessionHeader</name>
     <message>
+        <source>Installing %1 %2 for its first use (about 15 s)…</source>
+        <translation>首次使用，正在安裝 %1 %2（約 15 秒）…</translation>
+    </message>
+    <message>
         <source>Still always allowed: %1</source>
         <translation>仍一律允許：%1</translation>
     </message>

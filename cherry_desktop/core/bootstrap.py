@@ -137,6 +137,7 @@ def add_stream_services(core: CoreServices) -> None:
         AgentSessionRuntimeService,
         HostSettings,
     )
+    from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
     from cherry_desktop.core.ai.service import AiService
     from cherry_desktop.core.ai.stream import (
         AiStreamManager,
@@ -169,6 +170,8 @@ def add_stream_services(core: CoreServices) -> None:
         repos=repos, paths=paths, stream_host=manager, credentials=core.credentials, settings=host_settings,
         idle_window_s=settings.settings.agent_idle_window_s, shared_cache=core.shared_cache,
         trace_storage=trace_storage,
+        driver_deps=RuntimeDriverDeps(paths=paths, repos=repos, credentials=core.credentials,
+                                      shared_cache=core.shared_cache),
     )
     app.register(runtime)
     ai_service.set_runtime_stream_handler(runtime.open_turn_stream)

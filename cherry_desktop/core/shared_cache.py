@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,26 @@ def topic_title_key(topic_id: str) -> str:
 
 def topic_last_seen_completion_key(topic_id: str) -> str:
     return TOPIC_LAST_SEEN_COMPLETION_PREFIX + topic_id
+
+
+#: A runtime being set up before it can connect (pi installed with npm on its first use): an
+#: `AgentRuntimeSetup` while it lasts, deleted when it ends (installed, or failed: the turn then
+#: fails with the reason).
+AGENT_RUNTIME_SETUP_PREFIX = "agent_runtime.setup."
+
+
+def agent_runtime_setup_key(runtime_type: str) -> str:
+    return AGENT_RUNTIME_SETUP_PREFIX + runtime_type
+
+
+@dataclass(frozen=True)
+class AgentRuntimeSetup:
+    """What the windows of a runtime's sessions show while it is set up: the runtime, the
+    version being installed, and the installer's newest output line."""
+
+    runtime_type: str
+    version: str
+    last_line: str = ""
 
 
 class _Subscription:

@@ -144,8 +144,14 @@ class SessionHeader(QFrame):
         h.addWidget(self.permission_combo)
         h.addWidget(self.context_meter)
         v.addWidget(self.notice)
+        # The session's runtime being set up before it can start (pi installed on first use).
+        self.setup_label = ElidedLabel(self)
+        self.setup_label.setObjectName("sessionRuntimeSetup")
+        self.setup_label.setVisible(False)
+        v.addWidget(self.setup_label)
         self.workspace_path: str | None = None
         self.mode = ""
+        self.agent_type = ""
         #: Opens a folder (QDesktopServices by default; tests swap it).
         self.opener: Callable[[str], object] = lambda path: QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
@@ -156,6 +162,7 @@ class SessionHeader(QFrame):
         """Fill from a `SessionHeaderInfo`; hide for None (not an agent session)."""
         self.setVisible(info is not None)
         if info is None:
+            self.agent_type = ""
             return
         self.agent_label.setText(self.tr("Agent: %1").replace("%1", info.agent_name or self.tr("Untitled agent")))
         self.model_label.setText(self.tr("Model: %1").replace("%1", info.model_name or self.tr("the agent's default")))
@@ -166,11 +173,23 @@ class SessionHeader(QFrame):
             self.folder_button.setText(Path(path).name or path)
             self.folder_button.setToolTip(self.tr("Open %1").replace("%1", path))
         self.mode = info.permission_mode
+        self.agent_type = info.agent_type
         self.permission_combo.set_items([(self.mode_label(m), m) for m in info.permission_modes], info.permission_mode)
         self.set_context_usage(info.context_used, info.context_max)
         self.always_allowed.set_tools(info.always_allowed_tools)
         self.notice.clear()
         self.notice.setVisible(False)
+
+    def show_runtime_setup(self, setup: Any) -> None:
+        """An `AgentRuntimeSetup` of this session's runtime (its first use installs it), or None."""
+        self.setup_label.setVisible(setup is not None)
+        if setup is None:
+            return
+        text = self.tr("Installing %1 %2 for its first use (about 15 s)…").replace(
+            "%1", setup.runtime_type).replace("%2", setup.version)
+        if setup.last_line:
+            text += " " + setup.last_line
+        self.setup_label.setText(text)
 
     def set_context_usage(self, used: int | None, maximum: int | None) -> None:
         if used is None or not maximum:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.core.shared_cache import topic_title_key
+from cherry_desktop.core.shared_cache import agent_runtime_setup_key, topic_title_key
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._actions_handler import MessageActionsHandler
 from cherry_desktop.ui._always_allowed import follow_always_allowed, show_always_allowed
@@ -286,6 +286,8 @@ class ChatWindow(QMainWindow):
     def _on_cache_changed(self, key: str, _value: Any) -> None:
         if self.topic_id is not None and key == topic_title_key(self.topic_id) and isinstance(_value, str):
             self.title.setText(_value)
+        if self.session_header.agent_type and key == agent_runtime_setup_key(self.session_header.agent_type):
+            self.session_header.show_runtime_setup(_value)
         # The host publishes each session's runtime state (busy, pending, held, issue): the queue
         # may have changed from another window or from the host itself.
         session_id = session_id_from_topic(self.topic_id) if self.topic_id else None
@@ -470,6 +472,8 @@ class ChatWindow(QMainWindow):
         topic_id = self.topic_id
         self.session_header.show_info(
             self.bridge.session_header_info(topic_id) if topic_id and is_agent_session_topic(topic_id) else None)
+        setup_key = agent_runtime_setup_key(self.session_header.agent_type)
+        self.session_header.show_runtime_setup(self.cache.snapshot(setup_key).get(setup_key))
         self.usage_summary.show_totals(self.bridge.usage_totals(topic_id) if topic_id else None)
         is_chat = topic_id is not None and not is_agent_session_topic(topic_id)
         self.chat_header.setVisible(is_chat)

@@ -151,3 +151,52 @@ async def test_a_pi_session_resumes_its_conversation_after_a_restart(qapp: Any, 
     sent = server.requests_for_model_turns()[-1].all_text()
     assert "kumquat" in sent and "Noted: kumquat." in sent
     qapp.processEvents()
+
+
+async def test_the_first_pi_turn_shows_the_install_in_the_session_header(
+        controller: Any, ui_core: Any, server: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch,
+        qtbot: Any) -> None:
+    """No pi on the machine: the first turn installs the pinned pi, and while npm runs the
+    session header says so with npm's newest line (`AgentRuntimeSetup` in the shared cache);
+    it goes when pi is installed and the turn runs. npm's registry is the internet, so the
+    install links the test's pi into the app's runtime folder (as tests/integration/
+    test_pi_driver.py does); the lookup, the launch and the turn are real."""
+    from cherry_desktop.core.ai.runtime.pi import driver as driver_module
+    from cherry_desktop.core.ai.runtime.pi.install import PI_PINNED_VERSION, app_pi
+    from cherry_desktop.core.topics import session_topic_id
+    from cherry_desktop.demo.bootstrap import ensure_pi_demo_records
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    installation = await asyncio.to_thread(ensure_test_pi)
+    monkeypatch.setenv("PATH", str(installation.node.node.parent))  # no `pi` on PATH
+    release = asyncio.Event()
+
+    async def npm_install(install_dir: Path, progress: Any = None) -> Any:
+        progress("npm http fetch GET 200 @mariozechner/pi-coding-agent 120ms (cache miss)")
+        await release.wait()
+        target = install_dir / "node_modules" / "@mariozechner" / "pi-coding-agent"
+        target.parent.mkdir(parents=True)
+        target.symlink_to(installation.cli_js.parents[1], target_is_directory=True)
+        return app_pi(install_dir, installation.node)
+
+    monkeypatch.setattr(driver_module, "install_pinned_pi", npm_install)
+    root = ui_core.paths.get("feature.agents.workspaces")
+    ensure_demo_records(ui_core.repos, root, server.base_url)
+    _, session_id, _ = ensure_pi_demo_records(ui_core.repos, root)
+    server.enqueue(text("pi is installed and answering."))
+    window = controller.open_window(session_topic_id(session_id))
+    setup = window.session_header.setup_label
+    assert not setup.isVisibleTo(window)
+    window.composer.editor.setPlainText("hello pi")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: setup.isVisibleTo(window), timeout=10)
+    assert setup.text() == (f"Installing pi {PI_PINNED_VERSION} for its first use (about 15 s)… "
+                            "npm http fetch GET 200 @mariozechner/pi-coding-agent 120ms (cache miss)")
+    other = controller.open_window(session_topic_id(session_id))  # a window opened meanwhile says so too
+    assert other.session_header.setup_label.isVisibleTo(other)
+    await _shot(window, "pi_installing.png")
+    release.set()
+    await until(lambda: not window.is_streaming() and _roles(window) == ["user", "assistant"], timeout=60)
+    assert window.message_view.rows()[-1].text() == "pi is installed and answering."
+    assert not setup.isVisibleTo(window) and not other.session_header.setup_label.isVisibleTo(other)
+    other.close()

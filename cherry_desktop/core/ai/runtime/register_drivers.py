@@ -43,6 +43,7 @@ class RuntimeDriverDeps:
     paths: Any = None  # PathRegistry
     repos: Any = None  # Repositories
     credentials: Any = None  # CredentialStore
+    shared_cache: Any = None  # SharedCache: what every window mirrors (a runtime's setup progress)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -43,6 +43,7 @@ from cherry_desktop.core.ai.runtime.types import (
 )
 from cherry_desktop.core.data.records import ModelRecord
 from cherry_desktop.core.paths import PathRegistry, build_path_registry
+from cherry_desktop.core.shared_cache import AgentRuntimeSetup, agent_runtime_setup_key
 
 log = logging.getLogger(__name__)
 
@@ -108,8 +109,9 @@ class PiRuntimeDriver:
 
     async def ensure_installation(self) -> PiInstallation:
         """pi on PATH or in the app's runtime folder; when neither, install the pinned pi there
-        with npm first (once, ~15 s; npm's progress goes to the log). Without Node this raises
-        `PiUnavailableError` ``node-missing`` (the turn fails with that code)."""
+        with npm first (once, ~15 s; npm's progress goes to the log and, as an
+        `AgentRuntimeSetup` under `agent_runtime_setup_key("pi")`, to the windows). Without Node
+        this raises `PiUnavailableError` ``node-missing`` (the turn fails with that code)."""
         async with self._install_lock:
             if self._installation is not None:
                 return self._installation
@@ -120,9 +122,28 @@ class PiRuntimeDriver:
                 if exc.code != "pi-missing":
                     raise
                 log.info("pi is not installed; installing %s into %s", PI_PINNED_VERSION, install_dir)
-                self._installation = await install_pinned_pi(
-                    install_dir, progress=lambda line: log.info("npm: %s", line))
+                self._report_setup("")
+                try:
+                    self._installation = await install_pinned_pi(install_dir, progress=self._on_install_line)
+                finally:
+                    self._report_setup(None)
             return self._installation
+
+    def _on_install_line(self, line: str) -> None:
+        log.info("npm: %s", line)
+        if line.strip():
+            self._report_setup(line.strip())
+
+    def _report_setup(self, line: str | None) -> None:
+        """Tell the windows that pi is being installed (`line`: npm's newest), or no more (None)."""
+        cache = getattr(self.deps, "shared_cache", None)
+        if cache is None:
+            return
+        key = agent_runtime_setup_key(self.type)
+        if line is None:
+            cache.delete(key)
+        else:
+            cache.set_shared(key, AgentRuntimeSetup(self.type, PI_PINNED_VERSION, line))
 
     def launch_for(self, input: RuntimeConnectInput, token: str | None) -> PiLaunch:
         """Write a connection home and build the launch of a pi for `input` (also used by
