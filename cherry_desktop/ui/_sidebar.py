@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHeaderView, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
 from cherry_desktop.core.shared_cache import TOPIC_TITLE_PREFIX
@@ -116,6 +116,11 @@ class SessionList(QTreeWidget):
         self.itemActivated.connect(self._activated)
         self.itemClicked.connect(self._activated)
         self.itemDoubleClicked.connect(self._rename_item)
+        # The list never takes the keyboard focus (NoFocus above): F2 is the window's, so it
+        # works from the composer or the search box too.
+        self.rename_shortcut = QShortcut(QKeySequence(Qt.Key.Key_F2), self)
+        self.rename_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.rename_shortcut.activated.connect(self._rename_current)
         self.badges: dict[str, StatusBadge] = {}
         self._items: dict[str, QTreeWidgetItem] = {}
         self.current_topic: str | None = None
@@ -192,10 +197,14 @@ class SessionList(QTreeWidget):
         if topic_id:
             self.rename_requested.emit(topic_id)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
+    def _rename_current(self) -> None:
         item = self.currentItem()
-        if event.key() == Qt.Key.Key_F2 and item is not None and item.data(0, TOPIC_ROLE):
+        if item is not None and item.data(0, TOPIC_ROLE):
             self._rename_item(item)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_F2:  # sent to the list itself (the shortcut did not run)
+            self._rename_current()
             return
         super().keyPressEvent(event)
 

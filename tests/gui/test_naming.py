@@ -118,3 +118,31 @@ def test_title_cleaning_and_locale() -> None:
     assert clean_title("  \n") == ""
     assert len(clean_title("x" * 200)) == 60
     assert ui_locale("zh_TW") == "zh_TW" and ui_locale("fr_FR") == "en_US"
+
+
+async def test_f2_renames_the_open_topic_wherever_the_keyboard_focus_is(controller: Any) -> None:
+    """The sidebar never takes the keyboard focus (a click leaves it in the search box or the
+    composer), so F2 is the window's: it renames the topic selected in the sidebar."""
+    import unittest.mock as mock
+
+    from PySide6.QtWidgets import QInputDialog
+
+    topic_id = controller.bridge.create_topic("Soup")
+    window = controller.open_window(topic_id)
+    window.show()
+    window.activateWindow()
+    await asyncio.sleep(0.05)
+    asked: list[str] = []
+
+    def get_text(*_a: Any, **k: Any) -> tuple[str, bool]:
+        asked.append(k.get("text", ""))
+        return "Soup notes", True
+
+    with mock.patch.object(QInputDialog, "getText", staticmethod(get_text)):
+        for focused in (window.composer.editor, window.search_panel.box):
+            focused.setFocus()
+            await until(focused.hasFocus)
+            QTest.keyClick(focused, Qt.Key.Key_F2)
+    assert asked == ["Soup", "Soup notes"]
+    assert window.title.text() == "Soup notes" and window.sidebar.item_for(topic_id).text(0) == "Soup notes"
+    window.close()
