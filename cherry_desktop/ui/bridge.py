@@ -483,14 +483,21 @@ class UiBridge(QObject):
 
     def default_chat_model(self) -> str | None:
         """For a new chat: the model of the newest chat that still works, else the first model
-        of a provider the user stored a key for, else the first model at all (its header then
-        says what is missing, which is the guidance a first run needs)."""
+        of a provider the user stored a key for, else, while the offline demo runs (`--demo`),
+        its model (it answers without a key), else the first model at all (its header then says what is
+        missing, which is the guidance a first run needs)."""
+        from cherry_desktop.core.data.seed import is_demo_provider
+
         for topic in self.repos.topics.list_topics():
             if topic.model and self.model_issue(topic.model) is None:
                 return str(topic.model)
         choices = self.chat_models()
         keyed = next((c for c in choices if self.has_api_key(c.provider_id)), None)
-        chosen = keyed or (choices[0] if choices else None)
+        # Only while its server runs: without `--demo` its provider's address is stale.
+        demo_ids = ({p.id for p in self.repos.providers.list_providers() if is_demo_provider(p)}
+                    if getattr(self.core, "demo", None) is not None else set())
+        demo = next((c for c in choices if c.provider_id in demo_ids), None)
+        chosen = keyed or demo or (choices[0] if choices else None)
         return chosen.unique_model_id if chosen else None
 
     # -- reads ------------------------------------------------------------------------------------

@@ -261,3 +261,24 @@ async def test_an_abandoned_async_generator_is_closed_on_the_loop(controller: An
     gc.collect()
     await until(lambda: cleaned)
     assert cleaned == ["on the loop"]
+
+
+async def test_with_the_demo_and_no_key_a_new_chat_gets_the_demo_model(controller: Any, ui_core: Any) -> None:
+    """`--demo` on a fresh machine: no key stored for the seeded cloud providers, so a new
+    chat uses the demo model (it answers offline) instead of the first cloud model, whose
+    header could only say a key is missing."""
+    from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
+
+    ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), "http://127.0.0.1:9")
+    choices = controller.bridge.chat_models()
+    assert choices[0].unique_model_id != DEMO_UNIQUE_MODEL_ID  # the seeded providers come first
+    # A data dir that once ran --demo, started without it: the demo's server is not there.
+    assert controller.bridge.default_chat_model() == choices[0].unique_model_id
+    ui_core.demo = object()  # --demo: its server runs
+    assert controller.bridge.default_chat_model() == DEMO_UNIQUE_MODEL_ID
+    window = controller.open_window(None)
+    window.new_chat()
+    assert window.chat_header.current_model() == DEMO_UNIQUE_MODEL_ID
+    assert not window.chat_header.notice.isVisibleTo(window)
+    window.close()
+    ui_core.demo = None
