@@ -22,6 +22,7 @@ from cherry_desktop.ui._bridge_attachments import (
     candidate_from_bytes,
     candidate_from_path,
 )
+from cherry_desktop.ui._flow_layout import FlowLayout, flow_policy
 
 #: Raw image formats a clipboard may carry, taken as they are (a JPEG stays a JPEG).
 _RAW_IMAGE_FORMATS = ("image/png", "image/jpeg", "image/webp", "image/gif")
@@ -50,10 +51,11 @@ class AttachmentTray(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        self._chips = QHBoxLayout()
-        self._chips.setSpacing(6)
-        self._chips.addStretch(1)
-        layout.addLayout(self._chips)
+        # The chips wrap onto more lines: in one line, ten files widened the whole window.
+        chips = QWidget(self)
+        flow_policy(chips)
+        self._chips = FlowLayout(chips)
+        layout.addWidget(chips)
         self.notice = QLabel(self)
         self.notice.setObjectName("attachmentNotice")
         self.notice.setWordWrap(True)
@@ -128,7 +130,7 @@ class AttachmentTray(QFrame):
 
     # -- view ----------------------------------------------------------------------------------
     def _refresh(self, notice: str = "") -> None:
-        while self._chips.count() > 1:
+        while self._chips.count():
             item = self._chips.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
@@ -136,14 +138,14 @@ class AttachmentTray(QFrame):
                 widget.setParent(None)  # gone from the tray now, deleted when the loop next runs
                 widget.deleteLater()
         for index, candidate in enumerate(self.items):
-            self._chips.insertWidget(index, self._chip(index, candidate))
+            self._chips.addWidget(self._chip(index, candidate))
         self.notice.setText(notice)
         self.notice.setVisible(bool(notice))
         self.setVisible(bool(self.items) or bool(notice))
         self.changed.emit()
 
     def _chip(self, index: int, candidate: AttachmentCandidate) -> QWidget:
-        chip = QFrame(self)
+        chip = QFrame(self._chips.parentWidget())
         chip.setObjectName("attachmentTrayItem")
         row = QHBoxLayout(chip)
         row.setContentsMargins(2, 2, 2, 2)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from cherry_desktop.ui._bridge_attachments import is_image_type
+from cherry_desktop.ui._flow_layout import FlowLayout, flow_policy
 
 THUMB_SIZE = 72
 VIEWER_MAX = QSize(1000, 760)
@@ -170,15 +171,14 @@ def describe_attachment_error(error: BaseException) -> str:
 
 
 class AttachmentStrip(QWidget):
-    """A user row's files: thumbnails and chips in a line (objectName `attachmentStrip`);
-    `files` (the bridge's attachments facet) finds each stored file."""
+    """A user row's files: thumbnails and chips, wrapping onto more lines (objectName
+    `attachmentStrip`); `files` (the bridge's attachments facet) finds each stored file."""
 
     def __init__(self, parts: list[Any], files: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("attachmentStrip")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(6)
+        flow_policy(self)
+        row = FlowLayout(self)
         self.buttons: list[AttachmentButton] = []
         for part in parts:
             path = files.path_of(part) if files is not None else None
@@ -188,7 +188,6 @@ class AttachmentStrip(QWidget):
             button.opened.connect(lambda p=path, n=str(part.filename), i=image: self.open_viewer(n, p, i))
             self.buttons.append(button)
             row.addWidget(button)
-        row.addStretch(1)
 
     def open_viewer(self, filename: str, path: Path | None, image: bool) -> AttachmentViewer | None:
         if path is None or not path.is_file():

@@ -242,3 +242,39 @@ async def test_screenshot_of_a_user_row_with_an_image_and_a_text_chip(
         row.close()
         row.deleteLater()
         store.discard(parts)
+
+
+
+def test_many_files_wrap_onto_more_lines_and_never_widen_the_composer_or_the_row(qtbot: Any, tmp_path: Path) -> None:
+    """Ten files in the composer's tray and in a sent row: the chips wrap within the width
+    they are given (in one line they pushed an 1100-pixel window to nearly 2000)."""
+    from cherry_desktop.core.messages import AttachmentPart
+    from cherry_desktop.ui._attachment_view import AttachmentStrip
+    from cherry_desktop.ui._composer import Composer
+
+    files = [tmp_path / f"quarterly-report-part-{i}.txt" for i in range(MAX_ATTACHMENTS)]
+    for i, p in enumerate(files):
+        p.write_text(f"part {i}")
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.resize(600, 160)
+    composer.show()
+    composer.attachments.add_paths(files)
+    strip = AttachmentStrip([AttachmentPart(id=str(i), filename=p.name, media_type="text/plain", size=6,
+                                            stored_name=f"t/{i}.txt") for i, p in enumerate(files)], None)
+    qtbot.addWidget(strip)
+    strip.resize(600, strip.heightForWidth(600))
+    strip.show()
+    QApplication.processEvents()
+
+    def lines(widgets: list[QWidget], within: QWidget) -> int:
+        assert all(w.mapTo(within, QPoint(0, 0)).x() >= 0 and w.mapTo(within, QPoint(w.width(), 0)).x() <= 600
+                   for w in widgets)
+        return len({w.mapTo(within, QPoint(0, 0)).y() for w in widgets})
+
+    chips = composer.attachments.findChildren(QWidget, "attachmentTrayItem")
+    assert len(chips) == len(files) and lines(chips, composer) > 1
+    assert composer.minimumSizeHint().width() <= 600 and composer.width() == 600
+    buttons = strip.findChildren(QToolButton)
+    assert len(buttons) == len(files) and lines(buttons, strip) > 1
+    assert strip.minimumSizeHint().width() <= 600 and strip.heightForWidth(600) > buttons[0].height()
