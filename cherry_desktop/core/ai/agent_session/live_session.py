@@ -21,7 +21,7 @@ import asyncio
 import enum
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from cherry_desktop.core.ai.agent_session.connections import call_interrupt, close_connection, reconcile_input
 from cherry_desktop.core.ai.agent_session.errors import SessionBusyError, UnknownRuntimeTurnError
@@ -46,6 +46,9 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
 
 log = logging.getLogger(__name__)
+
+#: What `LiveSession.try_redirect` did with a steer (None: not redirected).
+RedirectOutcome = Literal["injected", "requeued"] | None
 
 class SessionState(enum.Enum):
     IDLE = "idle"
@@ -171,6 +174,7 @@ class LiveSession:
         turn = self.current
         if turn is not None:
             turn.redirected = [m for m in turn.redirected if m.id != message_id]
+            turn.undelivered.add(message_id)
         row = self.service.repos.session_messages.find_message(message_id)
         if row is None:
             log.warning("undelivered steer %s has no user row; dropped", message_id)
@@ -179,25 +183,34 @@ class LiveSession:
             self.queue.add(row.to_ui_message(), is_steer=True, first=True)
             self.publish()
 
-    async def try_redirect(self, message: UIMessage) -> bool:
-        """Steer `message` into the open normal turn, when its driver can."""
+    async def try_redirect(self, message: UIMessage) -> RedirectOutcome:
+        """Steer `message` into the open normal turn, when its driver can: "injected", else
+        "requeued" (the runtime took it but settled without it: `requeue_undelivered` queued it
+        already) or None (not redirected)."""
         turn = self.live_turn
         conn = self.connection
         if turn is None or conn is None or turn.kind != "normal" or not turn.sent or turn.interrupted:
-            return False
+            return None
         seg = turn.active_segment
         # Steering is valid only once the turn's stream is open; files ride a turn, not a steer.
         if seg is None or not seg.opened or not getattr(conn, "supports_redirect", False) or carries_files(message):
-            return False
+            return None
+        # Counted before the await: the runtime may inject it (a steer boundary) or report it
+        # undelivered (requeued) before its answer to the redirect arrives.
+        turn.redirected.append(message)
         try:
             ok = await conn.redirect(RuntimeRedirectInput(message=message, system_reminder=True))
         except Exception:
             log.exception("redirect into session %s failed; queued instead", self.session_id)
-            return False
+            ok = False
+        if message.id in turn.undelivered:
+            return "requeued"  # reported undelivered meanwhile (or the settle's safety net)
         if ok and self.current is turn and not turn.settled:
-            turn.redirected.append(message)
-            return True
-        return False
+            return "injected"
+        pending = any(m.id == message.id for m in turn.redirected)
+        turn.redirected = [m for m in turn.redirected if m.id != message.id]
+        # The turn ended meanwhile: a steer boundary took it (injected), else it never went in.
+        return "injected" if ok and not pending else None
 
     # -- terminal / ownership --------------------------------------------------------------------
     async def on_segment_terminal(self, seg: Segment, status: TerminalStatus) -> None:

@@ -229,9 +229,12 @@ class AgentSessionRuntimeService(Service):
         """Hand a persisted follow-up user row to the runtime: redirect it into the open normal
         turn when the driver can steer, else queue it behind what is already queued."""
         session = self.session(session_id)
-        if mode == "steer" and await session.try_redirect(message):
+        outcome = await session.try_redirect(message) if mode == "steer" else None
+        if outcome is not None:
+            # "requeued": the runtime took the steer, then settled without it while the
+            # redirect was in flight; it is queued already (or running as the next turn).
             session.publish()
-            return "injected"
+            return "injected" if outcome == "injected" else "queued"
         turn = session.current
         after_stop = turn is not None and turn.interrupted
         if turn is not None and after_stop:
@@ -313,10 +316,14 @@ class AgentSessionRuntimeService(Service):
         if session is None:
             raise ValueError(f"{user_message_id} is not queued in session {session_id}")
         row = self.repos.session_messages.find_message(user_message_id)
-        if row is not None and await session.try_redirect(row.to_ui_message()):
+        outcome = await session.try_redirect(row.to_ui_message()) if row is not None else None
+        if outcome == "injected":
             session.queue.take(user_message_id)
             session.publish()
             return "injected"
+        if not session.queue.contains(user_message_id):
+            session.publish()  # reported undelivered and already started as the next turn
+            return "started"
         session.queue.move_to_front(user_message_id)
         # Only this message is sent now: a held queue stays held behind it.
         was_held, session.queue_held = session.queue_held, False

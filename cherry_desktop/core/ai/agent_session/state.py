@@ -123,6 +123,9 @@ class RuntimeTurn:
     segments: list[Segment] = field(default_factory=list)
     # Steers redirected into this turn and not yet rolled at a boundary.
     redirected: list[UIMessage] = field(default_factory=list)
+    # Steers of this turn the runtime reported undelivered (or the settle's safety net
+    # caught): they were put back in the queue.
+    undelivered: set[str] = field(default_factory=set)
     # User messages sent after this turn was stopped, while it settled: new turns, not part
     # of the queue the Stop holds.
     sent_after_stop: set[str] = field(default_factory=set)

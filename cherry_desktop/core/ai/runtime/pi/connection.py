@@ -37,11 +37,14 @@ from cherry_desktop.core.ai.runtime.pi.records import parse_record
 from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError, PiRpcProcess
 from cherry_desktop.core.ai.runtime.pi.stream_adapter import PiStreamAdapter
 from cherry_desktop.core.ai.runtime.types import (
+    CUT_SHORT_METADATA_KEY,
     DENIED_MESSAGE,
     DISABLED_MESSAGE,
     AgentRuntimeEvent,
     ApprovalDecision,
+    ChunkEvent,
     ContextUsage,
+    CutShortReason,
     ErrorEvent,
     PermissionMode,
     ReconcileInput,
@@ -56,6 +59,7 @@ from cherry_desktop.core.ai.runtime.types import (
     wrap_steer_reminder,
 )
 from cherry_desktop.core.ai.runtime.user_text import runtime_input_images, runtime_input_text
+from cherry_desktop.core.messages import MessageMetadataChunk
 
 log = logging.getLogger(__name__)
 
@@ -247,8 +251,13 @@ class PiConnection:
         self._resolve_approvals(allow=False, reason="pi exited")
         if self._state is not TurnState.IDLE and not self._closed:
             if self._adapter.turn_has_output:
+                # Salvage: the partial answer is kept and the turn settles, but the row says it
+                # was cut short (never a plain success).
+                log.warning("pi exited mid-turn after output; the answer is cut short")
                 for event in self._adapter.close_open_step(self._clock()):
                     self.event_outlet.emit(event)
+                self.event_outlet.emit(ChunkEvent(MessageMetadataChunk(
+                    message_metadata={CUT_SHORT_METADATA_KEY: CutShortReason.RUNTIME_EXITED.value})))
                 self.event_outlet.emit(TurnCompleteEvent(finish_reason="truncated", salvaged=True))
             else:
                 tail = self.process.stderr_tail[-1] if self.process.stderr_tail else ""
