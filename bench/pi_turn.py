@@ -56,6 +56,7 @@ from _harness import TimingSubscriber, TurnTiming, driver_first_turn
 from cherry_desktop.core.ai.agent_session.connections import provider_child_env
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
+from cherry_desktop.core.ai.runtime.pi.gate import is_key_request, key_answer
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation, find_pi
 from cherry_desktop.core.ai.runtime.pi.rpc import PiRpcProcess
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
@@ -153,6 +154,8 @@ class BareSide:
             # Stamped where it is heard, as the app's subscriber stamps its terminal.
             self.end = time.perf_counter()
             self.done.set()
+        elif is_key_request(record):  # Cherry's gate asks for the provider's key, as of the app
+            self.process.send_record(key_answer(str(record["id"]), self.launch.api_key))
         elif kind == "extension_ui_request" and record.get("method") == "input":
             self.error = "the bare turn called a tool"
 

@@ -8,6 +8,7 @@ loop and read their messages, system prompt and tool results.
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import re
 import time
@@ -21,6 +22,12 @@ _ATTACHED_FILE = re.compile(r'<attached_file name="([^"]*)">\n(.*)\n</attached_f
 REDACTED_HEADERS = frozenset({"authorization", "x-api-key", "proxy-authorization", "cookie"})
 
 
+def key_fingerprint(headers: dict[str, str]) -> str:
+    """SHA-256 (hex) of the API key a request carries (`ModelRequest.key_sha256`)."""
+    key = headers.get("x-api-key") or headers.get("authorization", "").removeprefix("Bearer ").strip()
+    return hashlib.sha256(key.encode()).hexdigest() if key else ""
+
+
 @dataclass
 class ModelRequest:
     """One HTTP request the server received.
@@ -32,6 +39,8 @@ class ModelRequest:
         headers: lower-cased header names, credentials removed.
         body: parsed JSON body, or None for an empty / non-JSON body.
         received_at: ``time.monotonic()`` on arrival.
+        key_sha256: the SHA-256 (hex) of the request's API key (``x-api-key``, else a bearer
+            ``authorization``), "" without one: which key came, without keeping it.
     """
 
     method: str
@@ -40,6 +49,7 @@ class ModelRequest:
     headers: dict[str, str]
     body: Any
     received_at: float = field(default_factory=time.monotonic)
+    key_sha256: str = ""
 
     @property
     def is_messages(self) -> bool:

@@ -47,7 +47,7 @@ from cherry_desktop.demo.replies import (
     StreamErrorReply,
     text,
 )
-from cherry_desktop.demo.request_log import REDACTED_HEADERS, ModelRequest
+from cherry_desktop.demo.request_log import REDACTED_HEADERS, ModelRequest, key_fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -226,6 +226,7 @@ class ScriptedModelServer:
             query=raw.query,
             headers={k: v for k, v in raw.headers.items() if k not in REDACTED_HEADERS},
             body=body,
+            key_sha256=key_fingerprint(raw.headers),
         )
         self.requests.append(request)
         self._request_event.set()

@@ -12,6 +12,7 @@ import pytest
 
 from cherry_desktop.core.ai.runtime.capabilities import PI_TRANSPORT
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
+from cherry_desktop.core.ai.runtime.pi.gate import is_key_request, key_answer
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.runtime.pi.records import parse_record
 from cherry_desktop.core.ai.runtime.pi.rpc import PiRpcProcess
@@ -120,6 +121,8 @@ async def test_the_pinned_pis_lines_take_the_lean_reads(pi_driver: PiRuntimeDriv
     def on_record(record: dict[str, Any]) -> None:
         if record.get("type") == "agent_end":
             done.set()
+        elif is_key_request(record):  # Cherry's gate asks for the provider's key, as for the app
+            process.send_record(key_answer(str(record["id"]), launch.api_key))
 
     launch = pi_driver.launch_for(pi_harness.connect_input(), None)
     process = PiRpcProcess(launch.argv, cwd=launch.cwd, env=launch.env, on_record=on_record, parse=keep)
@@ -145,3 +148,26 @@ async def test_the_pinned_pis_lines_take_the_lean_reads(pi_driver: PiRuntimeDriv
         lean[kind] = lean.get(kind, 0) + 1
     assert lean.get("text_delta", 0) >= 2 and lean.get("thinking_delta", 0) >= 1
     assert lean.get("turn_end") == 1 and lean.get("agent_end") == 1
+
+
+async def test_the_key_reaches_the_model_but_not_the_tools_pi_runs(pi_driver: PiRuntimeDriver,
+                                                                    pi_harness: PiHarness) -> None:
+    """The provider's key goes to pi over the RPC pipe (Cherry's gate registers it): the model
+    requests carry it, while a shell command pi runs sees it neither in its own environment nor
+    in pi's (`/proc/<pi>/environ`), so a prompt-injected `env` cannot send it anywhere."""
+    import hashlib
+
+    from cherry_desktop.demo import tool_use
+
+    probe = "printenv; echo ----; tr '\\0' '\\n' < /proc/$PPID/environ"
+    pi_harness.server.enqueue(tool_use("bash", {"command": probe}), text("done"))
+    connection = await pi_driver.connect(pi_harness.connect_input(permission_mode="bypassPermissions"))
+    reader = EventReader(connection)
+    await send_text(connection, "show me the environment")
+    assert text_of(await reader.turn()).endswith("done")
+    requests = pi_harness.server.requests_for_model_turns()
+    assert len(requests) == 2
+    assert {r.key_sha256 for r in requests} == {hashlib.sha256(TEST_KEY.encode()).hexdigest()}
+    tool_output = json.dumps(requests[-1].last_user_message())
+    assert "PI_CODING_AGENT_DIR" in tool_output and "----" in tool_output  # the probe ran, both halves
+    assert TEST_KEY not in tool_output

@@ -19,6 +19,7 @@ from cherry_desktop.core.ai.runtime.pi.gate import (
 from cherry_desktop.core.ai.runtime.pi.install import NodeRuntime, PiInstallation
 from cherry_desktop.core.ai.runtime.pi.launch import (
     API_KEY_ENV,
+    KEY_PLACEHOLDER,
     build_pi_launch,
     find_session_file,
     is_valid_session_id,
@@ -114,7 +115,10 @@ def test_launch_keeps_discovery_off_and_the_key_out_of_files(tmp_path: Path) -> 
     assert argv[argv.index("-e") + 1].startswith(str(launch.home))  # the only extension: Cherry's gate
     assert argv[argv.index("--tools") + 1].split(",") == [t.name for t in PI_BUILTIN_TOOLS if t.name != "bash"]
     assert launch.env["PI_CODING_AGENT_DIR"] == str(launch.home)
-    assert launch.env[API_KEY_ENV] == "sk-secret-123"
+    # The key is handed to the gate over the pipe; the environment (which tools inherit) and
+    # every repr hold only the placeholder.
+    assert launch.env[API_KEY_ENV] == KEY_PLACEHOLDER and launch.api_key == "sk-secret-123"
+    assert "sk-secret-123" not in repr(launch) and "sk-secret-123" not in " ".join(launch.env.values())
     config = json.loads((launch.home / "models.json").read_text())
     assert config["providers"]["cherry"]["apiKey"] == API_KEY_ENV
     for path in launch.home.rglob("*"):

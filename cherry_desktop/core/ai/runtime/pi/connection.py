@@ -30,7 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
-from cherry_desktop.core.ai.runtime.pi.gate import GateRequest, gate_answer, is_gate_ready, parse_gate_request
+from cherry_desktop.core.ai.runtime.pi.gate import (
+    GateRequest,
+    gate_answer,
+    is_gate_ready,
+    is_key_request,
+    key_answer,
+    parse_gate_request,
+)
 from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch, remove_home
 from cherry_desktop.core.ai.runtime.pi.policy import GateVerdict, decide
 from cherry_desktop.core.ai.runtime.pi.records import parse_record
@@ -271,6 +278,9 @@ class PiConnection:
     def _on_ui_request(self, record: dict[str, Any]) -> None:
         if is_gate_ready(record):
             self._gate_ready = True
+            return
+        if is_key_request(record):
+            self._send(key_answer(str(record.get("id")), self.launch.api_key))
             return
         request = parse_gate_request(record)
         if request is None:

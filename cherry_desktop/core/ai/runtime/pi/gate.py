@@ -11,7 +11,10 @@ answer blocks it. Policy (permission mode, disabled tools, approval defaults) st
 Discovery stays off (``--no-extensions``); an explicit ``-e`` path still loads, which is the
 one extension pi runs. On session start the gate announces itself (a ``notify`` carrying
 `GATE_READY`): the connection refuses to start when that announcement did not arrive (fail
-closed: no gate, no tools).
+closed: no gate, no tools). Before pi's first run of the agent (``before_agent_start``) it asks
+Cherry for the provider's key (an ``input`` titled `KEY_TITLE`, answered over the RPC pipe) and
+registers it for the provider. The key is therefore never in pi's environment, which its tools
+inherit (``printenv`` in a bash call, or ``/proc/<pi>/environ``), nor in any file.
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ from typing import Any
 GATE_FILE_NAME = "cherry-approval-gate.ts"
 GATE_READY = "cherry-gate:ready"
 APPROVAL_TITLE = "cherry-approval"
+#: The gate asks Cherry for the provider's key with this title, once per pi session start.
+KEY_TITLE = "cherry-provider-key"
+#: The provider `models.json` declares (its `apiKey` names an env var holding a placeholder).
+PROVIDER_NAME = "cherry"
 ALLOW = "allow"
 DENY_PREFIX = "deny:"
 
@@ -31,6 +38,17 @@ GATE_SOURCE = f"""// Written by Cherry Desktop for each pi connection; do not ed
 export default function (pi) {{
   pi.on("session_start", async (_event, ctx) => {{
     ctx.ui.notify({json.dumps(GATE_READY)}, "info");
+  }});
+  // The provider's key comes over the RPC pipe, before the first model request: not in pi's
+  // environment, which its tools (bash) inherit, nor in a file. (Not at session_start: pi
+  // reads its RPC input only once started, and a pending answer alone lets Node exit.)
+  let keyed = false;
+  pi.on("before_agent_start", async (_event, ctx) => {{
+    if (keyed) return undefined;
+    const key = await ctx.ui.input({json.dumps(KEY_TITLE)}, "");
+    if (typeof key === "string" && key !== "") pi.registerProvider({json.dumps(PROVIDER_NAME)}, {{ apiKey: key }});
+    keyed = true;
+    return undefined;
   }});
   pi.on("tool_call", async (event, ctx) => {{
     const request = JSON.stringify({{ toolCallId: event.toolCallId, toolName: event.toolName, input: event.input }});
@@ -82,6 +100,15 @@ def parse_gate_request(record: dict[str, Any]) -> GateRequest | None:
 def gate_answer(ui_request_id: str, *, allow: bool, reason: str | None = None) -> dict[str, Any]:
     value = ALLOW if allow else f"{DENY_PREFIX}{reason or 'The user denied this tool call.'}"
     return {"type": "extension_ui_response", "id": ui_request_id, "value": value}
+
+
+def is_key_request(record: dict[str, Any]) -> bool:
+    return record.get("method") == "input" and record.get("title") == KEY_TITLE
+
+
+def key_answer(ui_request_id: str, key: str) -> dict[str, Any]:
+    """The provider's key for the gate ("" when there is none: pi keeps the placeholder)."""
+    return {"type": "extension_ui_response", "id": ui_request_id, "value": key}
 
 
 def is_gate_ready(record: dict[str, Any]) -> bool:

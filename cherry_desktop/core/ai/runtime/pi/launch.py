@@ -12,8 +12,11 @@ Resource boundary (the spec's "pi driver resource boundary"):
 - context files (AGENTS.md / CLAUDE.md of the workspace the user picked) may load: no
   ``--no-context-files``.
 
-Credentials: ``models.json`` names an environment variable (`API_KEY_ENV`), never a key; the
-key is read from the keyring at connect time and set in the child's environment only.
+Credentials: never in a file nor in pi's environment (its tools inherit that). ``models.json``
+names an environment variable (`API_KEY_ENV`), which holds only `KEY_PLACEHOLDER` (pi would
+send an unset variable's name as the key); the key, read from the keyring at connect time,
+is kept on the `PiLaunch` and handed to Cherry's gate extension over the RPC pipe when the pi
+session starts (`gate.KEY_TITLE`), which registers it for the provider.
 
 The resume token is pi's session id (a UUID). It is validated, then resolved under the
 Cherry-owned session directory (``<dir>/<ISO time>_<id>.jsonl``); absolute paths are never
@@ -28,18 +31,18 @@ import os
 import re
 import shutil
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cherry_desktop.core.ai.runtime.capabilities import PI_BUILTIN_TOOLS
-from cherry_desktop.core.ai.runtime.pi.gate import write_gate
+from cherry_desktop.core.ai.runtime.pi.gate import PROVIDER_NAME, write_gate
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
 
-PROVIDER_NAME = "cherry"
-#: The env var models.json names as the provider's key (pi reads the key from it).
+#: The env var models.json names as the provider's key; it holds `KEY_PLACEHOLDER` only.
 API_KEY_ENV = "CHERRY_PI_API_KEY"
+KEY_PLACEHOLDER = "cherry-key-comes-over-rpc"
 _SESSION_ID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _PROVIDER_API = {"anthropic": "anthropic-messages", "openai-compatible": "openai-completions"}
 _DEFAULT_BASE_URL = {"anthropic": "https://api.anthropic.com"}
@@ -137,6 +140,8 @@ class PiLaunch:
     tools: tuple[str, ...]
     session_file: Path | None
     signature: str
+    #: What the gate is answered when it asks for the provider's key (kept out of reprs/logs).
+    api_key: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)
@@ -149,7 +154,7 @@ class PiLaunchPlan:
     tools: tuple[str, ...]
     base: str
     append: str
-    api_key: str
+    api_key: str = field(repr=False)
     resume_token: str | None
     signature: str
 
@@ -212,9 +217,9 @@ def build_pi_launch(
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
     env.update(input.extra_env)
     env.update({"PI_CODING_AGENT_DIR": str(home), "PI_OFFLINE": "1", "PI_TELEMETRY": "0",
-                API_KEY_ENV: plan.api_key})
+                API_KEY_ENV: KEY_PLACEHOLDER})
     return PiLaunch(argv=argv, env=env, cwd=ctx.workspace_path, home=home, model=model, tools=tuple(tools),
-                    session_file=session_file, signature=signature)
+                    session_file=session_file, signature=signature, api_key=plan.api_key)
 
 
 def remove_home(launch: PiLaunch) -> None:
