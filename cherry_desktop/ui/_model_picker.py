@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
@@ -11,6 +11,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -78,6 +81,32 @@ class IssueWords(QObject):
         return self.describe_code(getattr(exc, "code", None))
 
 
+class ModelCombo(QComboBox):
+    """As wide as its longest model where there is room; in a narrow window it shrinks to
+    `MIN_CHARS` characters and elides (insisting on its longest text squeezed the sidebar)."""
+
+    MIN_CHARS = 14
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(self.MIN_CHARS)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        # Qt recomputes a combo's geometry on new items only when it adjusts to its contents.
+        model = self.model()
+        for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset, model.dataChanged):
+            signal.connect(self.updateGeometry)
+
+    def sizeHint(self) -> QSize:
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        metrics = self.fontMetrics()
+        widest = max((metrics.horizontalAdvance(self.itemText(i)) for i in range(self.count())), default=0)
+        width = self.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option,
+                                              QSize(widest, metrics.height()), self).width()
+        return QSize(max(width, self.minimumSizeHint().width()), super().sizeHint().height())
+
+
 class ChatHeader(QFrame):
     """Under a chat's title: its model picker, a Providers button, and a notice saying what
     keeps the chat from sending (no model, no key, provider off) with a way to fix it.
@@ -108,10 +137,8 @@ class ChatHeader(QFrame):
         label = QLabel(self.tr("Model"), self)
         label.setObjectName("rowHeader")
         row.addWidget(label)
-        self.picker = QComboBox(self)
+        self.picker = ModelCombo(self)
         self.picker.setObjectName("chatModelPicker")
-        self.picker.setMinimumWidth(260)
-        self.picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.picker.activated.connect(self._on_activated)
         row.addWidget(self.picker)
         self.compare_button = QToolButton(self)

@@ -52,6 +52,10 @@ RUNTIME_STATE_PREFIX = "agent.session.runtime."
 _WINDOW_IDS = itertools.count(1)
 
 
+#: The sidebar keeps room for its names in a narrow window (it used to shrink to a sliver).
+SIDEBAR_MIN_WIDTH = 160
+
+
 class ChatWindow(QMainWindow):
     """A window: sidebar, message view, queue dock, composer or approval card.
 
@@ -161,6 +165,8 @@ class ChatWindow(QMainWindow):
         splitter.addWidget(self.search_panel)
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
+        splitter.setCollapsible(0, False)
+        self.search_panel.setMinimumWidth(SIDEBAR_MIN_WIDTH)  # a narrow window narrows the topic first
         splitter.setSizes([260, 840])
         self.setCentralWidget(splitter)
         self.statusBar().setObjectName("windowStatus")

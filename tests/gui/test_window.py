@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,25 @@ def test_splash_needs_no_core() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.stdout.strip() == "False"
+
+
+async def test_a_narrow_window_narrows_the_model_picker_before_the_sidebar(controller: Any, ui_core: Any) -> None:
+    """At 640 pixels the sidebar keeps room for names and the chat's model picker elides; wide,
+    the picker shows its longest model whole (it used to insist on that width at any size and
+    squeeze the sidebar to a 50-pixel sliver)."""
+    from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
+    from cherry_desktop.ui._window import SIDEBAR_MIN_WIDTH
+
+    ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), "http://127.0.0.1:9")
+    window = controller.open_window(ui_core.repos.topics.create_topic(name="Chat", model=DEMO_UNIQUE_MODEL_ID).id)
+    picker = window.chat_header.picker
+    longest = max(picker.fontMetrics().horizontalAdvance(picker.itemText(i)) for i in range(picker.count()))
+    window.resize(1100, 600)
+    window.show()
+    await asyncio.sleep(0.1)
+    assert picker.width() > longest
+    window.resize(640, 600)
+    await asyncio.sleep(0.1)
+    assert window.search_panel.width() >= SIDEBAR_MIN_WIDTH
+    assert picker.width() < longest and window.width() <= 700
+    window.close()
