@@ -1235,6 +1235,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>no prices for some models</source>
         <translation>no prices for some models</translation>
     </message>
+    <message>
+        <source>no price set for its model</source>
+        <translation>no price set for its model</translation>
+    </message>
+    <message>
+        <source>Prices are set per model: Providers ▸ Prices…</source>
+        <translation>Prices are set per model: Providers ▸ Prices…</translation>
+    </message>
 </context>
 <context>
     <name>CompactionDivider</name>

@@ -1234,6 +1234,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>no prices for some models</source>
         <translation>部分模型没有价格</translation>
     </message>
+    <message>
+        <source>no price set for its model</source>
+        <translation>其模型未设置价格</translation>
+    </message>
+    <message>
+        <source>Prices are set per model: Providers ▸ Prices…</source>
+        <translation>价格按模型设置：服务商 ▸ 价格…</translation>
+    </message>
 </context>
 <context>
     <name>CompactionDivider</name>

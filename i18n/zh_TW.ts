@@ -1234,6 +1234,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>no prices for some models</source>
         <translation>部分模型沒有價格</translation>
     </message>
+    <message>
+        <source>no price set for its model</source>
+        <translation>其模型未設定價格</translation>
+    </message>
+    <message>
+        <source>Prices are set per model: Providers ▸ Prices…</source>
+        <translation>價格按模型設定：服務商 ▸ 價格…</translation>
+    </message>
 </context>
 <context>
     <name>CompactionDivider</name>

@@ -65,9 +65,12 @@ class UsageSummary(QLabel):
             parts.append(self.tr("%1 cache reads").replace("%1", f"{sums.cache_read_tokens:,}"))
         if sums.cost is not None:
             parts.append(format_cost(sums.cost))
+        elif len(sums.models) <= 1:
+            parts.append(self.tr("no price set for its model"))
         else:
             parts.append(self.tr("no prices for some models"))
         self.setText(" · ".join(parts))
+        self.setToolTip("" if sums.cost is not None else self.tr("Prices are set per model: Providers ▸ Prices…"))
         self.setVisible(True)
 
 

@@ -43,12 +43,13 @@ async def test_turn_usage_and_cost_in_footer_and_totals(controller: Any, ui_core
     topic_id = session_topic_id(session.id)
     window = controller.open_window(topic_id)
 
-    # No prices yet: tokens, and the totals say some models have none.
+    # No prices yet: tokens, and the totals say the one model has none (and where to set them).
     await _turn(window, driver, qtbot, "one", UsageEvent(input_tokens=1000, output_tokens=200,
                                                         cache_read_tokens=5000, model="sonnet"), 1)
     await until(lambda: window.usage_summary.isVisibleTo(window))
     assert window.usage_summary.text() == ("Total: 1,000 in · 200 out tokens · 5,000 cache reads"
-                                           " · no prices for some models")
+                                           " · no price set for its model")
+    assert window.usage_summary.toolTip() == "Prices are set per model: Providers ▸ Prices…"
     row = window.message_view.rows()[-1]
     await until(lambda: "cache reads" in row.footer.text())
     assert "1000 in · 200 out tokens" in row.footer.text() and "$" not in row.footer.text()
