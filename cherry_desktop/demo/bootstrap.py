@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.demo.chat import DEMO_CHAT_HEADER
 from cherry_desktop.demo.cli_env import DEMO_API_KEY, QUIET_CLI_ENV
 from cherry_desktop.demo.script import demo_script
 from cherry_desktop.demo.server import ScriptedModelServer
@@ -47,8 +48,10 @@ class DemoHandle:
 
 
 def demo_provider_settings() -> dict[str, Any]:
-    """Settings of the demo provider: the child env that keeps the CLI on the local server."""
-    return {"demo": True, "env": {**QUIET_CLI_ENV, "ANTHROPIC_API_KEY": DEMO_API_KEY}}
+    """Settings of the demo provider: the child env that keeps the CLI on the local server, and
+    the header that marks Cherry's own chat requests (`demo/chat.py`)."""
+    return {"demo": True, "env": {**QUIET_CLI_ENV, "ANTHROPIC_API_KEY": DEMO_API_KEY},
+            "headers": {DEMO_CHAT_HEADER: "1"}}
 
 
 def ensure_demo_records(repos: Any, workspaces_root: Path, base_url: str) -> tuple[str, str, Path]:

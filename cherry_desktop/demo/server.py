@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cherry_desktop.demo import anthropic_format as fmt
+from cherry_desktop.demo.chat import demo_chat_reply, is_demo_chat
 from cherry_desktop.demo.echo import attachment_echo
 from cherry_desktop.demo.http import (
     ChunkedWriter,
@@ -154,7 +155,10 @@ class ScriptedModelServer:
             return named
         if not request.is_model_turn:
             # A chat (no tools offered) that sent files hears back what arrived.
-            return attachment_echo(request) or side_request_reply(request)
+            echoed = attachment_echo(request)
+            if echoed is not None:
+                return echoed
+            return demo_chat_reply(request) if is_demo_chat(request) else side_request_reply(request)
         entry = self._script.popleft() if self._script else self.default
         return _resolve(entry, request)
 

@@ -414,3 +414,19 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
             await core.stop()
     qapp.processEvents()
 
+
+
+async def test_the_offline_demo_answers_a_chat_with_what_to_try(controller: Any, ui_core: Any, qtbot: Any,
+                                                                server: ScriptedModelServer) -> None:
+    """With `--demo`, a chat asking both demo models hears a note from each (the question back,
+    and the chat features to try), not the bare "ok" the CLI's side requests get."""
+    topic_id = _chat(ui_core, server.base_url)
+    window = controller.open_window(topic_id)
+    window.resize(1100, 720)
+    await _ask_both(qtbot, window, "What can you do?")
+    await until(lambda: not window.is_streaming() and len(_column_texts(window)) == 2
+                and all(_column_texts(window)), timeout=30)
+    first, second = _column_texts(window)
+    assert first.startswith("**Demo model** here, Cherry's offline demo model. You wrote: “What can you do?”.")
+    assert second.startswith("**Demo model (fast)** here,") and "*Compare with…*" in second
+    await controller.capture_when_idle(ARTIFACTS / "demo_chat.png", window=window)
