@@ -8,7 +8,7 @@ import pytest
 
 from cherry_desktop.core.ai.providers import ANTHROPIC_TYPES, OPENAI_COMPATIBLE_TYPES
 from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
-from cherry_desktop.core.ai.runtime.claude_code.query_builder import child_env
+from cherry_desktop.core.ai.runtime.claude_code.query_builder import child_api_key, child_env
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSessionContext
 from cherry_desktop.core.bootstrap import start_core
 from cherry_desktop.core.data import ProviderRecord, Repositories
@@ -131,8 +131,12 @@ def test_a_key_in_the_providers_env_is_used_without_asking_the_keyring(repos: Re
                                    get_last_resume_token=lambda: None, extra_env=extra_env)
 
     assert child_env(connect({"ANTHROPIC_API_KEY": "demo-key"}))["ANTHROPIC_API_KEY"] == "demo-key"
+    assert child_api_key(connect({"ANTHROPIC_API_KEY": "demo-key"})) is None
     assert asked == []
-    assert child_env(connect({}))["ANTHROPIC_API_KEY"] == "sk-from-keyring"
+    # The keyring's key never goes into the child's env (its tools could read it there).
+    assert "ANTHROPIC_API_KEY" not in child_env(connect({}))
+    assert asked == []
+    assert child_api_key(connect({})) == "sk-from-keyring"
     assert asked == ["keyring"]
 
 

@@ -63,7 +63,7 @@ class StandInProcessManager:
     def __init__(self) -> None:
         self.client = StandInClient()
 
-    def new_client(self, options: Any) -> StandInClient:
+    def new_client(self, options: Any, *, api_key: str | None = None) -> StandInClient:
         return self.client
 
 

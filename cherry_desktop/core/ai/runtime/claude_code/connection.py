@@ -153,7 +153,7 @@ class ClaudeCodeConnection:
         ):
             options.permission_mode = self._permission_mode
             options.disallowed_tools = sorted(self._disabled_tools)
-        client = self._pm.new_client(options)
+        client = self._pm.new_client(options, api_key=self._request.api_key)
         try:
             await client.connect()
         except Exception as exc:

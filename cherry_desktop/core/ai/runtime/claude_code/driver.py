@@ -97,7 +97,7 @@ class ClaudeCodeRuntimeDriver:
             options = build_sdk_options(
                 request, resume=request.resume, hooks=router.hooks(), can_use_tool=router.can_use_tool
             )
-            client = self.process_manager.new_client(options)
+            client = self.process_manager.new_client(options, api_key=request.api_key)
             await client.connect()
             return client
 

@@ -4,7 +4,9 @@ The resume id is, in order: the explicit token from the host, else the newest pe
 of the session, else none (a brand-new SDK session). Never ``continue_conversation``, never
 cwd-based discovery. The system prompt is `build_agent_runtime_prompt` mapped onto the SDK
 (preset ``claude_code`` plus ``append``; a workspace ``system.md`` base replaces the preset).
-The API key goes into the child's environment only.
+The API key never goes into the child's environment (a tool the CLI runs could read it there,
+`printenv` or ``/proc/<cli>/environ``): it rides in `QueryRequest.api_key` to the transport,
+which hands it over a socket (`key_handoff`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
@@ -67,11 +69,11 @@ def uses_claude_login(provider: ProviderRecord) -> bool:
 
 
 def child_env(input: RuntimeConnectInput) -> dict[str, str]:
-    """The CLI child's environment overrides: provider endpoint and key, then extra env.
+    """The CLI child's environment overrides: provider endpoint, then extra env. No secret.
 
-    The key is read from the keyring now (per connection) and lives only here. Without an
-    endpoint the provider must be the explicit Claude-login kind (`uses_claude_login`): the CLI
-    then uses the user's own Claude Code login (real HOME); anything else is refused.
+    Without an endpoint the provider must be the explicit Claude-login kind
+    (`uses_claude_login`): the CLI then uses the user's own Claude Code login (real HOME);
+    anything else is refused. The key is `child_api_key`'s, never in here.
     """
     # The app pins the CLI it ships: never let it update itself.
     env: dict[str, str] = {"DISABLE_AUTOUPDATER": "1"}
@@ -82,13 +84,17 @@ def child_env(input: RuntimeConnectInput) -> dict[str, str]:
         env.update(ENDPOINT_ONLY_ENV)
     elif provider is None or not uses_claude_login(provider):
         raise RuntimeValidationError("provider-endpoint-missing", provider.id if provider else "")
-    # A key set in the provider's own env (the demo's) wins below: the keyring is not asked
-    # for one it would drop (its first use imports its backends, ~13 MB with cryptography).
-    key = None if "ANTHROPIC_API_KEY" in input.extra_env else input.get_api_key()
-    if key:
-        env["ANTHROPIC_API_KEY"] = key
     env.update(input.extra_env)
     return env
+
+
+def child_api_key(input: RuntimeConnectInput) -> str | None:
+    """The keyring's key for the CLI, read now (per connection); None when the provider's env
+    sets one itself (the demo's placeholder): the keyring is then not asked for one it would
+    drop (its first use imports its backends, ~13 MB with cryptography)."""
+    if "ANTHROPIC_API_KEY" in input.extra_env:
+        return None
+    return input.get_api_key() or None
 
 
 @dataclass(frozen=True)
@@ -103,12 +109,15 @@ class QueryRequest:
     system_prompt: Any
     env: dict[str, str]
     signature: str
+    #: The keyring's key, handed to the CLI over a socket by the transport, never via `env`.
+    api_key: str | None = field(default=None, repr=False)
 
 
 def query_signature(
     *,
     model: str | None,
     env: dict[str, str],
+    api_key: str | None = None,
     permission_mode: str,
     disabled_tools: tuple[str, ...],
     system_prompt: Any,
@@ -118,6 +127,7 @@ def query_signature(
     facts = {
         "model": model,
         "env": env,
+        "api_key": api_key,
         "permission_mode": permission_mode,
         "disabled_tools": disabled_tools,
         "prompt": system_prompt,
@@ -132,18 +142,21 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
     resume = resolve_resume_token(resume_token, input.get_last_resume_token)
     system_prompt = system_prompt_option(build_connection_prompt(input, sdk_model_name(ctx.model_id)))
     env = child_env(input)
+    api_key = child_api_key(input)
     cwd = str(ctx.workspace_path) if ctx.workspace_path else None
     model = sdk_model_name(ctx.model_id)
     disabled = tuple(sorted(input.disabled_tools))
     signature = query_signature(
         model=model,
         env=env,
+        api_key=api_key,
         permission_mode=input.permission_mode,
         disabled_tools=disabled,
         system_prompt=system_prompt,
         cwd=cwd,
     )
-    return QueryRequest(resume, cwd, model, input.permission_mode, disabled, system_prompt, env, signature)
+    return QueryRequest(resume, cwd, model, input.permission_mode, disabled, system_prompt, env, signature,
+                        api_key)
 
 
 def log_cli_stderr(line: str) -> None:
