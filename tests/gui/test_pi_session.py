@@ -16,7 +16,7 @@ from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, text,
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
-from tests.integration.pi_helpers import ensure_test_pi
+from tests.integration.pi_helpers import ensure_test_pi, pi_demo_session
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(150)]
 
@@ -111,7 +111,6 @@ async def test_a_pi_session_resumes_its_conversation_after_a_restart(qapp: Any, 
     from cherry_desktop.core.bootstrap import start_core
     from cherry_desktop.core.paths import build_path_registry
     from cherry_desktop.core.topics import session_topic_id
-    from cherry_desktop.demo.bootstrap import ensure_pi_demo_records
     from cherry_desktop.ui import UiController
 
     ARTIFACTS.mkdir(exist_ok=True)
@@ -123,12 +122,8 @@ async def test_a_pi_session_resumes_its_conversation_after_a_restart(qapp: Any, 
         core = await start_core(paths)
         ctl = UiController(core)
         try:
-            root = core.paths.get("feature.agents.workspaces")
-            ensure_demo_records(core.repos, root, server.base_url)
-            _, session_id, _ = ensure_pi_demo_records(core.repos, root)
+            session_id = pi_demo_session(core, server.base_url, installation)
             driver = core.agent_runtime.registry.get("pi")
-            assert isinstance(driver, PiRuntimeDriver)
-            driver.use_installation(installation)
             window = ctl.open_window(session_topic_id(session_id))
             await until(lambda: len(_roles(window)) == rows_before, timeout=10)
             window.composer.editor.setPlainText(prompt)
@@ -164,7 +159,6 @@ async def test_the_first_pi_turn_shows_the_install_in_the_session_header(
     from cherry_desktop.core.ai.runtime.pi import driver as driver_module
     from cherry_desktop.core.ai.runtime.pi.install import PI_PINNED_VERSION, app_pi
     from cherry_desktop.core.topics import session_topic_id
-    from cherry_desktop.demo.bootstrap import ensure_pi_demo_records
 
     ARTIFACTS.mkdir(exist_ok=True)
     installation = await asyncio.to_thread(ensure_test_pi)
@@ -180,9 +174,7 @@ async def test_the_first_pi_turn_shows_the_install_in_the_session_header(
         return app_pi(install_dir, installation.node)
 
     monkeypatch.setattr(driver_module, "install_pinned_pi", npm_install)
-    root = ui_core.paths.get("feature.agents.workspaces")
-    ensure_demo_records(ui_core.repos, root, server.base_url)
-    _, session_id, _ = ensure_pi_demo_records(ui_core.repos, root)
+    session_id = pi_demo_session(ui_core, server.base_url)  # no pi: the first turn installs it
     server.enqueue(text("pi is installed and answering."))
     window = controller.open_window(session_topic_id(session_id))
     setup = window.session_header.setup_label

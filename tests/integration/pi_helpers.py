@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import (
@@ -40,6 +41,21 @@ def ensure_test_pi() -> PiInstallation:
         if exc.code != "pi-missing":
             raise
     return asyncio.run(install_pinned_pi(prefix))
+
+
+def pi_demo_session(core: Any, base_url: str, installation: PiInstallation | None = None) -> str:
+    """The demo's pi agent and session on `core`, against the server at `base_url`, run by
+    `installation` (the test's pi) when given; returns the session id."""
+    from cherry_desktop.demo.bootstrap import ensure_demo_records, ensure_pi_demo_records
+
+    root = core.paths.get("feature.agents.workspaces")
+    ensure_demo_records(core.repos, root, base_url)
+    _, session_id, _ = ensure_pi_demo_records(core.repos, root)
+    if installation is not None:
+        driver = core.agent_runtime.registry.get("pi")
+        assert isinstance(driver, PiRuntimeDriver)
+        driver.use_installation(installation)
+    return str(session_id)
 
 
 def make_pi_context(tmp_path: Path, workspace: Path, base_url: str, *, permission_mode: str = "default",

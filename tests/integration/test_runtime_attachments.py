@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.stream import AiStreamOpenRequest, dispatch_stream_request
 from cherry_desktop.core.attachments import check_attachment
@@ -18,9 +17,10 @@ from cherry_desktop.core.messages import MessagePart, TextPart, message_text
 from cherry_desktop.core.paths import build_path_registry
 from cherry_desktop.core.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text
-from cherry_desktop.demo.bootstrap import ensure_demo_records, ensure_pi_demo_records
+from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.demo.echo import describe_files
 from cherry_desktop.demo.request_log import ModelRequest
+from tests.integration.pi_helpers import pi_demo_session
 from tests.unit.agent_session.harness import Subscriber, until
 from tests.unit.foundation.test_attachments import png_bytes
 
@@ -85,12 +85,7 @@ async def test_an_image_and_a_text_file_reach_claude_code_as_content_blocks(
 
 async def test_pi_gets_the_image_through_its_rpc_prompt_and_the_text_file_inline(
         core: CoreServices, model_server: ScriptedModelServer, pi_installation: PiInstallation) -> None:
-    root = core.paths.get("feature.agents.workspaces")
-    ensure_demo_records(core.repos, root, model_server.base_url)
-    _, session_id, _ = ensure_pi_demo_records(core.repos, root)
-    driver = core.agent_runtime.registry.get("pi")
-    assert isinstance(driver, PiRuntimeDriver)
-    driver.use_installation(pi_installation)
+    session_id = pi_demo_session(core, model_server.base_url, pi_installation)
     store = core.attachments
     assert store is not None
     topic = session_topic_id(session_id)
