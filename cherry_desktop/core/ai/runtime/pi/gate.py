@@ -27,7 +27,7 @@ from typing import Any
 GATE_FILE_NAME = "cherry-approval-gate.ts"
 GATE_READY = "cherry-gate:ready"
 APPROVAL_TITLE = "cherry-approval"
-#: The gate asks Cherry for the provider's key with this title, once per pi session start.
+#: The gate asks Cherry for the provider's key with this title, once per pi, before its first agent run.
 KEY_TITLE = "cherry-provider-key"
 #: The provider `models.json` declares (its `apiKey` names an env var holding a placeholder).
 PROVIDER_NAME = "cherry"

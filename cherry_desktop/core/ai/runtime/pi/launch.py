@@ -15,8 +15,8 @@ Resource boundary (the spec's "pi driver resource boundary"):
 Credentials: never in a file nor in pi's environment (its tools inherit that). ``models.json``
 names an environment variable (`API_KEY_ENV`), which holds only `KEY_PLACEHOLDER` (pi would
 send an unset variable's name as the key); the key, read from the keyring at connect time,
-is kept on the `PiLaunch` and handed to Cherry's gate extension over the RPC pipe when the pi
-session starts (`gate.KEY_TITLE`), which registers it for the provider.
+is kept on the `PiLaunch` and handed to Cherry's gate extension over the RPC pipe before pi's
+first agent run (`gate.KEY_TITLE`), which registers it for the provider.
 
 The resume token is pi's session id (a UUID). It is validated, then resolved under the
 Cherry-owned session directory (``<dir>/<ISO time>_<id>.jsonl``); absolute paths are never
