@@ -218,8 +218,12 @@
         <translation>Keep planning</translation>
     </message>
     <message>
-        <source>The agent's plan</source>
-        <translation>The agent's plan</translation>
+        <source>The agent's plan is ready</source>
+        <translation>The agent's plan is ready</translation>
+    </message>
+    <message>
+        <source>Read it above. Approve it and the agent starts working, or keep planning and tell it what to change.</source>
+        <translation>Read it above. Approve it and the agent starts working, or keep planning and tell it what to change.</translation>
     </message>
 </context>
 <context>

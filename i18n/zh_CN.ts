@@ -218,8 +218,12 @@
         <translation>继续规划</translation>
     </message>
     <message>
-        <source>The agent's plan</source>
-        <translation>智能体的计划</translation>
+        <source>The agent's plan is ready</source>
+        <translation>智能体的计划已就绪</translation>
+    </message>
+    <message>
+        <source>Read it above. Approve it and the agent starts working, or keep planning and tell it what to change.</source>
+        <translation>请阅读上方的计划。批准后智能体开始工作；或继续规划，并告诉它需要修改什么。</translation>
     </message>
 </context>
 <context>

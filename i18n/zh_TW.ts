@@ -218,8 +218,12 @@
         <translation>繼續規劃</translation>
     </message>
     <message>
-        <source>The agent's plan</source>
-        <translation>智慧體的計畫</translation>
+        <source>The agent's plan is ready</source>
+        <translation>智慧體的計畫已就緒</translation>
+    </message>
+    <message>
+        <source>Read it above. Approve it and the agent starts working, or keep planning and tell it what to change.</source>
+        <translation>請閱讀上方的計畫。核准後智慧體開始工作；或繼續規劃，並告訴它需要修改什麼。</translation>
     </message>
 </context>
 <context>

@@ -325,10 +325,12 @@ class ApprovalCard(QFrame):
         tool_input = approval.get("input")
         plan = tool_input.get("plan") if isinstance(tool_input, dict) else None
         if approval.get("tool_name") == "ExitPlanMode" and isinstance(plan, str):
-            # Plan mode's plan: approve it (the agent starts working) or keep planning.
-            self.title.setText(self.tr("The agent's plan"))
-            self.input_label.setTextFormat(Qt.TextFormat.MarkdownText)
-            self.input_label.setText(plan)
+            # Plan mode's plan: approve it (the agent starts working) or keep planning. The
+            # plan itself is the plan card in the transcript just above; not repeated here.
+            self.title.setText(self.tr("The agent's plan is ready"))
+            self.input_label.setTextFormat(Qt.TextFormat.PlainText)
+            self.input_label.setText(self.tr("Read it above. Approve it and the agent starts working, "
+                                             "or keep planning and tell it what to change."))
             self.allow_button.setText(self.tr("Approve plan"))
             self.deny_button.setText(self.tr("Keep planning"))
             self.always_button.setVisible(False)

@@ -4,6 +4,7 @@ ExitPlanMode's plan as Markdown; and the compaction divider (`data-compaction` p
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -63,8 +64,19 @@ class TodoCard(ToolCard):
         self.result_label.setVisible(self.fields.get("state") in ("output-error", "output-denied"))
 
 
+def split_plan_heading(plan: str) -> tuple[str, str]:
+    """A plan that opens with a Markdown heading: (the heading's text, the rest); the card's
+    title is then that heading rather than a "Plan" title over the plan's own "# Plan"."""
+    first, _, rest = plan.lstrip().partition("\n")
+    match = re.fullmatch(r"#{1,6}\s+(.+?)\s*#*\s*", first)
+    if match is None:
+        return "", plan
+    return match.group(1), rest.lstrip("\n")
+
+
 class PlanCard(ToolCard):
-    """ExitPlanMode: the plan, as Markdown (the approval card asks to approve it)."""
+    """ExitPlanMode: the plan, as Markdown, titled by its heading (the approval card under the
+    transcript asks to approve it and points here rather than repeating it)."""
 
     def __init__(self, fields: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(fields, parent)
@@ -75,9 +87,10 @@ class PlanCard(ToolCard):
         tool_input = self.fields.get("input")
         plan = tool_input.get("plan") if isinstance(tool_input, dict) else None
         if isinstance(plan, str):
-            self.header.setText(self.tr("Plan"))
+            heading, body = split_plan_heading(plan)
+            self.header.setText(heading or self.tr("Plan"))
             self.input_label.setTextFormat(Qt.TextFormat.MarkdownText)
-            self.input_label.setText(plan)
+            self.input_label.setText(body)
         if self.fields.get("state") == "output-available":
             self.result_label.setVisible(False)
 

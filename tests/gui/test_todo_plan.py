@@ -19,7 +19,7 @@ from cherry_desktop.core.ai.runtime.types import (
 )
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
 from cherry_desktop.core.topics import session_topic_id
-from cherry_desktop.ui._todo_card import CompactionDivider, PlanCard, TodoCard
+from cherry_desktop.ui._todo_card import CompactionDivider, PlanCard, TodoCard, split_plan_heading
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, send_turn
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.gui
 TODOS = [{"content": "Read the code", "status": "completed", "activeForm": "Reading the code"},
          {"content": "Write the tests", "status": "in_progress", "activeForm": "Writing the tests"},
          {"content": "Ship it", "status": "pending", "activeForm": "Shipping it"}]
-PLAN = "## Plan\n\n1. Add a **search** box\n2. Index messages with FTS5\n"
+PLAN = "## Search: the plan\n\n1. Add a **search** box\n2. Index messages with FTS5\n"
 
 
 @pytest.fixture
@@ -85,11 +85,15 @@ async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, u
                                        input={"plan": PLAN}))
     approval = window.approval_card
     await until(lambda: window.bottom.currentWidget() is approval)
-    assert approval.title.text() == "The agent's plan"
-    assert approval.input_label.textFormat() == Qt.TextFormat.MarkdownText and approval.input_label.text() == PLAN
+    assert approval.title.text() == "The agent's plan is ready"
     assert (approval.allow_button.text(), approval.deny_button.text()) == ("Approve plan", "Keep planning")
+    # The plan shows once: in the transcript's plan card, titled by its own heading; the
+    # approval card points to it.
+    assert "Read it above" in approval.input_label.text() and "Index messages" not in approval.input_label.text()
     plan_card = window.message_view.rows()[-1].findChild(PlanCard)
-    assert plan_card is not None and plan_card.input_label.text() == PLAN
+    assert plan_card is not None and plan_card.header.text() == "Search: the plan"
+    assert plan_card.input_label.textFormat() == Qt.TextFormat.MarkdownText
+    assert plan_card.input_label.text() == PLAN.split("\n", 2)[2]
     await asyncio.sleep(0.15)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert window.grab().save(str(ARTIFACTS / "todo_card_and_plan.png"))
@@ -113,3 +117,13 @@ async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, u
     assert row.findChild(PlanCard) is not None
     assert "compacted" in row.findChild(CompactionDivider).label.text()
     window.close()
+
+
+@pytest.mark.parametrize(("plan", "heading", "body"), [
+    ("# Plan\n\n1. Do it\n", "Plan", "1. Do it\n"),
+    ("  ### Fix the bug ###\nStep one", "Fix the bug", "Step one"),
+    ("1. No heading\n# Later heading", "", "1. No heading\n# Later heading"),
+    ("#hashtag is not a heading", "", "#hashtag is not a heading"),
+])
+def test_a_plan_card_is_titled_by_the_plan_s_opening_heading(plan: str, heading: str, body: str) -> None:
+    assert split_plan_heading(plan) == (heading, body)
