@@ -68,8 +68,12 @@
         <translation>No model fits this runtime yet: add an Anthropic provider, or mark an Anthropic-compatible one, in Providers.</translation>
     </message>
     <message>
-        <source>No API key is stored for %1: Claude Code signs in with your own Claude Code login.</source>
-        <translation>No API key is stored for %1: Claude Code signs in with your own Claude Code login.</translation>
+        <source>No API key is stored for %1: %2 signs in with your own %2 login.</source>
+        <translation>No API key is stored for %1: %2 signs in with your own %2 login.</translation>
+    </message>
+    <message>
+        <source>No API key is stored for %1, and %2 needs one: add it in Providers.</source>
+        <translation>No API key is stored for %1, and %2 needs one: add it in Providers.</translation>
     </message>
     <message>
         <source>Choose a workspace folder</source>

@@ -68,8 +68,12 @@
         <translation>还没有适用于此运行时的模型：请在“服务商”中添加 Anthropic 服务商，或将某个服务商标记为兼容 Anthropic。</translation>
     </message>
     <message>
-        <source>No API key is stored for %1: Claude Code signs in with your own Claude Code login.</source>
-        <translation>%1 没有保存 API 密钥：Claude Code 将使用你自己的 Claude Code 登录。</translation>
+        <source>No API key is stored for %1: %2 signs in with your own %2 login.</source>
+        <translation>%1 没有保存 API 密钥：%2 将使用你自己的 %2 登录。</translation>
+    </message>
+    <message>
+        <source>No API key is stored for %1, and %2 needs one: add it in Providers.</source>
+        <translation>%1 没有保存 API 密钥，而 %2 需要密钥：请在“服务商”中添加。</translation>
     </message>
     <message>
         <source>Choose a workspace folder</source>

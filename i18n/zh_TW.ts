@@ -68,8 +68,12 @@
         <translation>還沒有適用於此執行環境的模型：請在「服務商」中新增 Anthropic 服務商，或將某個服務商標記為相容 Anthropic。</translation>
     </message>
     <message>
-        <source>No API key is stored for %1: Claude Code signs in with your own Claude Code login.</source>
-        <translation>%1 沒有儲存 API 金鑰：Claude Code 將使用你自己的 Claude Code 登入。</translation>
+        <source>No API key is stored for %1: %2 signs in with your own %2 login.</source>
+        <translation>%1 沒有儲存 API 金鑰：%2 將使用你自己的 %2 登入。</translation>
+    </message>
+    <message>
+        <source>No API key is stored for %1, and %2 needs one: add it in Providers.</source>
+        <translation>%1 沒有儲存 API 金鑰，而 %2 需要金鑰：請在「服務商」中新增。</translation>
     </message>
     <message>
         <source>Choose a workspace folder</source>

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.ui._permission_modes import permission_mode_label
+from cherry_desktop.ui._permission_modes import permission_mode_label, runtime_label
 from cherry_desktop.ui._providers_dialog import ProvidersDialog, ProvidersPanel
 from cherry_desktop.ui.i18n import LOCALES
 
@@ -49,7 +49,7 @@ class AgentDialog(QDialog):
         self.runtime_combo = QComboBox(self)
         self.runtime_combo.setObjectName("runtimeCombo")
         for kind, caps in self.capabilities.items():
-            self.runtime_combo.addItem(getattr(caps, "label", kind), kind)
+            self.runtime_combo.addItem(runtime_label(caps), kind)
         form.addRow(self.tr("Runtime"), self.runtime_combo)
         self.permission_combo = QComboBox(self)
         self.permission_combo.setObjectName("permissionCombo")
@@ -141,11 +141,16 @@ class AgentDialog(QDialog):
             return
         provider_id = str(umid).partition("::")[0]
         provider = self.bridge.repos.providers.find_provider(provider_id)
+        caps = self.current_caps()
         if provider is None or provider.settings.get("demo") or self.bridge.has_api_key(provider_id):
             self.model_hint.setText("")
+        elif caps is not None and caps.own_login:
+            self.model_hint.setText(self.tr("No API key is stored for %1: %2 signs in with your own %2 login.")
+                                    .replace("%1", provider.name or provider.id).replace("%2", runtime_label(caps)))
         else:
-            self.model_hint.setText(self.tr("No API key is stored for %1: Claude Code signs in with your own "
-                                            "Claude Code login.").replace("%1", provider.name or provider.id))
+            self.model_hint.setText(self.tr("No API key is stored for %1, and %2 needs one: add it in Providers.")
+                                    .replace("%1", provider.name or provider.id)
+                                    .replace("%2", runtime_label(caps) if caps is not None else "?"))
 
     def _open_providers(self) -> None:
         current = self.model_combo.currentData()

@@ -1,6 +1,9 @@
-"""The words for an agent's permission modes (the agent dialog and the session header)."""
+"""The words for agent runtimes and their permission modes (the agent dialog and the session
+header)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
@@ -13,3 +16,10 @@ def permission_mode_label(mode: str) -> str:
         "plan": translate("AgentDialog", "Plan only (no changes)"),
         "bypassPermissions": translate("AgentDialog", "Never ask (trusted workspace)"),
     }.get(mode, mode)
+
+
+def runtime_label(caps: Any) -> str:
+    """A runtime's name in the UI language: its descriptor's `label_key` in the `AgentRuntime`
+    context, or the descriptor's untranslated `label` where no translation is loaded."""
+    translated = QCoreApplication.translate("AgentRuntime", caps.label_key)
+    return caps.label if translated == caps.label_key else translated

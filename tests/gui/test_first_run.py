@@ -124,6 +124,13 @@ async def test_claude_code_agent_takes_the_anthropic_models_and_opens_a_session(
     dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("anthropic::claude-sonnet-4-5"))
     assert dialog.model_hint.text() == \
         "No API key is stored for Anthropic: Claude Code signs in with your own Claude Code login."
+    # pi has no login of its own: the hint follows the runtime's descriptor.
+    dialog.runtime_combo.setCurrentIndex(dialog.runtime_combo.findData("pi"))
+    assert dialog.runtime_combo.currentText() == "pi"
+    dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("anthropic::claude-sonnet-4-5"))
+    assert dialog.model_hint.text() == "No API key is stored for Anthropic, and pi needs one: add it in Providers."
+    dialog.runtime_combo.setCurrentIndex(dialog.runtime_combo.findData("claude-code"))
+    dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("anthropic::claude-sonnet-4-5"))
     workspace = tmp_path / "project"
     workspace.mkdir()
     dialog.name_edit.setText("Coder")

@@ -63,6 +63,9 @@ class AgentRuntimeCapabilities:
     supports_mcp: bool = True
     supports_skills: bool = True
     slash_commands: tuple[str, ...] = field(default_factory=tuple)
+    # Whether the runtime signs in with its own login (its CLI's) when the provider has no
+    # stored key. False: a model without a key cannot run, and the New agent dialog says so.
+    own_login: bool = False
 
     def builtin_tool(self, name: str) -> BuiltinToolDescriptor | None:
         return next((t for t in self.builtin_tools if t.name == name), None)
@@ -136,6 +139,8 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         builtin_tools=CLAUDE_CODE_BUILTIN_TOOLS,
         supports_model_tiers=True,
         slash_commands=("/compact", "/clear", "/context", "/cost"),
+        # Without a key of ours the CLI uses the user's own `claude` login.
+        own_login=True,
     ),
     "pi": AgentRuntimeCapabilities(
         type="pi",
