@@ -31,6 +31,7 @@ from cherry_desktop.core.ai.runtime.types import (
     ContextUsage,
     ContextUsageEvent,
     ErrorEvent,
+    PushesEvents,
     ResumeTokenEvent,
     SteerBoundaryEvent,
     SteerUndeliveredEvent,
@@ -59,9 +60,8 @@ class EventRouter:
         session = self.session
         error: str | None = None
         try:
-            attach = getattr(conn, "set_event_sink", None)
-            if callable(attach):
-                await self._route_by_callback(conn, attach)
+            if isinstance(conn, PushesEvents):
+                await self._route_by_callback(conn, conn.set_event_sink)
             else:
                 async for event in conn.events():
                     if session.connection is not conn:

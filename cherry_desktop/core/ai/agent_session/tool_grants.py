@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from cherry_desktop.core.ai.runtime.types import ApprovalDecision
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision, HoldsToolGrants
 from cherry_desktop.core.data.agent_repository import NotFoundError
 
 if TYPE_CHECKING:
@@ -77,8 +77,8 @@ def revoke_tools(service: AgentSessionRuntimeService, session_id: str,
     remaining = service.repos.sessions.update_always_allowed_tools(
         session_id, remove=tool_names, remove_all=tool_names is None)
     session = service.sessions.get(session_id)
-    live = getattr(session.connection, "always_allowed_tools", None) if session is not None else None
-    if isinstance(live, set):
+    if session is not None and isinstance(session.connection, HoldsToolGrants):
+        live = session.connection.always_allowed_tools
         if tool_names is None:
             live.clear()
         else:

@@ -266,9 +266,9 @@ class AgentRuntimeConnection(Protocol):
     """A live runtime connection for one session.
 
     Optional members have host fallbacks: without `redirect` (and `supports_redirect` False)
-    follow-ups queue as the next turn; without context usage the UI shows no meter. A
-    connection with an `always_allowed_tools: set[str]` attribute (seeded from
-    `RuntimeConnectInput.always_allowed_tools`) has a revoked grant removed from it at once.
+    follow-ups queue as the next turn; without context usage the UI shows no meter. Two more
+    optional shapes are their own protocols, which the host checks with `isinstance`:
+    `PushesEvents` and `HoldsToolGrants`.
     """
 
     supports_redirect: bool
@@ -297,6 +297,22 @@ class AgentRuntimeConnection(Protocol):
     def is_alive(self) -> bool: ...
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class PushesEvents(Protocol):
+    """Optional for a connection: it hands its events to a callback (None once the stream
+    ended) instead of through `events()`, so the host routes them without a task switch each."""
+
+    def set_event_sink(self, sink: Callable[[AgentRuntimeEvent | None], None] | None) -> None: ...
+
+
+@runtime_checkable
+class HoldsToolGrants(Protocol):
+    """Optional for a connection: it keeps the session's always-allowed tools (seeded from
+    `RuntimeConnectInput.always_allowed_tools`); a revoked grant is removed from it at once."""
+
+    always_allowed_tools: set[str]
 
 
 @runtime_checkable
