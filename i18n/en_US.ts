@@ -1266,6 +1266,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>— Earlier messages were compacted into a summary to free context —</source>
         <translation>— Earlier messages were compacted into a summary to free context —</translation>
     </message>
+    <message>
+        <source>— The context was full: %1 tokens of earlier messages were compacted into a summary —</source>
+        <translation>— The context was full: %1 tokens of earlier messages were compacted into a summary —</translation>
+    </message>
+    <message>
+        <source>— As asked, %1 tokens of earlier messages were compacted into a summary —</source>
+        <translation>— As asked, %1 tokens of earlier messages were compacted into a summary —</translation>
+    </message>
+    <message>
+        <source>— %1 tokens of earlier messages were compacted into a summary to free context —</source>
+        <translation>— %1 tokens of earlier messages were compacted into a summary to free context —</translation>
+    </message>
 </context>
 <context>
     <name>PlanCard</name>

@@ -1265,6 +1265,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>— Earlier messages were compacted into a summary to free context —</source>
         <translation>— 较早的消息已压缩为摘要以释放上下文 —</translation>
     </message>
+    <message>
+        <source>— The context was full: %1 tokens of earlier messages were compacted into a summary —</source>
+        <translation>— 上下文已满：较早的 %1 个 token 的消息已压缩为摘要 —</translation>
+    </message>
+    <message>
+        <source>— As asked, %1 tokens of earlier messages were compacted into a summary —</source>
+        <translation>— 按你的要求，较早的 %1 个 token 的消息已压缩为摘要 —</translation>
+    </message>
+    <message>
+        <source>— %1 tokens of earlier messages were compacted into a summary to free context —</source>
+        <translation>— 较早的 %1 个 token 的消息已压缩为摘要，以腾出上下文 —</translation>
+    </message>
 </context>
 <context>
     <name>PlanCard</name>

@@ -1265,6 +1265,18 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>— Earlier messages were compacted into a summary to free context —</source>
         <translation>— 較早的訊息已壓縮為摘要以釋放上下文 —</translation>
     </message>
+    <message>
+        <source>— The context was full: %1 tokens of earlier messages were compacted into a summary —</source>
+        <translation>— 上下文已滿：較早的 %1 個 token 的訊息已壓縮為摘要 —</translation>
+    </message>
+    <message>
+        <source>— As asked, %1 tokens of earlier messages were compacted into a summary —</source>
+        <translation>— 依你的要求，較早的 %1 個 token 的訊息已壓縮為摘要 —</translation>
+    </message>
+    <message>
+        <source>— %1 tokens of earlier messages were compacted into a summary to free context —</source>
+        <translation>— 較早的 %1 個 token 的訊息已壓縮為摘要，以騰出上下文 —</translation>
+    </message>
 </context>
 <context>
     <name>PlanCard</name>

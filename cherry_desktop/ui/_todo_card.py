@@ -7,7 +7,7 @@ import html
 import re
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
 from cherry_desktop.ui._blocks import ToolCard
@@ -129,6 +129,21 @@ class CompactionDivider(QFrame):
             message = str(data.get("message") or "")
             self.label.setText(self.tr("— Compacting the context failed: %1 —").replace("%1", message))
         else:
-            self.label.setText(self.tr("— Earlier messages were compacted into a summary to free context —"))
+            self.label.setText(self._done_text(data if isinstance(data, dict) else {}))
         self.style().unpolish(self)
         self.style().polish(self)
+
+    def _done_text(self, data: dict[str, Any]) -> str:
+        """What was compacted: the context's size before, and why, where the runtime said."""
+        tokens = data.get("tokens_before")
+        if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens <= 0:
+            return self.tr("— Earlier messages were compacted into a summary to free context —")
+        size = QLocale().toString(tokens)
+        if data.get("trigger") == "auto":
+            text = self.tr("— The context was full: %1 tokens of earlier messages were compacted into a summary —")
+        elif data.get("trigger") == "manual":
+            text = self.tr("— As asked, %1 tokens of earlier messages were compacted into a summary —")
+        else:
+            text = self.tr("— %1 tokens of earlier messages were compacted into a summary to free context —")
+        return text.replace("%1", size)
+

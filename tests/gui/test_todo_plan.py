@@ -9,7 +9,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 
 from cherry_desktop.core.ai.runtime.types import (
     ChunkEvent,
@@ -64,8 +64,12 @@ async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, u
     await until(lambda: window.message_view.rows()[-1].findChild(CompactionDivider) is not None)
     divider = window.message_view.rows()[-1].findChild(CompactionDivider)
     assert "Compacting" in divider.label.text()
-    conn.emit(CompactionCompleteEvent())
+    conn.emit(CompactionCompleteEvent(anchor="a1", tokens_before=48_000, trigger="auto"))
     await until(lambda: "compacted" in divider.label.text())
+    # It says what was compacted: how much context, and that the runtime did it on its own.
+    size = QLocale().toString(48_000)
+    assert divider.label.text() == (f"— The context was full: {size} tokens of earlier messages were compacted "
+                                    "into a summary —")
 
     # TodoWrite: a checklist card, and the progress in the header while the turn runs.
     conn.emit(*_tool("todo-1", "TodoWrite", {"todos": TODOS}))
@@ -115,7 +119,7 @@ async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, u
     row = window.message_view.rows()[-1]
     assert row.findChild(TodoCard).header.text() == "Todo list · 1 of 3 done"
     assert row.findChild(PlanCard) is not None
-    assert "compacted" in row.findChild(CompactionDivider).label.text()
+    assert "The context was full" in row.findChild(CompactionDivider).label.text()
     window.close()
 
 
@@ -127,3 +131,18 @@ async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, u
 ])
 def test_a_plan_card_is_titled_by_the_plan_s_opening_heading(plan: str, heading: str, body: str) -> None:
     assert split_plan_heading(plan) == (heading, body)
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    ({"state": "done", "tokens_before": 1200, "trigger": "manual"},
+     "— As asked, %s tokens of earlier messages were compacted into a summary —"),
+    ({"state": "done", "tokens_before": 1200},
+     "— %s tokens of earlier messages were compacted into a summary to free context —"),
+    ({"state": "done", "anchor": None}, "— Earlier messages were compacted into a summary to free context —"),
+    ({"state": "done", "tokens_before": "lots", "trigger": "auto"},
+     "— Earlier messages were compacted into a summary to free context —"),
+])
+def test_the_compaction_divider_says_what_was_compacted(qapp: Any, data: dict[str, Any], expected: str) -> None:
+    divider = CompactionDivider(data)
+    text = expected % QLocale().toString(1200) if "%s" in expected else expected
+    assert divider.label.text() == text

@@ -116,6 +116,17 @@ def test_compaction_status_events() -> None:
     assert kinds(start + done + again + failed) == ["compaction-start", "compaction-complete", "compaction-error"]
 
 
+def test_a_compact_boundary_says_what_was_compacted() -> None:
+    # The CLI's compact_boundary (2.x): compact_metadata {trigger, pre_tokens, post_tokens?}.
+    boundary = SystemMessage(subtype="compact_boundary", data={
+        "uuid": "b-1", "compact_metadata": {"trigger": "auto", "pre_tokens": 151_000, "post_tokens": 9_000}})
+    (event,) = ClaudeStreamAdapter().adapt(boundary, 0)
+    assert (event.type, event.anchor, event.tokens_before, event.trigger) == (  # type: ignore[union-attr]
+        "compaction-complete", "b-1", 151_000, "auto")
+    (bare,) = ClaudeStreamAdapter().adapt(SystemMessage(subtype="compact_boundary", data={"uuid": "b-2"}), 0)
+    assert (bare.tokens_before, bare.trigger) == (None, None)  # type: ignore[union-attr]
+
+
 def test_truncated_stream_closes_open_blocks() -> None:
     adapter = ClaudeStreamAdapter()
     adapter.adapt(stream({"type": "message_start", "message": {"id": "m"}}), 0)

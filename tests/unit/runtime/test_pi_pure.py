@@ -187,6 +187,11 @@ def test_stream_adapter_compaction() -> None:
     assert [e.type for e in adapter.adapt({"type": "compaction_start"}, 0)] == ["compaction-start"]
     done = adapter.adapt({"type": "compaction_end", "result": {"firstKeptEntryId": "e1"}}, 0)
     assert done[0].type == "compaction-complete" and done[0].anchor == "e1"  # type: ignore[union-attr]
+    # pi's CompactionResult.tokensBefore and its reason (threshold/overflow: on its own).
+    for reason, trigger in (("threshold", "auto"), ("overflow", "auto"), ("manual", "manual"), (None, None)):
+        (full,) = adapter.adapt({"type": "compaction_end", "reason": reason,
+                                 "result": {"firstKeptEntryId": "e2", "tokensBefore": 90_000, "summary": "s"}}, 0)
+        assert (full.tokens_before, full.trigger) == (90_000, trigger)  # type: ignore[union-attr]
     failed = adapter.adapt({"type": "compaction_end", "result": None, "aborted": False, "errorMessage": "quota"}, 0)
     assert failed[0].type == "compaction-error"
 

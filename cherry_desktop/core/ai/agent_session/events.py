@@ -220,7 +220,8 @@ def _compaction_chunk(event: CompactionStartEvent | CompactionCompleteEvent | Co
     if isinstance(event, CompactionStartEvent):
         data: dict[str, object] = {"state": "compacting"}
     elif isinstance(event, CompactionCompleteEvent):
-        data = {"state": "done", "anchor": event.anchor}
+        data = {"state": "done", "anchor": event.anchor, "tokens_before": event.tokens_before,
+                "trigger": event.trigger}
     else:
         data = {"state": "error", "message": event.message}
     # One id per segment: the complete/error state replaces the "compacting" part.

@@ -125,6 +125,10 @@ class CompactionStartEvent:
 @dataclass(frozen=True)
 class CompactionCompleteEvent:
     anchor: str | None = None
+    # What was compacted, where the runtime says: the context's size before (tokens), and
+    # whether the runtime compacted on its own ("auto": the context was full) or was asked.
+    tokens_before: int | None = None
+    trigger: Literal["auto", "manual"] | None = None
     type: Literal["compaction-complete"] = "compaction-complete"
 
 

@@ -269,8 +269,13 @@ class ClaudeStreamAdapter:
             return []
         if subtype == "compact_boundary":
             self._compacting = False
-            anchor = data.get("uuid") or (data.get("compact_metadata") or {}).get("preserved_segment_anchor")
-            return [CompactionCompleteEvent(anchor=str(anchor) if anchor else None)]
+            metadata = data.get("compact_metadata") or {}
+            anchor = data.get("uuid") or metadata.get("preserved_segment_anchor")
+            # The CLI's compact_metadata: {trigger: "manual" | "auto", pre_tokens, post_tokens?}.
+            pre_tokens, trigger = metadata.get("pre_tokens"), metadata.get("trigger")
+            return [CompactionCompleteEvent(anchor=str(anchor) if anchor else None,
+                                            tokens_before=pre_tokens if isinstance(pre_tokens, int) else None,
+                                            trigger=trigger if trigger in ("auto", "manual") else None)]
         if subtype == "status":
             events: list[AgentRuntimeEvent] = []
             status = data.get("status")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
@@ -231,8 +231,14 @@ class PiStreamAdapter:
         self._compacting = False
         result = record.get("result")
         if isinstance(result, dict):
-            anchor = result.get("firstKeptEntryId")
-            return [CompactionCompleteEvent(anchor=str(anchor) if anchor else None)]
+            anchor, tokens = result.get("firstKeptEntryId"), result.get("tokensBefore")
+            # pi's reason: "manual" (asked), "threshold" or "overflow" (pi compacted on its own).
+            reason = record.get("reason")
+            trigger: Literal["auto", "manual"] | None = (
+                "manual" if reason == "manual" else "auto" if reason in ("threshold", "overflow") else None)
+            return [CompactionCompleteEvent(anchor=str(anchor) if anchor else None,
+                                            tokens_before=tokens if isinstance(tokens, int) else None,
+                                            trigger=trigger)]
         if record.get("aborted"):
             return [CompactionCompleteEvent(anchor=None)]
         return [CompactionErrorEvent(message=str(record.get("errorMessage") or "compaction failed"))]
