@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import inspect
 import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -195,6 +197,28 @@ async def test_anthropic_streams_thinking_text_and_usage(provider_server: Script
     assert got.headers["anthropic-version"] == "2023-06-01"
     assert got.body["messages"] == [{"role": "user", "content": "a\n\nb"}] and got.body["system"] == "sys"
     assert got.body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+
+
+def _suspended_http_generators() -> list[str]:
+    gc.collect()
+    return [g.__qualname__ for g in gc.get_objects()
+            if inspect.isasyncgen(g) and g.ag_frame is not None
+            and any(f"/{lib}/" in g.ag_frame.f_code.co_filename for lib in ("httpx", "httpcore"))]
+
+
+async def test_a_reply_read_to_message_stop_leaves_nothing_of_its_response_behind(
+        provider_server: ScriptedServer, service: AiService, repos: Repositories) -> None:
+    """The reader stops at `message_stop`; the rest of the body is read and the response's
+    generators end then, not when the garbage collector finds them (it closes them from a
+    task of its own, which a closing event loop may never run). A server that keeps the
+    body open after `message_stop` only delays the end by a bounded wait."""
+    model = register(repos, provider_server.base, type="anthropic", key="sk-ant")
+    provider_server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text="Done")]))
+    assert fold(await collect(await service.stream_text(request(model)))).snapshot().text() == "Done "
+    assert _suspended_http_generators() == []
+    provider_server.replies.append(Reply(pieces=[(0, e) for e in anthropic_events(text="Open")], hang=True))
+    async with asyncio.timeout(10):
+        assert fold(await collect(await service.stream_text(request(model)))).snapshot().text() == "Open "
 
 
 async def test_anthropic_error_event_and_http_error(provider_server: ScriptedServer, service: AiService,

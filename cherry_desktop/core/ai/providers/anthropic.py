@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Any
 
 from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
@@ -78,50 +79,54 @@ class AnthropicProvider(HttpStreamingProvider):
         meta = reply.meta
         stop_reason: str | None = None
         stopped = False
-        async for ev in self.open_events(self.url(), headers, self.body(model, request), request):
-            if isinstance(ev, ErrorChunk):
-                yield ev
-                return
-            obj = reply.decode(ev)
-            if isinstance(obj, ErrorChunk):
-                yield obj
-                return
-            kind = obj.get("type") or ev.event
-            if kind == "error":
-                err = obj.get("error") or {}
-                yield reply.error(f"{err.get('type', 'error')}: {err.get('message', '')}".rstrip())
-                return
-            if kind == "message_start":
-                usage = (obj.get("message") or {}).get("usage") or {}
-                if isinstance(usage.get("input_tokens"), int):
-                    meta["prompt_tokens"] = usage["input_tokens"] + int(usage.get("cache_read_input_tokens") or 0) \
-                        + int(usage.get("cache_creation_input_tokens") or 0)
-            elif kind == "content_block_start":
-                index = int(obj.get("index", 0))
-                block_kind = _BLOCK_KINDS.get(str((obj.get("content_block") or {}).get("type")))
-                if block_kind is not None:
-                    yield reply.start(block_kind, f"{block_kind}-{index}", key=index)
-            elif kind == "content_block_delta":
-                index = int(obj.get("index", 0))
-                delta = obj.get("delta") or {}
-                kind_and_field = _DELTA_KINDS.get(str(delta.get("type")))
-                if kind_and_field is not None:
-                    block_kind, text_field = kind_and_field
-                    piece = reply.delta(index, block_kind, str(delta.get(text_field, "")))
-                    if piece is not None:
-                        yield piece
-            elif kind == "content_block_stop":
-                end = reply.end(int(obj.get("index", 0)))
-                if end is not None:
-                    yield end
-            elif kind == "message_delta":
-                stop_reason = (obj.get("delta") or {}).get("stop_reason") or stop_reason
-                usage = obj.get("usage") or {}
-                if isinstance(usage.get("output_tokens"), int):
-                    meta["completion_tokens"] = usage["output_tokens"]
-            elif kind == "message_stop":
-                stopped = True
-                break
+        # Closed here, not left to the garbage collector: a `break` at the message's end
+        # releases the HTTP response now (an unclosed generator's finalizer runs later as a
+        # task of its own, which a closing event loop may never finish).
+        async with aclosing(self.open_events(self.url(), headers, self.body(model, request), request)) as events:
+            async for ev in events:
+                if isinstance(ev, ErrorChunk):
+                    yield ev
+                    return
+                obj = reply.decode(ev)
+                if isinstance(obj, ErrorChunk):
+                    yield obj
+                    return
+                kind = obj.get("type") or ev.event
+                if kind == "error":
+                    err = obj.get("error") or {}
+                    yield reply.error(f"{err.get('type', 'error')}: {err.get('message', '')}".rstrip())
+                    return
+                if kind == "message_start":
+                    usage = (obj.get("message") or {}).get("usage") or {}
+                    if isinstance(usage.get("input_tokens"), int):
+                        meta["prompt_tokens"] = usage["input_tokens"] + int(usage.get("cache_read_input_tokens") or 0) \
+                            + int(usage.get("cache_creation_input_tokens") or 0)
+                elif kind == "content_block_start":
+                    index = int(obj.get("index", 0))
+                    block_kind = _BLOCK_KINDS.get(str((obj.get("content_block") or {}).get("type")))
+                    if block_kind is not None:
+                        yield reply.start(block_kind, f"{block_kind}-{index}", key=index)
+                elif kind == "content_block_delta":
+                    index = int(obj.get("index", 0))
+                    delta = obj.get("delta") or {}
+                    kind_and_field = _DELTA_KINDS.get(str(delta.get("type")))
+                    if kind_and_field is not None:
+                        block_kind, text_field = kind_and_field
+                        piece = reply.delta(index, block_kind, str(delta.get(text_field, "")))
+                        if piece is not None:
+                            yield piece
+                elif kind == "content_block_stop":
+                    end = reply.end(int(obj.get("index", 0)))
+                    if end is not None:
+                        yield end
+                elif kind == "message_delta":
+                    stop_reason = (obj.get("delta") or {}).get("stop_reason") or stop_reason
+                    usage = obj.get("usage") or {}
+                    if isinstance(usage.get("output_tokens"), int):
+                        meta["completion_tokens"] = usage["output_tokens"]
+                elif kind == "message_stop":
+                    stopped = True
+                    break
         if "prompt_tokens" in meta or "completion_tokens" in meta:
             meta["total_tokens"] = int(meta.get("prompt_tokens", 0)) + int(meta.get("completion_tokens", 0))
         # A block the server never stopped is over once the message is: ended, not left streaming.

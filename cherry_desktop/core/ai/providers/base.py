@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
 from typing import Any, Protocol
 
 import httpx
@@ -67,7 +68,7 @@ class HttpStreamingProvider:
         return {str(k): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {}
 
     async def open_events(self, url: str, headers: dict[str, str], body: dict[str, Any],
-                          request: AiStreamRequest) -> AsyncIterator[SseEvent | ErrorChunk]:
+                          request: AiStreamRequest) -> AsyncGenerator[SseEvent | ErrorChunk, None]:
         name = self.display_name
         signal = request.signal
         req = self.client.build_request("POST", url, headers={**headers, **self.extra_headers()}, json=body)
@@ -89,8 +90,9 @@ class HttpStreamingProvider:
                 yield provider_error(name, f"HTTP {response.status_code} {reason}".rstrip()
                                      + (f": {detail}" if detail else ""))
                 return
-            async for event in iter_sse(response, signal):
-                yield event
+            async with aclosing(iter_sse(response, signal)) as events:
+                async for event in events:
+                    yield event
         except StreamAbortedError:
             return
         except httpx.TimeoutException:

@@ -8,6 +8,7 @@ message metadata as `prompt_tokens` / `completion_tokens` / `total_tokens` / `th
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Any
 
 from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
@@ -64,39 +65,43 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
             yield chunk
         finished = False
         finish_reason: str | None = None
-        async for ev in self.open_events(self.url(), headers, body, request):
-            if isinstance(ev, ErrorChunk):
-                yield ev
-                return
-            if ev.data.strip() == "[DONE]":
-                finished = True
-                break
-            obj = reply.decode(ev)
-            if isinstance(obj, ErrorChunk):
-                yield obj
-                return
-            if obj.get("error"):
-                err = obj["error"]
-                yield reply.error(str(err.get("message", err) if isinstance(err, dict) else err))
-                return
-            if isinstance(obj.get("usage"), dict):
-                reply.meta.update(usage_metadata(obj["usage"]))
-            for choice in obj.get("choices") or []:
-                delta = choice.get("delta") or {}
-                reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-                if isinstance(reasoning, str) and reasoning:
-                    for chunk in reply.append("reasoning", "reasoning-0", reasoning):
-                        yield chunk
-                content = delta.get("content")
-                if isinstance(content, str) and content:
-                    # Text after reasoning: the reasoning block is over.
-                    end = reply.end("reasoning-0")
-                    if end is not None:
-                        yield end
-                    for chunk in reply.append("text", "text-0", content):
-                        yield chunk
-                if choice.get("finish_reason"):
-                    finish_reason = str(choice["finish_reason"])
+        # Closed here, not left to the garbage collector: a `break` at the message's end
+        # releases the HTTP response now (an unclosed generator's finalizer runs later as a
+        # task of its own, which a closing event loop may never finish).
+        async with aclosing(self.open_events(self.url(), headers, body, request)) as events:
+            async for ev in events:
+                if isinstance(ev, ErrorChunk):
+                    yield ev
+                    return
+                if ev.data.strip() == "[DONE]":
+                    finished = True
+                    break
+                obj = reply.decode(ev)
+                if isinstance(obj, ErrorChunk):
+                    yield obj
+                    return
+                if obj.get("error"):
+                    err = obj["error"]
+                    yield reply.error(str(err.get("message", err) if isinstance(err, dict) else err))
+                    return
+                if isinstance(obj.get("usage"), dict):
+                    reply.meta.update(usage_metadata(obj["usage"]))
+                for choice in obj.get("choices") or []:
+                    delta = choice.get("delta") or {}
+                    reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+                    if isinstance(reasoning, str) and reasoning:
+                        for chunk in reply.append("reasoning", "reasoning-0", reasoning):
+                            yield chunk
+                    content = delta.get("content")
+                    if isinstance(content, str) and content:
+                        # Text after reasoning: the reasoning block is over.
+                        end = reply.end("reasoning-0")
+                        if end is not None:
+                            yield end
+                        for chunk in reply.append("text", "text-0", content):
+                            yield chunk
+                    if choice.get("finish_reason"):
+                        finish_reason = str(choice["finish_reason"])
         for chunk in reply.ending(request.signal, complete=finished or finish_reason is not None,
                                   finish_reason=finish_reason or "stop", close_blocks=True):
             yield chunk

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -97,16 +97,42 @@ class SseDecoder:
         return None
 
 
-async def iter_sse(response: httpx.Response, signal: AbortSignal | None) -> AsyncIterator[SseEvent]:
+#: How long a reader that stopped at its last event waits for the body's end (see `_finish_body`).
+_BODY_END_WAIT_S = 1.0
+
+
+async def iter_sse(response: httpx.Response, signal: AbortSignal | None) -> AsyncGenerator[SseEvent, None]:
     """Events of a streaming response; every network read is raced against `signal`."""
     decoder = SseDecoder()
     pieces = response.aiter_text()
-    while True:
-        try:
-            text = await race(pieces.__anext__(), signal)
-        except StopAsyncIteration:
-            break
-        for ev in decoder.feed(text):
+    try:
+        while True:
+            try:
+                text = await race(pieces.__anext__(), signal)
+            except StopAsyncIteration:
+                break
+            for ev in decoder.feed(text):
+                yield ev
+        for ev in decoder.flush():
             yield ev
-    for ev in decoder.flush():
-        yield ev
+    except BaseException as exc:
+        stopped = isinstance(exc, asyncio.CancelledError) or (signal is not None and signal.aborted)
+        await _finish_body(pieces, drain=not stopped)
+        raise
+    await _finish_body(pieces, drain=False)
+
+
+async def _finish_body(pieces: AsyncIterator[str], *, drain: bool) -> None:
+    """With `drain`, read what is left of a body whose reader stopped at its last event (a
+    server ends the body right after it): httpx's generators then end instead of staying
+    suspended until the garbage collector closes them from a task of its own (one a closing
+    loop may never run), and the connection goes back to the pool. Not after Stop or a
+    cancel (`drain` False), and not for long."""
+    if drain:
+        with contextlib.suppress(Exception, TimeoutError):
+            async with asyncio.timeout(_BODY_END_WAIT_S):
+                async for _ in pieces:
+                    pass
+    if isinstance(pieces, AsyncGenerator):
+        with contextlib.suppress(Exception):
+            await pieces.aclose()
