@@ -447,10 +447,9 @@ class MessageView(QScrollArea):
         menu.exec(self._content.mapToGlobal(pos))
 
     def can_translate(self, row: MessageRow) -> bool:
-        """Chat rows with text, once saved (a translation is stored with its message)."""
-        from cherry_desktop.core.topics import is_agent_session_topic
-
-        return (not row.live and self.topic_id is not None and not is_agent_session_topic(self.topic_id)
+        """Rows with text, of a chat or an agent session, once saved and settled (a translation
+        is stored with its message; a queued follow-up is still the user's to edit)."""
+        return (not row.live and row.status != "pending" and self.topic_id is not None
                 and not row.message_id.startswith(("local:", "__")) and bool(row.text().strip()))
 
     # -- sizing and scrolling -------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from cherry_desktop.core.ai.translate import TRANSLATION_MARKER
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.demo import ScriptedModelServer
-from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
+from cherry_desktop.demo.bootstrap import DEMO_MODEL_ID, DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from cherry_desktop.demo.replies import http_error
 from cherry_desktop.ui._translate import TranslationBlock, translate_row
 
@@ -70,4 +70,31 @@ async def test_translation_streams_under_the_message_and_is_saved(controller: An
     assert await translate_row(window, lonely.id, "fr") == "error"
     assert "Choose a model" in _blocks(window, lonely.id)["fr"].body.text()
     assert len(server.requests) == before
+    window.close()
+
+
+async def test_an_agent_session_message_is_translated_and_saved_with_it(controller: Any, ui_core: Any,
+                                                                       server: ScriptedModelServer) -> None:
+    """An agent's answer translates like a chat's: by the session's model through the chat
+    provider (never through the runtime), saved as the session message's data-translation part."""
+    from cherry_desktop.core.topics import session_topic_id
+
+    _agent_id, session_id, _ws = ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"),
+                                                     server.base_url)
+    messages = ui_core.repos.session_messages
+    messages.create_message(session_id=session_id, role="user", parts=[TextPart(text="What changed?")])
+    answer = messages.create_message(session_id=session_id, role="assistant", model_id=DEMO_UNIQUE_MODEL_ID,
+                                     parts=[TextPart(text="I fixed the `parser`.")])
+    window = controller.open_window(session_topic_id(session_id))
+    assert window.message_view.can_translate(window.message_view.row(answer.id))
+
+    assert await translate_row(window, answer.id, "de") == "done"
+    assert _blocks(window, answer.id)["de"].body.text() == "[German] I fixed the `parser`."
+    request = [r for r in server.requests if TRANSLATION_MARKER in r.system_text][-1]
+    assert request.json["model"] == DEMO_MODEL_ID and request.last_user_text() == "I fixed the `parser`."
+    stored = [p for p in messages.get_message(answer.id).parts if p.type == "data-translation"]
+    assert [(p.id, p.data["text"]) for p in stored] == [("de", "[German] I fixed the `parser`.")]  # type: ignore[union-attr]
+    assert ui_core.repos.messages.find_message(answer.id) is None  # nothing written to the chat tables
+    window.message_view.reload()
+    assert _blocks(window, answer.id)["de"].body.text() == "[German] I fixed the `parser`."
     window.close()

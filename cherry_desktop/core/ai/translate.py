@@ -1,4 +1,4 @@
-"""Translate a chat message: a prompt stream (`AiStreamManager.stream_prompt`, the silent
+"""Translate a chat or agent-session message: a prompt stream (`AiStreamManager.stream_prompt`, the silent
 lifecycle) asks a model for the message's text in another language; `TranslationBackend` saves
 the answer as the message's `data-translation` part (one per language), and the caller's
 listeners see it stream. The model is the message's own, else its topic's, else the
@@ -45,24 +45,35 @@ def translation_system_prompt(language: str) -> str:
 
 def start_translation(manager: Any, repos: Repositories, message_id: str, language: str, *,
                       fallback_model: str | None = None, listeners: Sequence[Any] = ()) -> Any:
-    """Start translating the chat message into `language` (a `LANGUAGES` code); returns the
+    """Start translating the chat or agent-session message into `language` (a `LANGUAGES` code); returns the
     stream's `SendResult`. Raises `TranslationError`."""
     from cherry_desktop.core.ai.stream import PersistenceListener, TranslationBackend
+    from cherry_desktop.core.ai.stream.backends import TranslatableMessages
 
     if language not in LANGUAGES:
         raise TranslationError(TranslationIssue.UNKNOWN_LANGUAGE)
-    message = repos.messages.get_message(message_id)
+    messages: TranslatableMessages = repos.messages
+    message = repos.messages.find_message(message_id)
+    if message is not None:
+        topic = repos.topics.find_topic(message.owner_id)
+        owner_model = topic.model if topic is not None else None
+    else:
+        # An agent-session message: translated by a chat model (the session's, which may
+        # need a provider key the runtime itself does without), never through the runtime.
+        messages = repos.session_messages
+        message = repos.session_messages.get_message(message_id)
+        session = repos.sessions.find_session(message.owner_id)
+        owner_model = session.model if session is not None else None
     text = "\n".join(getattr(p, "text", "") for p in message.parts if getattr(p, "type", "") == "text").strip()
     if not text:
         raise TranslationError(TranslationIssue.NO_TEXT)
-    topic = repos.topics.find_topic(message.owner_id)
-    model = message.model_id or (topic.model if topic is not None else None) or fallback_model
+    model = message.model_id or owner_model or fallback_model
     if not model:
         raise TranslationError(TranslationIssue.NO_MODEL)
     stream_id = translation_stream_id(message_id)
     if manager.has_live_stream(stream_id):
         raise TranslationError(TranslationIssue.BUSY)
-    backend = TranslationBackend(repos, target_message_id=message_id, target_language=language)
+    backend = TranslationBackend(messages, target_message_id=message_id, target_language=language)
     persist = PersistenceListener(backend=backend, topic_id=stream_id, model_id=model)
     return manager.stream_prompt(stream_id=stream_id, unique_model_id=model, prompt=text,
                                  system=translation_system_prompt(language), listener=[persist, *listeners])

@@ -154,7 +154,7 @@ async def test_translation_backend_writes_a_data_translation_part_on_success_onl
                                            parts=[TextPart(text="Hello", state="done")])
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
-    backend = TranslationBackend(repos, target_message_id=target.id, target_language="fr")
+    backend = TranslationBackend(repos.messages, target_message_id=target.id, target_language="fr")
     listener = PersistenceListener(backend=backend, topic_id=f"translate:{target.id}", model_id=M1)
     mgr.stream_prompt(stream_id=f"translate:{target.id}", unique_model_id=M1, prompt="Translate: Hello",
                       listener=listener)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cherry_desktop.core.ai.stream.persistence import PersistInput
-from cherry_desktop.core.data import NotFoundError, Repositories
+from cherry_desktop.core.data import NotFoundError, Repositories, StoredMessage
 from cherry_desktop.core.messages import DataPart, MessagePart, UIMessage, new_id
 
 log = logging.getLogger(__name__)
@@ -121,20 +121,29 @@ class TemporaryChatBackend:
                                                                      parts=list(m.parts), metadata=metadata))
 
 
+class TranslatableMessages(Protocol):
+    """The message table a translation's target is in: chat messages (`repos.messages`) or
+    agent-session messages (`repos.session_messages`)."""
+
+    def find_message(self, message_id: str) -> StoredMessage | None: ...
+
+    def update_message(self, message_id: str, *, parts: list[MessagePart] | None = None) -> None: ...
+
+
 class TranslationBackend:
     """On success, writes the translated text as a `data-translation` part of the target message."""
 
     kind = "translation"
 
-    def __init__(self, repos: Repositories, *, target_message_id: str, target_language: str) -> None:
-        self.repos = repos
+    def __init__(self, messages: TranslatableMessages, *, target_message_id: str, target_language: str) -> None:
+        self.messages = messages
         self.target_message_id = target_message_id
         self.target_language = target_language
 
     async def persist_assistant(self, input: PersistInput) -> None:
         if input.status != "success" or input.final_message is None:
             return
-        target = self.repos.messages.find_message(self.target_message_id)
+        target = self.messages.find_message(self.target_message_id)
         if target is None:
             return  # the message was deleted while its translation streamed: nothing to keep
         part = DataPart(type="data-translation", id=self.target_language,
@@ -144,4 +153,7 @@ class TranslationBackend:
                                     if not (getattr(p, "type", None) == "data-translation"
                                             and getattr(p, "id", None) == self.target_language)]
         parts.append(part)
-        self.repos.messages.update_message(self.target_message_id, parts=parts)
+        try:
+            self.messages.update_message(self.target_message_id, parts=parts)
+        except NotFoundError:
+            pass  # deleted between the read and the write
