@@ -141,16 +141,15 @@ class AgentDialog(QDialog):
             return
         provider_id = str(umid).partition("::")[0]
         provider = self.bridge.repos.providers.find_provider(provider_id)
-        caps = self.current_caps()
+        caps = self.current_caps()  # set: the models listed are this runtime's
         if provider is None or provider.settings.get("demo") or self.bridge.has_api_key(provider_id):
             self.model_hint.setText("")
-        elif caps is not None and caps.own_login:
-            self.model_hint.setText(self.tr("No API key is stored for %1: %2 signs in with your own %2 login.")
-                                    .replace("%1", provider.name or provider.id).replace("%2", runtime_label(caps)))
+            return
+        if caps.own_login:
+            hint = self.tr("No API key is stored for %1: %2 signs in with your own %2 login.")
         else:
-            self.model_hint.setText(self.tr("No API key is stored for %1, and %2 needs one: add it in Providers.")
-                                    .replace("%1", provider.name or provider.id)
-                                    .replace("%2", runtime_label(caps) if caps is not None else "?"))
+            hint = self.tr("No API key is stored for %1, and %2 needs one: add it in Providers.")
+        self.model_hint.setText(hint.replace("%1", provider.name or provider.id).replace("%2", runtime_label(caps)))
 
     def _open_providers(self) -> None:
         current = self.model_combo.currentData()

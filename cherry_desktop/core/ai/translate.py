@@ -1,8 +1,8 @@
-"""Translate a chat or agent-session message: a prompt stream (`AiStreamManager.stream_prompt`, the silent
-lifecycle) asks a model for the message's text in another language; `TranslationBackend` saves
-the answer as the message's `data-translation` part (one per language), and the caller's
-listeners see it stream. The model is the message's own, else its topic's, else the
-`naming_model` setting's (passed by the caller)."""
+"""Translate a chat or agent-session message: a prompt stream (`AiStreamManager.stream_prompt`,
+the silent lifecycle) asks a model for the message's text in another language;
+`TranslationBackend` saves the answer as the message's `data-translation` part (one per
+language), and the caller's listeners see it stream. The model is the message's own, else its
+chat's or session's, else the `naming_model` setting's (passed by the caller)."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ def translation_system_prompt(language: str) -> str:
 
 def start_translation(manager: Any, repos: Repositories, message_id: str, language: str, *,
                       fallback_model: str | None = None, listeners: Sequence[Any] = ()) -> Any:
-    """Start translating the chat or agent-session message into `language` (a `LANGUAGES` code); returns the
-    stream's `SendResult`. Raises `TranslationError`."""
+    """Start translating the chat or agent-session message into `language` (a `LANGUAGES`
+    code); returns the stream's `SendResult`. Raises `TranslationError`."""
     from cherry_desktop.core.ai.stream import PersistenceListener, TranslationBackend
     from cherry_desktop.core.ai.stream.backends import TranslatableMessages
 
