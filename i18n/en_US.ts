@@ -229,6 +229,26 @@
         <source>Read it above. Approve it and the agent starts working, or keep planning and tell it what to change.</source>
         <translation>Read it above. Approve it and the agent starts working, or keep planning and tell it what to change.</translation>
     </message>
+    <message>
+        <source>Deny with a reason (optional): tell the agent what to do instead</source>
+        <translation>Deny with a reason (optional): tell the agent what to do instead</translation>
+    </message>
+    <message>
+        <source>%1 moves here, then Enter allows and Esc denies</source>
+        <translation>%1 moves here, then Enter allows and Esc denies</translation>
+    </message>
+    <message>
+        <source>What should change in the plan? (optional)</source>
+        <translation>What should change in the plan? (optional)</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Allow</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Deny</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -265,8 +285,8 @@
         <translation>Ask several models at once; their answers show side by side</translation>
     </message>
     <message>
-        <source>Ask only this chat&apos;s model</source>
-        <translation>Ask only this chat&apos;s model</translation>
+        <source>Ask only this chat's model</source>
+        <translation>Ask only this chat's model</translation>
     </message>
     <message>
         <source>+ %1</source>
@@ -496,8 +516,8 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>A model this chat also asked is no longer available and is not asked any more. Choose others with “Compare with…”.</translation>
     </message>
     <message>
-        <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
-        <translation>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</translation>
+        <source>The agent's new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
+        <translation>The agent's new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</translation>
     </message>
     <message>
         <source>The next queued message could not be started. It stays queued; resume it when ready.</source>
@@ -1445,8 +1465,8 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Stop</translation>
     </message>
     <message>
-        <source>Stop this model&apos;s answer</source>
-        <translation>Stop this model&apos;s answer</translation>
+        <source>Stop this model's answer</source>
+        <translation>Stop this model's answer</translation>
     </message>
     <message>
         <source>Regenerate</source>

@@ -229,6 +229,26 @@
         <source>Read it above. Approve it and the agent starts working, or keep planning and tell it what to change.</source>
         <translation>请阅读上方的计划。批准后智能体开始工作；或继续规划，并告诉它需要修改什么。</translation>
     </message>
+    <message>
+        <source>Deny with a reason (optional): tell the agent what to do instead</source>
+        <translation>拒绝理由（可选）：告诉智能体改做什么</translation>
+    </message>
+    <message>
+        <source>%1 moves here, then Enter allows and Esc denies</source>
+        <translation>%1 移到此处，然后 Enter 允许、Esc 拒绝</translation>
+    </message>
+    <message>
+        <source>What should change in the plan? (optional)</source>
+        <translation>计划需要修改什么？（可选）</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -265,7 +285,7 @@
         <translation>同时询问多个模型，回答并排显示</translation>
     </message>
     <message>
-        <source>Ask only this chat&apos;s model</source>
+        <source>Ask only this chat's model</source>
         <translation>只询问此对话的模型</translation>
     </message>
     <message>
@@ -496,7 +516,7 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>此对话同时询问的一个模型已不可用，不会再询问它。请通过“对比…”选择其他模型。</translation>
     </message>
     <message>
-        <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
+        <source>The agent's new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
         <translation>智能体的新设置无法应用到正在运行的会话，因此会话已暂停。排队的消息会等待你恢复。</translation>
     </message>
     <message>
@@ -1444,7 +1464,7 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>停止</translation>
     </message>
     <message>
-        <source>Stop this model&apos;s answer</source>
+        <source>Stop this model's answer</source>
         <translation>停止此模型的回答</translation>
     </message>
     <message>

@@ -229,6 +229,26 @@
         <source>Read it above. Approve it and the agent starts working, or keep planning and tell it what to change.</source>
         <translation>請閱讀上方的計畫。核准後智慧體開始工作；或繼續規劃，並告訴它需要修改什麼。</translation>
     </message>
+    <message>
+        <source>Deny with a reason (optional): tell the agent what to do instead</source>
+        <translation>拒絕理由（選填）：告訴智慧體改做什麼</translation>
+    </message>
+    <message>
+        <source>%1 moves here, then Enter allows and Esc denies</source>
+        <translation>%1 移到此處，然後 Enter 允許、Esc 拒絕</translation>
+    </message>
+    <message>
+        <source>What should change in the plan? (optional)</source>
+        <translation>計畫需要修改什麼？（選填）</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>允許</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒絕</translation>
+    </message>
 </context>
 <context>
     <name>ChatHeader</name>
@@ -265,7 +285,7 @@
         <translation>同時詢問多個模型，回答並排顯示</translation>
     </message>
     <message>
-        <source>Ask only this chat&apos;s model</source>
+        <source>Ask only this chat's model</source>
         <translation>只詢問此對話的模型</translation>
     </message>
     <message>
@@ -496,7 +516,7 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>此對話同時詢問的一個模型已無法使用，不會再詢問它。請透過「比較…」選擇其他模型。</translation>
     </message>
     <message>
-        <source>The agent&apos;s new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
+        <source>The agent's new settings could not be applied to the running session, so it was paused. Queued messages wait until you resume them.</source>
         <translation>智慧體的新設定無法套用到正在執行的工作階段，因此工作階段已暫停。排隊的訊息會等待你恢復。</translation>
     </message>
     <message>
@@ -1444,7 +1464,7 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>停止</translation>
     </message>
     <message>
-        <source>Stop this model&apos;s answer</source>
+        <source>Stop this model's answer</source>
         <translation>停止此模型的回答</translation>
     </message>
     <message>

@@ -1,4 +1,4 @@
-"""The composer, the queued follow-ups dock and the tool approval card."""
+"""The composer and the queued follow-ups dock."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from cherry_desktop.ui._attach_tray import AttachmentTray, offers_files
-from cherry_desktop.ui._tool_view import tool_input_html
 
 
 class _Editor(QPlainTextEdit):
@@ -86,6 +85,9 @@ class Composer(QFrame):
         self.editor.setObjectName("composerInput")
         self.editor.setPlaceholderText(self.tr("Message (Enter to send, Shift+Enter for a new line)"))
         self.editor.setFixedHeight(84)
+        # Tab moves the focus (to a waiting approval card first), as in a chat box; it does
+        # not type a tab character.
+        self.editor.setTabChangesFocus(True)
         # Files for the next message: pasted, dropped (here or on the box) or picked.
         self.attachments = AttachmentTray(self)
         self.editor.files_offered.connect(self.attachments.add_mime)
@@ -272,96 +274,3 @@ class QueueDock(QFrame):
         new, ok = QInputDialog.getMultiLineText(self, self.tr("Edit queued message"), self.tr("Message"), text)
         if ok and new.strip() and new != text:
             self.edit_requested.emit(message_id, new.strip())
-
-
-class ApprovalCard(QFrame):
-    """Replaces the composer while a tool call waits: Allow (Enter) / Deny (Esc) / always
-    allow this tool for the rest of the session.
-
-    Signals:
-        decided(str, bool): approval id and whether it was allowed.
-        always_allowed(str, str): approval id and tool name: allowed, and from now on without
-            asking for the rest of the session.
-    """
-
-    decided = Signal(str, bool)
-    always_allowed = Signal(str, str)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("approvalCard")
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(12, 10, 12, 10)
-        self.title = QLabel(self)
-        self.title.setObjectName("approvalTitle")
-        self.input_label = QLabel(self)
-        self.input_label.setObjectName("approvalInput")
-        self.input_label.setTextFormat(Qt.TextFormat.RichText)
-        self.input_label.setWordWrap(True)
-        self.input_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.title)
-        layout.addWidget(self.input_label)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        self.deny_button = QPushButton(self.tr("Deny (Esc)"), self)
-        self.deny_button.setObjectName("denyButton")
-        self.allow_button = QPushButton(self.tr("Allow (Enter)"), self)
-        self.allow_button.setObjectName("allowButton")
-        self.allow_button.setDefault(True)
-        self.always_button = QPushButton(self)
-        self.always_button.setObjectName("alwaysAllowButton")
-        buttons.addWidget(self.deny_button)
-        buttons.addWidget(self.always_button)
-        buttons.addWidget(self.allow_button)
-        layout.addLayout(buttons)
-        self.approval: dict[str, Any] | None = None
-        self.allow_button.clicked.connect(lambda: self._decide(True))
-        self.deny_button.clicked.connect(lambda: self._decide(False))
-        self.always_button.clicked.connect(self._always)
-
-    def show_approval(self, approval: dict[str, Any]) -> None:
-        self.approval = approval
-        tool_input = approval.get("input")
-        plan = tool_input.get("plan") if isinstance(tool_input, dict) else None
-        if approval.get("tool_name") == "ExitPlanMode" and isinstance(plan, str):
-            # Plan mode's plan: approve it (the agent starts working) or keep planning. The
-            # plan itself is the plan card in the transcript just above; not repeated here.
-            self.title.setText(self.tr("The agent's plan is ready"))
-            self.input_label.setTextFormat(Qt.TextFormat.PlainText)
-            self.input_label.setText(self.tr("Read it above. Approve it and the agent starts working, "
-                                             "or keep planning and tell it what to change."))
-            self.allow_button.setText(self.tr("Approve plan"))
-            self.deny_button.setText(self.tr("Keep planning"))
-            self.always_button.setVisible(False)
-            return
-        self.title.setText(self.tr("Allow the agent to run %1?").replace("%1", str(approval.get("tool_name") or "?")))
-        name = str(approval.get("tool_name") or "?")
-        self.input_label.setTextFormat(Qt.TextFormat.RichText)
-        self.input_label.setText(tool_input_html(name, approval.get("input")))
-        self.allow_button.setText(self.tr("Allow (Enter)"))
-        self.deny_button.setText(self.tr("Deny (Esc)"))
-        self.always_button.setText(self.tr("Always allow %1 in this session").replace("%1", name))
-        self.always_button.setVisible(True)
-
-    def _always(self) -> None:
-        if self.approval is None:
-            return
-        approval_id, name = str(self.approval["approval_id"]), str(self.approval.get("tool_name") or "")
-        self.approval = None
-        self.always_allowed.emit(approval_id, name)
-
-    def _decide(self, allowed: bool) -> None:
-        if self.approval is None:
-            return
-        approval_id = str(self.approval["approval_id"])
-        self.approval = None
-        self.decided.emit(approval_id, allowed)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self._decide(True)
-        elif event.key() == Qt.Key.Key_Escape:
-            self._decide(False)
-        else:
-            super().keyPressEvent(event)

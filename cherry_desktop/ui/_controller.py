@@ -355,9 +355,14 @@ class UiController(QObject):
 
     @staticmethod
     def _auto_allow(window: ChatWindow) -> None:
-        if window.approval_card.approval is not None and window.bottom.currentWidget() is window.approval_card:
-            log.info("screenshot mode: allowing %s", window.approval_card.approval.get("tool_name"))
-            window.approval_card.allow_button.click()
+        card = window.approval_card
+        if not window.approval_waiting() or card.approval is None:
+            return
+        if not card.armed:  # its grace period: the buttons take no click yet
+            QTimer.singleShot(100, lambda: UiController._auto_allow(window))
+            return
+        log.info("screenshot mode: allowing %s", card.approval.get("tool_name"))
+        card.allow_button.click()
 
     def start_screenshot(self, path: Path) -> None:
         spawn(self.screenshot_and_quit(path))

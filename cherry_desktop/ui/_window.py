@@ -9,15 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
-    QSizePolicy,
     QSplitter,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -26,8 +25,9 @@ from cherry_desktop.core.shared_cache import agent_runtime_setup_key, topic_titl
 from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._actions_handler import MessageActionsHandler
 from cherry_desktop.ui._always_allowed import follow_always_allowed, show_always_allowed
+from cherry_desktop.ui._approval_card import FOCUS_SHORTCUT, ApprovalCard
 from cherry_desktop.ui._attach_send import SentFiles
-from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
+from cherry_desktop.ui._composer import Composer, QueueDock
 from cherry_desktop.ui._empty_state import EmptyState
 from cherry_desktop.ui._listener import QtStreamListener
 from cherry_desktop.ui._message_actions import UndoBar
@@ -149,19 +149,20 @@ class ChatWindow(QMainWindow):
         v.addWidget(self.queue_dock)
         self.undo_bar = UndoBar(right)
         v.addWidget(self.undo_bar)
-        self.bottom = QStackedWidget(right)
-        self.composer = Composer(self.bottom)
+        # The approval card sits above the composer, which stays usable while a tool call
+        # waits: the user can go on typing, steer or queue (the card never takes the focus).
+        self.approval_card = ApprovalCard(right)
+        self.approval_card.decided.connect(self._on_approval_decided)
+        self.approval_card.always_allowed.connect(self._on_always_allowed)
+        self.approval_card.setVisible(False)
+        v.addWidget(self.approval_card)
+        QShortcut(QKeySequence(FOCUS_SHORTCUT), self, self.approval_card.take_focus)
+        self.composer = Composer(right)
         self.composer.submitted.connect(self.submit)
         self.composer.stop_requested.connect(self.stop)
         self._composer_placeholder = self.composer.editor.placeholderText()
-        self.approval_card = ApprovalCard(self.bottom)
-        self.approval_card.decided.connect(self._on_approval_decided)
-        self.approval_card.always_allowed.connect(self._on_always_allowed)
-        self.bottom.addWidget(self.composer)
-        self.bottom.addWidget(self.approval_card)
-        self.bottom.currentChanged.connect(self._fit_bottom)
-        self._fit_bottom()
-        v.addWidget(self.bottom)
+        v.addWidget(self.composer)
+        QWidget.setTabOrder(self.composer.editor, self.approval_card)
         splitter.addWidget(self.search_panel)
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
@@ -178,16 +179,6 @@ class ChatWindow(QMainWindow):
         self.stream.reloaded.connect(self._refresh_approval)
         self.stream.failed.connect(self._report_error)
         connect_window(self)  # multi-model answers: stop one, regenerate one, use one
-
-    def _fit_bottom(self, _index: int = 0) -> None:
-        # A stacked widget sizes to its largest page; only the shown page should count.
-        for i in range(self.bottom.count()):
-            page = self.bottom.widget(i)
-            if page is None:
-                continue
-            policy = QSizePolicy.Policy.Preferred if page is self.bottom.currentWidget() else QSizePolicy.Policy.Ignored
-            page.setSizePolicy(QSizePolicy.Policy.Preferred, policy)
-        self.bottom.adjustSize()
 
     def _build_menu(self) -> None:
         menu = self.menuBar().addMenu(self.tr("&File"))
@@ -408,17 +399,22 @@ class ChatWindow(QMainWindow):
             spawn(self.bridge.abort(self.topic_id), on_error=self._report_error)
 
     def _on_always_allowed(self, approval_id: str, tool_name: str) -> None:
-        self._on_approval_decided(approval_id, True, always=True)
+        self._on_approval_decided(approval_id, True, "", always=True)
         self.statusBar().showMessage(
             self.tr("%1 is allowed without asking for the rest of this session").replace("%1", tool_name), 8000)
 
-    def _on_approval_decided(self, approval_id: str, allowed: bool, *, always: bool = False) -> None:
+    def _on_approval_decided(self, approval_id: str, allowed: bool, reason: str = "", *,
+                             always: bool = False) -> None:
         if self.topic_id is None:
             return
         topic_id = self.topic_id
+        focus = QApplication.focusWidget()
+        if focus is not None and (focus is self.approval_card or self.approval_card.isAncestorOf(focus)):
+            self.composer.editor.setFocus()  # the keyboard goes back to where the user writes
 
         async def respond() -> None:
-            await self.bridge.respond_tool_approval(topic_id, approval_id, allowed, always_allow=always)
+            await self.bridge.respond_tool_approval(topic_id, approval_id, allowed, reason or None,
+                                                    always_allow=always)
             if self.alive:
                 self.message_view.mark_approval_responded(approval_id, allowed)
                 if always:  # the header lists the new grant
@@ -431,10 +427,14 @@ class ChatWindow(QMainWindow):
         pending = self.message_view.pending_approvals()
         if pending:
             self.approval_card.show_approval(pending[0])
-            self.bottom.setCurrentWidget(self.approval_card)
-            self.approval_card.setFocus()
+            self.approval_card.setVisible(True)
         else:
-            self.bottom.setCurrentWidget(self.composer)
+            self.approval_card.clear()
+            self.approval_card.setVisible(False)
+
+    def approval_waiting(self) -> bool:
+        """A tool call of this window's topic waits for the user (the card shows)."""
+        return self.approval_card.approval is not None and self.approval_card.isVisibleTo(self)
 
     def _refresh_queue(self) -> None:
         session_id = session_id_from_topic(self.topic_id) if self.topic_id else None

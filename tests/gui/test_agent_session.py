@@ -104,7 +104,7 @@ async def test_queue_from_the_composer_lists_in_dock_then_runs_next(controller: 
 
 
 @pytest.mark.parametrize("allow", [True, False])
-async def test_approval_card_replaces_composer_and_answers(controller: Any, ui_core: Any, agent_topic: Any,
+async def test_approval_card_shows_above_the_composer_and_answers(controller: Any, ui_core: Any, agent_topic: Any,
                                                            qtbot: Any, allow: bool) -> None:
     topic_id, driver = agent_topic
     window = controller.open_window(topic_id)
@@ -114,9 +114,9 @@ async def test_approval_card_replaces_composer_and_answers(controller: Any, ui_c
               ToolApprovalRequestEvent(approval_id="ap-1", tool_call_id="c1", tool_name="Bash",
                                        input={"command": "rm *.tmp"}))
     card = window.approval_card
-    await until(lambda: window.bottom.currentWidget() is card)
+    await until(lambda: window.approval_waiting() and card.armed)
     assert "Bash" in card.title.text() and "rm *.tmp" in card.input_label.text()
-    assert not window.composer.isVisibleTo(window)
+    assert window.composer.isVisibleTo(window)  # the composer stays usable
     observer = controller.open_window(None)
     await until(lambda: observer.sidebar.badges[topic_id].state == "approval")  # the pill, in every window
     button = card.allow_button if allow else card.deny_button
@@ -124,7 +124,7 @@ async def test_approval_card_replaces_composer_and_answers(controller: Any, ui_c
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     await until(lambda: conn.approvals)
     assert conn.approvals[0][0] == "ap-1" and conn.approvals[0][1].approved is allow
-    await until(lambda: window.bottom.currentWidget() is window.composer)
+    await until(lambda: not window.approval_waiting())
     await until(lambda: observer.sidebar.badges[topic_id].state != "approval")
     if allow:
         conn.emit(ChunkEvent(ToolOutputAvailableChunk(tool_call_id="c1", output="removed 2 files")))

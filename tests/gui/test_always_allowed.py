@@ -56,7 +56,7 @@ async def test_always_allow_shows_in_the_header_and_asking_again_brings_the_card
 
     server.enqueue(_touch(files[0]), text("first"))
     await _send(qtbot, window, "touch the first file")
-    await until(lambda: window.bottom.currentWidget() is card, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
     assert "Bash" in card.always_button.text()
     qtbot.mouseClick(card.always_button, Qt.MouseButton.LeftButton)
     await _turn_done(window, 1)
@@ -74,7 +74,7 @@ async def test_always_allow_shows_in_the_header_and_asking_again_brings_the_card
     await _send(qtbot, window, "touch the second file")
     await _turn_done(window, 2)
     assert files[1].exists()
-    assert window.bottom.currentWidget() is window.composer
+    assert not window.approval_waiting()
 
     # A permission-mode change keeps the grant, and the header says so.
     combo = header.permission_combo
@@ -94,7 +94,7 @@ async def test_always_allow_shows_in_the_header_and_asking_again_brings_the_card
     assert ui_core.agent_runtime.get_entry(session_id).connection is conn and not conn.always_allowed_tools
     server.enqueue(_touch(files[2]), text("asked again"))
     await _send(qtbot, window, "touch the third file")
-    await until(lambda: window.bottom.currentWidget() is card, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
     qtbot.mouseClick(card.deny_button, Qt.MouseButton.LeftButton)
     await _turn_done(window, 3)
     assert not files[2].exists()

@@ -68,7 +68,7 @@ async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any,
     window.composer.editor.setPlainText("create made-by-pi.txt")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     card = window.approval_card
-    await until(lambda: window.bottom.currentWidget() is card, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
     assert "bash" in card.title.text()
     assert not (workspace / "made-by-pi.txt").exists()
     await _shot(window, "pi_approval_card.png")

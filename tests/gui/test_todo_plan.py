@@ -88,7 +88,7 @@ async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, u
               ToolApprovalRequestEvent(approval_id="ap-plan", tool_call_id="plan-1", tool_name="ExitPlanMode",
                                        input={"plan": PLAN}))
     approval = window.approval_card
-    await until(lambda: window.bottom.currentWidget() is approval)
+    await until(lambda: window.approval_waiting() and approval.armed)
     assert approval.title.text() == "The agent's plan is ready"
     assert (approval.allow_button.text(), approval.deny_button.text()) == ("Approve plan", "Keep planning")
     # The plan shows once: in the transcript's plan card, titled by its own heading; the
@@ -104,14 +104,14 @@ async def test_todo_card_plan_approval_and_compaction_divider(controller: Any, u
     qtbot.mouseClick(approval.deny_button, Qt.MouseButton.LeftButton)
     await until(lambda: conn.approvals)
     assert conn.approvals[0][0] == "ap-plan" and conn.approvals[0][1].approved is False
-    await until(lambda: window.bottom.currentWidget() is window.composer)
+    await until(lambda: not window.approval_waiting())
     conn.complete("I'll keep planning.")
     await until(lambda: not window.is_streaming())
     assert not header.todo_label.isVisibleTo(window)
 
     # A later approval of another tool has the ordinary words again.
     approval.show_approval({"approval_id": "x", "tool_name": "Bash", "input": {"command": "ls"}})
-    assert (approval.allow_button.text(), approval.deny_button.text()) == ("Allow (Enter)", "Deny (Esc)")
+    assert (approval.allow_button.text(), approval.deny_button.text()) == ("Allow", "Deny")
     approval.approval = None
 
     # Reopened from the database: the same cards.

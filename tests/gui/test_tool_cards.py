@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.runtime.types import ChunkEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolPart
+from cherry_desktop.ui._approval_card import ApprovalCard
 from cherry_desktop.ui._blocks import ToolCard
-from cherry_desktop.ui._composer import ApprovalCard
 from cherry_desktop.ui._message_row import MessageRow
 from cherry_desktop.ui._resources import apply_theme
 from cherry_desktop.ui._tool_view import ADDED_BG, REMOVED_BG, tool_diff
@@ -104,13 +104,13 @@ async def test_always_allow_goes_through_the_runtime_approval_api(controller: An
               ChunkEvent(ToolInputAvailableChunk(tool_call_id="c1", tool_name="Edit", input=EDIT)),
               ToolApprovalRequestEvent(approval_id="ap-1", tool_call_id="c1", tool_name="Edit", input=EDIT))
     card = window.approval_card
-    await until(lambda: window.bottom.currentWidget() is card)
+    await until(lambda: window.approval_waiting() and card.armed)
     assert "src/app.py" in card.input_label.text() and ADDED_BG in card.input_label.text()
     qtbot.mouseClick(card.always_button, Qt.MouseButton.LeftButton)
     await until(lambda: conn.approvals)
     approval_id, decision = conn.approvals[0]
     assert approval_id == "ap-1" and decision.approved and decision.always_allow
     assert "Edit" in window.statusBar().currentMessage()  # shown in the session
-    await until(lambda: window.bottom.currentWidget() is window.composer)
+    await until(lambda: not window.approval_waiting())
     conn.complete("ok")
     await until(lambda: not window.is_streaming())

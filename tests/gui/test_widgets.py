@@ -15,7 +15,7 @@ from cherry_desktop.core.messages import (
     ToolPart,
 )
 from cherry_desktop.ui._blocks import split_finished_blocks
-from cherry_desktop.ui._composer import ApprovalCard, Composer, QueueDock
+from cherry_desktop.ui._composer import Composer, QueueDock
 from cherry_desktop.ui._listener import QtStreamListener
 from cherry_desktop.ui._message_row import MessageRow
 from cherry_desktop.ui.bridge import QueuedFollowUp
@@ -126,22 +126,6 @@ def test_queue_dock_edit_remove_reorder_steer(qtbot: Any, monkeypatch: pytest.Mo
     assert events == [("reorder", ["m2", "m1"]), ("edit", "m1", "one, edited"), ("steer", "m1"), ("remove", "m2")]
     dock.set_items([])
     assert dock.isHidden()
-
-
-def test_approval_card_allow_with_enter_deny_with_escape(qtbot: Any) -> None:
-    card = ApprovalCard()
-    qtbot.addWidget(card)
-    decisions: list[tuple[str, bool]] = []
-    card.decided.connect(lambda aid, ok: decisions.append((aid, ok)))
-    card.show_approval({"approval_id": "ap1", "tool_name": "Bash", "input": {"command": "ls"}})
-    assert "Bash" in card.title.text() and "$ ls" in card.input_label.text()  # readable, not JSON
-    qtbot.keyClick(card, Qt.Key.Key_Return)
-    card.show_approval({"approval_id": "ap2", "tool_name": "Write", "input": {}})
-    qtbot.keyClick(card, Qt.Key.Key_Escape)
-    card.show_approval({"approval_id": "ap3", "tool_name": "Edit", "input": {}})
-    qtbot.mouseClick(card.deny_button, Qt.MouseButton.LeftButton)
-    qtbot.mouseClick(card.allow_button, Qt.MouseButton.LeftButton)  # nothing pending: no decision
-    assert decisions == [("ap1", True), ("ap2", False), ("ap3", False)]
 
 
 def test_stored_row_shows_reasoning_tools_errors_and_footer(qtbot: Any) -> None:
