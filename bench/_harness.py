@@ -39,8 +39,8 @@ def run_qasync(main: Callable[[], Awaitable[Any]]) -> Any:
 
 
 async def start_test_core(data_dir: str | None = None) -> Any:
-    from cherry_desktop.core.bootstrap import start_core
-    from cherry_desktop.core.paths import build_path_registry
+    from cherry_desktop.core.app.bootstrap import start_core
+    from cherry_desktop.core.storage.paths import build_path_registry
 
     return await start_core(build_path_registry(data_dir or tempfile.mkdtemp(prefix="cherry-bench-")))
 

@@ -80,10 +80,10 @@ from cherry_desktop.core.ai.stream import (  # noqa: E402
     AiStreamOpenRequest,
     dispatch_stream_request,
 )
-from cherry_desktop.core.bootstrap import CoreServices, start_core  # noqa: E402
+from cherry_desktop.core.app.bootstrap import CoreServices, start_core  # noqa: E402
 from cherry_desktop.core.messages import TextPart  # noqa: E402
-from cherry_desktop.core.paths import build_path_registry  # noqa: E402
-from cherry_desktop.core.topics import session_topic_id  # noqa: E402
+from cherry_desktop.core.state.topics import session_topic_id  # noqa: E402
+from cherry_desktop.core.storage.paths import build_path_registry  # noqa: E402
 from cherry_desktop.demo import Reply, ScriptedModelServer, TextBlock  # noqa: E402
 from cherry_desktop.demo.bootstrap import ensure_demo_records  # noqa: E402
 

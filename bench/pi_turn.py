@@ -65,10 +65,10 @@ from cherry_desktop.core.ai.stream import (
     AiStreamOpenRequest,
     dispatch_stream_request,
 )
-from cherry_desktop.core.bootstrap import CoreServices, start_core
+from cherry_desktop.core.app.bootstrap import CoreServices, start_core
 from cherry_desktop.core.messages import TextPart, UIMessage
-from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import Reply, ScriptedModelServer, TextBlock
 from cherry_desktop.demo.bootstrap import ensure_demo_records, ensure_pi_demo_records
 

@@ -39,7 +39,7 @@ Its parts: the app (one Python process: Qt UI, core, and with `--demo` the scrip
 server); the Claude Code CLI (the agent runtime; the SDK's bundled binary), live while the
 session's idle window is open, then the warm one prewarmed for the next turn; and the CLI's tie
 watcher (a small Python process the tie launcher forks before it becomes the CLI: it ends the
-CLI when the app dies, see core/_tie_launcher.py).
+CLI when the app dies, see core/process/_tie_launcher.py).
 `--agent-turn-only` skips the timed starts.
 """
 
@@ -300,7 +300,7 @@ async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any],
         # Seed a long session (not timed), then measure opening it.
         from cherry_desktop.core.data.models import database_proxy
         from cherry_desktop.core.messages import TextPart
-        from cherry_desktop.core.topics import session_topic_id
+        from cherry_desktop.core.state.topics import session_topic_id
 
         agent = core.repos.agents.create_agent(type="claude-code", name="bench")
         session = core.repos.sessions.create_session(agent_id=agent.id, workspace_id=None, name="long")

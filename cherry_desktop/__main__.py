@@ -2,7 +2,7 @@
 
 import sys
 
-from cherry_desktop.core.process_tie import run_frozen_launcher_if_asked
+from cherry_desktop.core.process.process_tie import run_frozen_launcher_if_asked
 
 if __name__ == "__main__":
     # A frozen app is also its own child-process launcher (it has no interpreter to run it).

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from cherry_desktop import __version__
-from cherry_desktop.core.instance_lock import InstanceLock, LockState, instance_channel_name
-from cherry_desktop.core.logging_setup import setup_logging
-from cherry_desktop.core.paths import PathRegistry, build_path_registry
-from cherry_desktop.core.storage_faults import StorageError, classify
+from cherry_desktop.core.app.instance_lock import InstanceLock, LockState, instance_channel_name
+from cherry_desktop.core.app.logging_setup import setup_logging
+from cherry_desktop.core.storage.paths import PathRegistry, build_path_registry
+from cherry_desktop.core.storage.storage_faults import StorageError, classify
 
 log = logging.getLogger("cherry_desktop")
-#: The exit code when a storage fault stopped the app (`core.storage_faults`).
+#: The exit code when a storage fault stopped the app (`core.storage.storage_faults`).
 STORAGE_FAULT_EXIT_CODE = 2
 #: A later launch waits this long for a quitting first instance to let go of the lock.
 QUITTING_INSTANCE_WAIT_S = 10.0
@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start the offline demo model server and a demo agent (no account needed)")
     parser.add_argument("--screenshot", metavar="PNG", type=Path, default=None,
                         help="save the main window to PNG once idle (after one demo turn with --demo), then exit")
-    # doctor's subprocess check that Qt's platform plugin loads (cherry_desktop.core.qt_platform)
+    # doctor's subprocess check that Qt's platform plugin loads (cherry_desktop.core.app.qt_platform)
     parser.add_argument("--qt-probe", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("doctor", parents=[common],
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_probe()
     paths = build_path_registry(args.data_dir)
     if args.command == "doctor":
-        from cherry_desktop.core.doctor import run_doctor
+        from cherry_desktop.core.app.doctor import run_doctor
 
         report = run_doctor(paths)
         print(report.render())
@@ -109,7 +109,7 @@ def _exit_without_threads(code: int) -> int:
     orderly stop is done and the instance lock released, so the process ends here instead,
     with the logs flushed and without finalizing (no atexit handlers: runtime children die
     with the app through `process_tie`)."""
-    from cherry_desktop.core.lingering_threads import lingering_threads
+    from cherry_desktop.core.app.lingering_threads import lingering_threads
 
     lingering = lingering_threads()
     if not lingering:
@@ -185,7 +185,7 @@ def _end_startup_gc_pause() -> None:
 def qt_platform_unusable() -> bool:
     """Before QApplication: would Qt's platform plugin abort the app (a core dump)? If so, say
     why in one line (the missing libraries and their packages) and let the app exit."""
-    from cherry_desktop.core.qt_platform import check_before_qt
+    from cherry_desktop.core.app.qt_platform import check_before_qt
 
     problem = check_before_qt()
     if problem is None:
@@ -237,7 +237,7 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
                     stop_signals: Any = None) -> int:
     import asyncio
 
-    from cherry_desktop.core.bootstrap import start_core
+    from cherry_desktop.core.app.bootstrap import start_core
     from cherry_desktop.ui import start_ui
 
     # The window paints first: core's stream services import most of its code (~0.15 s here),

@@ -33,7 +33,7 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     "jsonschema",
     # core/ai/providers/httpx_cli.py: CLI_MODULE (httpx imports it too; deferred, run on use)
     "httpx._main",
-    # core/qt_platform.py finds Qt's plugins with find_spec (collected anyway: the UI imports it)
+    # core/app/qt_platform.py finds Qt's plugins with find_spec (collected anyway: the UI imports it)
     "PySide6",
 )
 
@@ -79,7 +79,7 @@ NAME_RESOLVERS: tuple[str, ...] = (
     "cherry_desktop/ui/__init__.py",
     "cherry_desktop/core/ai/runtime/register_drivers.py",
     # defer_module(name): sdk_import.py DEFERRED_MODULES, httpx_cli.py CLI_MODULE (a test checks)
-    "cherry_desktop/core/deferred_import.py",
+    "cherry_desktop/core/app/deferred_import.py",
 )
 
 _IMPORT_CALLS = {"import_module", "__import__", "find_spec"}

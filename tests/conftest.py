@@ -14,7 +14,7 @@ import keyring
 import pytest
 
 from cherry_desktop.core.data import Repositories, open_database
-from cherry_desktop.core.shared_cache import SharedCache
+from cherry_desktop.core.state.shared_cache import SharedCache
 from tests.fakes.memory_keyring import MemoryKeyring
 from tests.fakes.scripted_provider_server import ScriptedServer
 

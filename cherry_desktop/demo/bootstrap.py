@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.demo.chat import DEMO_CHAT_HEADER
 from cherry_desktop.demo.cli_env import DEMO_API_KEY, QUIET_CLI_ENV
 from cherry_desktop.demo.script import demo_script

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QKeySequence, QShortcut
 
-from cherry_desktop.core.topics import is_agent_session_topic
+from cherry_desktop.core.state.topics import is_agent_session_topic
 from cherry_desktop.ui._message_actions import COPY_SHORTCUT, REGENERATE_SHORTCUT, UndoBar, copy_markdown
 
 if TYPE_CHECKING:

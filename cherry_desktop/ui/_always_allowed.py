@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
-from cherry_desktop.core.topics import session_id_from_topic
+from cherry_desktop.core.state.topics import session_id_from_topic
 
 
 class AlwaysAllowedButton(QToolButton):
@@ -72,7 +72,7 @@ def _show(window: Any, topic_id: str, tools: tuple[str, ...]) -> None:
 
 def always_allowed_of(bridge: Any, topic_id: str) -> tuple[str, ...]:
     """The tools always allowed in the agent session of `topic_id` (() for another topic)."""
-    from cherry_desktop.core.session_header import always_allowed_tools
+    from cherry_desktop.core.views.session_header import always_allowed_tools
 
     session_id = session_id_from_topic(topic_id)
     return always_allowed_tools(bridge.repos, session_id) if session_id is not None else ()
@@ -81,7 +81,7 @@ def always_allowed_of(bridge: Any, topic_id: str) -> tuple[str, ...]:
 def revoke_always_allowed(bridge: Any, topic_id: str, tools: list[str]) -> tuple[str, ...]:
     """Ask again for `tools` in the session of `topic_id`, its live connection at once; returns
     the tools still always allowed."""
-    from cherry_desktop.core.session_header import revoke_always_allowed as revoke
+    from cherry_desktop.core.views.session_header import revoke_always_allowed as revoke
 
     session_id = session_id_from_topic(topic_id)
     if session_id is None:

@@ -56,7 +56,7 @@ class MultiModelBridge:
     def group_of(self, message: Any) -> Any:
         """The `SiblingGroup` of a stored assistant row (None for a single model's answer);
         its members carry their usage like `load_messages` rows."""
-        from cherry_desktop.core.sibling_groups import load_group
+        from cherry_desktop.core.views.sibling_groups import load_group
         from cherry_desktop.ui._usage import with_usage
 
         group = load_group(self.bridge.repos, message)
@@ -70,7 +70,7 @@ class MultiModelBridge:
 
     def choose(self, message_id: str) -> Any:
         """The user's "Use this answer"; raises `SiblingChoiceError`."""
-        from cherry_desktop.core.sibling_groups import choose_answer
+        from cherry_desktop.core.views.sibling_groups import choose_answer
 
         return choose_answer(self.bridge.repos, message_id)
 

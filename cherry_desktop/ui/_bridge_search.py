@@ -29,7 +29,7 @@ class SearchBridge:
 
     def search(self, query: str, limit: int = 50) -> list[SearchEntry]:
         """Topics whose title matches, then matching messages (newest first)."""
-        from cherry_desktop.core.topics import session_topic_id
+        from cherry_desktop.core.state.topics import session_topic_id
 
         search = self.bridge.repos.search
         topic_title = self.bridge.topic_title

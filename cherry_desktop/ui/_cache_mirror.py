@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from cherry_desktop.core.shared_cache import (
+from cherry_desktop.core.state.shared_cache import (
     TOPIC_STREAM_STATUS_PREFIX,
     SharedCache,
     topic_last_seen_completion_key,

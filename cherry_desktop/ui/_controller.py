@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.ui._cache_mirror import QtSharedCache
 from cherry_desktop.ui._code_block import warm_up_highlighting
 from cherry_desktop.ui._resources import apply_theme, icon

@@ -380,7 +380,7 @@ class MessageView(QScrollArea):
         return widget if isinstance(widget, MessageRow) else None
 
     def can_regenerate(self, row: MessageRow) -> bool:
-        from cherry_desktop.core.topics import is_agent_session_topic
+        from cherry_desktop.core.state.topics import is_agent_session_topic
 
         group = self.groups.view_of(row)  # a multi-model answer: only while its turn is the last
         return (row.role == "assistant" and not row.live and self.topic_id is not None

@@ -74,7 +74,7 @@ class IssueWords(QObject):
         return self.tr("Queued messages are on hold: this session cannot run (%1).").replace("%1", code)
 
     def describe_error(self, exc: BaseException) -> str | None:
-        from cherry_desktop.core.credentials import KeyringUnavailableError
+        from cherry_desktop.core.storage.credentials import KeyringUnavailableError
 
         if isinstance(exc, KeyringUnavailableError):
             return self.keyring_hint()

@@ -69,7 +69,7 @@ def stop_answer(window: Any, unique_model_id: str) -> asyncio.Task[Any] | None:
 
 def choose_answer(window: Any, message_id: str) -> bool:
     """"Use this answer": the next message continues from it (saved; every window shows it)."""
-    from cherry_desktop.core.sibling_groups import SiblingChoiceError
+    from cherry_desktop.core.views.sibling_groups import SiblingChoiceError
 
     topic_id = window.topic_id
     if topic_id is None or window.is_streaming():

@@ -409,7 +409,7 @@ class ProvidersPanel(QWidget):
         self.remove_key_button.setEnabled(stored)
 
     def save_key(self) -> bool:
-        from cherry_desktop.core.credentials import KeyringUnavailableError
+        from cherry_desktop.core.storage.credentials import KeyringUnavailableError
 
         key = self.key_edit.text().strip()
         if self.provider_id is None or not key:
@@ -430,7 +430,7 @@ class ProvidersPanel(QWidget):
         self.key_error.setVisible(bool(text))
 
     def remove_key(self) -> None:
-        from cherry_desktop.core.credentials import KeyringUnavailableError
+        from cherry_desktop.core.storage.credentials import KeyringUnavailableError
 
         if self.provider_id is None:
             return

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
-from cherry_desktop.core.assets import asset_dir
+from cherry_desktop.core.storage.assets import asset_dir
 
 _R = QPalette.ColorRole
 # Links are readable on each theme's message background (WCAG contrast >= 4.5).

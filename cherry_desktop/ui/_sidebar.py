@@ -8,8 +8,8 @@ from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHeaderView, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
-from cherry_desktop.core.shared_cache import TOPIC_TITLE_PREFIX
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.shared_cache import TOPIC_TITLE_PREFIX
+from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.ui._cache_mirror import QtSharedCache
 from cherry_desktop.ui._topics import TopicStatusView
 

@@ -1,4 +1,4 @@
-"""How a window reads a topic's status from the shared cache (topic ids: `core.topics`)."""
+"""How a window reads a topic's status from the shared cache (topic ids: `core.state.topics`)."""
 
 from __future__ import annotations
 

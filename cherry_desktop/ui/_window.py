@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.core.shared_cache import agent_runtime_setup_key, topic_title_key
-from cherry_desktop.core.topics import is_agent_session_topic, session_id_from_topic
+from cherry_desktop.core.state.shared_cache import agent_runtime_setup_key, topic_title_key
+from cherry_desktop.core.state.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui._actions_handler import MessageActionsHandler
 from cherry_desktop.ui._always_allowed import follow_always_allowed, show_always_allowed
 from cherry_desktop.ui._approval_card import FOCUS_SHORTCUT, ApprovalCard

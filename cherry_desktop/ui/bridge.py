@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from cherry_desktop.core.data import StoredMessage
-from cherry_desktop.core.topics import session_id_from_topic
+from cherry_desktop.core.state.topics import session_id_from_topic
 from cherry_desktop.ui._bridge_attachments import AttachmentsBridge
 from cherry_desktop.ui._bridge_multi_model import MultiModelBridge
 from cherry_desktop.ui._bridge_search import SearchBridge
@@ -262,7 +262,7 @@ class UiBridge(QObject):
     # -- sessions and topics (sidebar actions) -----------------------------------------------------
     def create_session(self, agent_id: str, name: str = "") -> str:
         """A new session of `agent_id` in the agent's first workspace; returns its topic id."""
-        from cherry_desktop.core.topics import session_topic_id
+        from cherry_desktop.core.state.topics import session_topic_id
 
         agent = self.repos.agents.get_agent(agent_id)
         workspaces = self.repos.agents.list_workspaces(agent_id)
@@ -276,7 +276,7 @@ class UiBridge(QObject):
 
     def rename_topic(self, topic_id: str, name: str) -> None:
         """The user's name (never auto-named again), told to every window."""
-        from cherry_desktop.core.shared_cache import topic_title_key
+        from cherry_desktop.core.state.shared_cache import topic_title_key
 
         self.repos.names.rename(topic_id, name)
         self.core.shared_cache.set_shared(topic_title_key(topic_id), name)
@@ -360,7 +360,7 @@ class UiBridge(QObject):
         self.settings_changed.emit(self.settings_values())
 
     def has_api_key(self, provider_id: str) -> bool:
-        from cherry_desktop.core.credentials import provider_key_name
+        from cherry_desktop.core.storage.credentials import provider_key_name
 
         return bool(self.core.credentials.try_get(provider_key_name(provider_id)))
 
@@ -373,13 +373,13 @@ class UiBridge(QObject):
 
     def set_api_key(self, provider_id: str, key: str) -> None:
         """Store the key in the keyring (never the database); raises `KeyringUnavailableError`."""
-        from cherry_desktop.core.credentials import provider_key_name
+        from cherry_desktop.core.storage.credentials import provider_key_name
 
         self.core.credentials.set(provider_key_name(provider_id), key)
         self.providers_changed.emit()
 
     def delete_api_key(self, provider_id: str) -> None:
-        from cherry_desktop.core.credentials import provider_key_name
+        from cherry_desktop.core.storage.credentials import provider_key_name
 
         self.core.credentials.delete(provider_key_name(provider_id))
         self.providers_changed.emit()
@@ -416,7 +416,7 @@ class UiBridge(QObject):
 
     def delete_provider(self, provider_id: str) -> None:
         """Delete the record with its models, and its key if the keyring is reachable."""
-        from cherry_desktop.core.credentials import KeyringUnavailableError, provider_key_name
+        from cherry_desktop.core.storage.credentials import KeyringUnavailableError, provider_key_name
 
         self.repos.providers.delete_provider(provider_id)
         try:
@@ -537,7 +537,7 @@ class UiBridge(QObject):
     # -- agent session header -------------------------------------------------------------------
     def session_header_info(self, topic_id: str) -> Any:
         """A `SessionHeaderInfo` for an agent session's topic, else None."""
-        from cherry_desktop.core.session_header import session_header_info
+        from cherry_desktop.core.views.session_header import session_header_info
 
         session_id = session_id_from_topic(topic_id)
         if session_id is None:
@@ -547,7 +547,7 @@ class UiBridge(QObject):
     async def set_session_permission_mode(self, topic_id: str, mode: str) -> Any:
         """Save the mode (the session's agent's) and apply it live through the host's reconcile;
         returns a `PermissionOutcome`."""
-        from cherry_desktop.core.session_header import apply_permission_mode
+        from cherry_desktop.core.views.session_header import apply_permission_mode
 
         session_id = session_id_from_topic(topic_id)
         if session_id is None:

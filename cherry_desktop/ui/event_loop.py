@@ -18,7 +18,7 @@ child's exit into the loop, and the app's stop ends right after the last CLI exi
 thread starved by CPU load could still be in that emit while the app finalized.
 `watch_children_on(loop)` watches children with pidfds on the loop itself (no thread; what
 asyncio does by itself from 3.12); after the loop closed the app joins what is left and exits
-without finalizing when a thread still runs (`cherry_desktop.core.lingering_threads`).
+without finalizing when a thread still runs (`cherry_desktop.core.app.lingering_threads`).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def _pidfd_works() -> bool:
 def watch_children_on(loop: asyncio.AbstractEventLoop) -> Iterator[bool]:
     """Python 3.11 on Linux: child processes are watched with pidfds on `loop` (no thread) while
     the block runs; yields whether it did. Elsewhere asyncio's own watcher stays (3.12+ uses
-    pidfds by itself where it can; other systems keep a thread: `core.lingering_threads`)."""
+    pidfds by itself where it can; other systems keep a thread: `core.app.lingering_threads`)."""
     if sys.version_info >= (3, 12) or not _pidfd_works():
         yield False
         return

@@ -1,6 +1,6 @@
 """`cherry-desktop --qt-probe`: start Qt's platform plugin and print its name (exit 0).
 
-`doctor` runs it in a subprocess (`cherry_desktop.core.qt_platform.probe_platform`): when the
+`doctor` runs it in a subprocess (`cherry_desktop.core.app.qt_platform.probe_platform`): when the
 plugin cannot load, Qt aborts this process, not the doctor.
 """
 

@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from cherry_desktop.core.storage_faults import StorageError, StorageFault
+from cherry_desktop.core.storage.storage_faults import StorageError, StorageFault
 
 #: Platforms with no one to click a dialog away (tests, CI): the stderr line is enough.
 HEADLESS_PLATFORMS = ("offscreen", "minimal")

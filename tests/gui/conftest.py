@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from cherry_desktop.core.bootstrap import CoreServices, start_core
+from cherry_desktop.core.app.bootstrap import CoreServices, start_core
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextPart, ToolPart
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import ScriptedModelServer
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -122,7 +122,7 @@ def save_screenshot(widget: Any, name: str, width: int = 720) -> Path:
 def scripted_agent_session(core: Any, workspace: Path, name: str = "Session") -> tuple[str, Any]:
     """A claude-code agent session whose runtime is the scripted driver (host, manager and
     SQLite are real): (topic id, driver)."""
-    from cherry_desktop.core.topics import session_topic_id
+    from cherry_desktop.core.state.topics import session_topic_id
     from tests.fakes.scripted_driver import ScriptedDriver
     from tests.unit.agent_session.harness import add_model
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.runtime.types import ChunkEvent, SteerBoundaryEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
 from tests.gui.conftest import send_turn

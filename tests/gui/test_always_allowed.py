@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.ui._always_allowed import AlwaysAllowedButton

@@ -12,11 +12,11 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QApplication, QToolButton, QWidget
 
+from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.attachments import MAX_ATTACHMENTS
 from cherry_desktop.core.attachments.cleanup import SWEEP_DELAY_S
-from cherry_desktop.core.bootstrap import start_core
-from cherry_desktop.core.credentials import CredentialStore, provider_key_name
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
+from cherry_desktop.core.storage.paths import build_path_registry
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, save_screenshot

@@ -12,7 +12,7 @@ import pytest
 from cherry_desktop.core.ai.naming import NAMING_MARKER
 from cherry_desktop.core.ai.translate import TRANSLATION_MARKER, translation_stream_id
 from cherry_desktop.core.messages import TextPart
-from cherry_desktop.core.shared_cache import topic_title_key
+from cherry_desktop.core.state.shared_cache import topic_title_key
 from cherry_desktop.demo import ScriptedModelServer, slow_text
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from cherry_desktop.ui._translate import TranslationBlock, translate_row

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.shared_cache import topic_stream_status_key
+from cherry_desktop.core.state.shared_cache import topic_stream_status_key
 from tests.gui._scripted import until
 
 pytestmark = pytest.mark.gui

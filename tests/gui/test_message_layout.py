@@ -13,13 +13,13 @@ import pytest
 from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.runtime.types import ChunkEvent
-from cherry_desktop.core.bootstrap import start_core
+from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.messages import (
     ToolInputAvailableChunk,
     ToolInputStartChunk,
     ToolOutputAvailableChunk,
 )
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.ui._message_view import ROW_SPACING
 from cherry_desktop.ui._resources import apply_theme
 from tests.fakes.scripted_driver import ScriptedDriver

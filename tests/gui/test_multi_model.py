@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.bootstrap import start_core
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.app.bootstrap import start_core
+from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import ScriptedModelServer, slow_text
 from cherry_desktop.demo.bootstrap import (
     DEMO_SECOND_UNIQUE_MODEL_ID,

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.bootstrap import start_core
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.app.bootstrap import start_core
+from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo.bootstrap import (
     DEMO_PROVIDER_ID,
     DEMO_SECOND_MODEL_ID,

@@ -108,9 +108,9 @@ async def test_a_pi_session_resumes_its_conversation_after_a_restart(qapp: Any, 
     """The spec's manual smoke, last step: one run of the app has a pi turn; the app stops (pi
     with it); a new run on the same data dir shows the rows and the next turn resumes pi's
     conversation (the model is sent the first exchange again)."""
-    from cherry_desktop.core.bootstrap import start_core
-    from cherry_desktop.core.paths import build_path_registry
-    from cherry_desktop.core.topics import session_topic_id
+    from cherry_desktop.core.app.bootstrap import start_core
+    from cherry_desktop.core.state.topics import session_topic_id
+    from cherry_desktop.core.storage.paths import build_path_registry
     from cherry_desktop.ui import UiController
 
     ARTIFACTS.mkdir(exist_ok=True)
@@ -158,7 +158,7 @@ async def test_the_first_pi_turn_shows_the_install_in_the_session_header(
     test_pi_driver.py does); the lookup, the launch and the turn are real."""
     from cherry_desktop.core.ai.runtime.pi import driver as driver_module
     from cherry_desktop.core.ai.runtime.pi.install import PI_PINNED_VERSION, app_pi
-    from cherry_desktop.core.topics import session_topic_id
+    from cherry_desktop.core.state.topics import session_topic_id
 
     ARTIFACTS.mkdir(exist_ok=True)
     installation = await asyncio.to_thread(ensure_test_pi)

@@ -13,7 +13,7 @@ import pytest
 from keyring.backends import fail
 from keyring.errors import PasswordSetError
 
-from cherry_desktop.core.credentials import FIX_HINT, provider_key_name
+from cherry_desktop.core.storage.credentials import FIX_HINT, provider_key_name
 from cherry_desktop.ui._model_picker import IssueWords
 from cherry_desktop.ui._providers_dialog import ProvidersDialog
 from tests.fakes.memory_keyring import MemoryKeyring

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.runtime.types import ContextUsageEvent
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, send_turn

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.core.instance_lock import InstanceLock, LockState
+from cherry_desktop.core.app.instance_lock import InstanceLock, LockState
 from tests.gui.test_stop_signals import WAIT_LIMIT_S, logs, start_app, wait_until_streaming
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
@@ -61,7 +61,7 @@ def test_unreachable_first_instance_gets_one_line_and_a_failure(tmp_path: Path) 
 
 def test_stale_lock_of_a_killed_instance_is_taken_over(tmp_path: Path) -> None:
     lock_path = tmp_path / "cherry.lock"
-    code = ("import sys, time\nfrom cherry_desktop.core.instance_lock import InstanceLock\n"
+    code = ("import sys, time\nfrom cherry_desktop.core.app.instance_lock import InstanceLock\n"
             f"lock = InstanceLock(__import__('pathlib').Path({str(lock_path)!r}))\n"
             "print(lock.acquire().value, flush=True)\ntime.sleep(300)\n")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
@@ -83,7 +83,7 @@ QUITTING_FIRST = """
 import sys, time
 from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTimer
-from cherry_desktop.core.instance_lock import InstanceLock, instance_channel_name
+from cherry_desktop.core.app.instance_lock import InstanceLock, instance_channel_name
 from cherry_desktop.ui.single_instance import REPLY_QUITTING, InstanceServer
 
 data_dir = Path(sys.argv[1])

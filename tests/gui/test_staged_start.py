@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from cherry_desktop.core.bootstrap import start_core
+from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.messages import TextPart
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.storage.paths import build_path_registry
 from tests.gui.conftest import seed_agent_session
 
 pytestmark = pytest.mark.gui
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.gui
 
 async def test_window_before_services_then_first_topic_after_recovery(tmp_path: Path, qapp: Any,
                                                                      no_leaked_windows: None) -> None:
-    from cherry_desktop.core.topics import session_topic_id
+    from cherry_desktop.core.state.topics import session_topic_id
     from cherry_desktop.ui import start_ui
     from cherry_desktop.ui._listener import QtStreamListener
 

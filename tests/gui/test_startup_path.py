@@ -31,7 +31,7 @@ OBSERVE = textwrap.dedent("""
         splash = show_splash()
         seen["at_splash"] = {
             "asyncio": "asyncio" in sys.modules, "qasync": "qasync" in sys.modules,
-            "core_bootstrap": "cherry_desktop.core.bootstrap" in sys.modules,
+            "core_bootstrap": "cherry_desktop.core.app.bootstrap" in sys.modules,
             "gc_enabled": gc.isenabled()}
         return splash
 

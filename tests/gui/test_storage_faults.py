@@ -20,7 +20,7 @@ import pytest
 from cherry_desktop.app import STORAGE_FAULT_EXIT_CODE
 from cherry_desktop.core.data import open_database
 from cherry_desktop.core.data.database import SCHEMA_VERSION
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.storage.paths import build_path_registry
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -211,7 +211,7 @@ def test_doctor_reports_each_unwritable_folder_and_the_lock(tmp_path: Path) -> N
 
 
 def test_doctor_says_when_the_app_runs_on_the_data_dir(tmp_path: Path) -> None:
-    from cherry_desktop.core.instance_lock import InstanceLock
+    from cherry_desktop.core.app.instance_lock import InstanceLock
 
     data_dir = seeded_data_dir(tmp_path)
     lock = InstanceLock(data_dir / "cherry.lock")
@@ -225,7 +225,7 @@ def test_doctor_says_when_the_app_runs_on_the_data_dir(tmp_path: Path) -> None:
 
 
 def test_every_fault_has_words(qapp: object) -> None:
-    from cherry_desktop.core.storage_faults import StorageError, StorageFault
+    from cherry_desktop.core.storage.storage_faults import StorageError, StorageFault
     from cherry_desktop.ui.storage_fault import StorageFaultText, storage_fault_line
 
     for fault in StorageFault:

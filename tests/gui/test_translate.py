@@ -77,7 +77,7 @@ async def test_an_agent_session_message_is_translated_and_saved_with_it(controll
                                                                        server: ScriptedModelServer) -> None:
     """An agent's answer translates like a chat's: by the session's model through the chat
     provider (never through the runtime), saved as the session message's data-translation part."""
-    from cherry_desktop.core.topics import session_topic_id
+    from cherry_desktop.core.state.topics import session_topic_id
 
     _agent_id, session_id, _ws = ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"),
                                                      server.base_url)

@@ -11,7 +11,7 @@ import pytest
 
 from cherry_desktop.core.ai.runtime.types import UsageEvent
 from cherry_desktop.core.data.usage_cost import ModelPricing, PricingError
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
 from tests.gui.conftest import send_turn

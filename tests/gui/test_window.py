@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from cherry_desktop.core.credentials import provider_key_name
 from cherry_desktop.core.messages import TextPart
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.ui import ChatWindow, start_ui
 from cherry_desktop.ui._message_view import PAGE_SIZE
 from tests.gui._scripted import until

@@ -18,11 +18,11 @@ from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeD
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.stream import AiStreamOpenRequest, DispatchResult, dispatch_stream_request
-from cherry_desktop.core.bootstrap import CoreServices, start_core
+from cherry_desktop.core.app.bootstrap import CoreServices, start_core
 from cherry_desktop.core.data.records import StoredMessage
 from cherry_desktop.core.messages import TextPart
-from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import ScriptedModelServer
 from cherry_desktop.demo.bootstrap import (
     DEMO_MODEL_ID,

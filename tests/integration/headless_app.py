@@ -26,10 +26,10 @@ from typing import Any
 import psutil
 
 from cherry_desktop.core.ai.stream import AiStreamOpenRequest, dispatch_stream_request
-from cherry_desktop.core.bootstrap import start_core
+from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.messages import TextPart
-from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo.bootstrap import DEMO_PROVIDER_ID, demo_provider_settings, ensure_demo_records
 
 

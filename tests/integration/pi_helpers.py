@@ -19,7 +19,7 @@ from cherry_desktop.core.ai.runtime.pi.install import (
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
 from cherry_desktop.core.ai.runtime.types import PermissionMode, RuntimeConnectInput, RuntimeSessionContext
 from cherry_desktop.core.data.records import AgentRecord, AgentSessionRecord, ProviderRecord, WorkspaceRecord
-from cherry_desktop.core.paths import PathRegistry, build_path_registry
+from cherry_desktop.core.storage.paths import PathRegistry, build_path_registry
 from cherry_desktop.demo import ScriptedModelServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,10 +19,10 @@ from cherry_desktop.core.ai.stream import (
     dispatch_stream_request,
 )
 from cherry_desktop.core.attachments import AttachmentStore, check_attachment
-from cherry_desktop.core.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import MessagePart, TextPart, message_text
-from cherry_desktop.core.shared_cache import topic_stream_status_key
+from cherry_desktop.core.state.shared_cache import topic_stream_status_key
+from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer
 from tests.unit.foundation.test_attachments import png_bytes
 

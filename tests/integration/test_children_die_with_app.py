@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from cherry_desktop.core import process_tie
+from cherry_desktop.core.process import process_tie
 from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, tool_use
 from tests.integration.headless_app import kill_mid_turn
 
@@ -62,7 +62,7 @@ def _spawn_tied(mode: process_tie.TieMode, tmp_path: Path,
     """A parent process that starts a tied `command` (a `sleep`) and prints its pid."""
     code = (
         "import subprocess, sys, time\n"
-        "from cherry_desktop.core import process_tie\n"
+        "from cherry_desktop.core.process import process_tie\n"
         f"cmd = process_tie.tied_command({list(command)!r}, process_tie.TieMode({mode.value!r}))\n"
         "child = subprocess.Popen(cmd, stdin=subprocess.PIPE)\n"
         "print(child.pid, flush=True)\n"

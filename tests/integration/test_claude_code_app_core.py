@@ -237,7 +237,7 @@ async def test_first_turn_names_the_session_through_the_naming_prompt(
     open_app: OpenApp, model_server: ScriptedModelServer
 ) -> None:
     from cherry_desktop.core.ai.naming import NAMING_MARKER
-    from cherry_desktop.core.shared_cache import topic_title_key
+    from cherry_desktop.core.state.shared_cache import topic_title_key
 
     app = await open_app()
     model_server.enqueue(text("Sure, here is the plan."))

@@ -28,10 +28,10 @@ FIRST_RUN = textwrap.dedent("""
     import asyncio, os, signal, sys
     from pathlib import Path
     from cherry_desktop.core.ai.stream import AiStreamOpenRequest, dispatch_stream_request
-    from cherry_desktop.core.bootstrap import start_core
+    from cherry_desktop.core.app.bootstrap import start_core
     from cherry_desktop.core.messages import TextPart
-    from cherry_desktop.core.paths import build_path_registry
-    from cherry_desktop.core.topics import session_topic_id
+    from cherry_desktop.core.storage.paths import build_path_registry
+    from cherry_desktop.core.state.topics import session_topic_id
     from cherry_desktop.demo.bootstrap import ensure_demo_records
     from tests.unit.agent_session.harness import Subscriber
 

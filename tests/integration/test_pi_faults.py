@@ -17,7 +17,7 @@ import pytest
 
 from cherry_desktop.core.ai.agent_session.errors import AgentSessionValidationError
 from cherry_desktop.core.ai.runtime.types import CUT_SHORT_METADATA_KEY, ApprovalDecision, CutShortReason
-from cherry_desktop.core.credentials import provider_key_name
+from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, text, tool_use
 from cherry_desktop.demo.bootstrap import DEMO_PROVIDER_ID, DEMO_UNIQUE_MODEL_ID
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp, row_text

@@ -26,10 +26,10 @@ from cherry_desktop.core.ai.stream import (
     dispatch_stream_request,
     user_parts,
 )
-from cherry_desktop.core.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextDeltaChunk, UIMessage, UIMessageAccumulator, UIMessageChunk
-from cherry_desktop.core.shared_cache import topic_stream_status_key
+from cherry_desktop.core.state.shared_cache import topic_stream_status_key
+from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.demo.bootstrap import demo_provider_settings
 from tests.fakes.memory_keyring import MemoryKeyring
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer, anthropic_events, openai_delta, sse

@@ -11,11 +11,11 @@ import pytest
 
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.stream import AiStreamOpenRequest, dispatch_stream_request
+from cherry_desktop.core.app.bootstrap import CoreServices, start_core
 from cherry_desktop.core.attachments import check_attachment
-from cherry_desktop.core.bootstrap import CoreServices, start_core
 from cherry_desktop.core.messages import MessagePart, TextPart, message_text
-from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import ScriptedModelServer, text
 from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.demo.echo import describe_files

@@ -5,7 +5,7 @@ from __future__ import annotations
 import _thread
 import threading
 
-from cherry_desktop.core.lingering_threads import lingering_threads
+from cherry_desktop.core.app.lingering_threads import lingering_threads
 
 
 def test_a_thread_that_ends_within_the_bound_is_joined() -> None:

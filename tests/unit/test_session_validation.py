@@ -17,7 +17,7 @@ from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistr
 from cherry_desktop.core.ai.runtime.types import RuntimeSessionContext
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.models import database_proxy
-from cherry_desktop.core.paths import PathRegistry, build_path_registry
+from cherry_desktop.core.storage.paths import PathRegistry, build_path_registry
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.unit.agent_session.harness import make_harness
 

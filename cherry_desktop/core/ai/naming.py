@@ -18,9 +18,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from cherry_desktop.core.container import Application, Service
+from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.shared_cache import TOPIC_STREAM_STATUS_PREFIX, SharedCache, topic_title_key
+from cherry_desktop.core.state.shared_cache import TOPIC_STREAM_STATUS_PREFIX, SharedCache, topic_title_key
 
 log = logging.getLogger(__name__)
 

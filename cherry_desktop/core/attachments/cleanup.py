@@ -20,8 +20,8 @@ import json
 import logging
 from typing import Any
 
+from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.attachments.store import AttachmentStore, parse_scope
-from cherry_desktop.core.container import Application, Service
 from cherry_desktop.core.data import DatabaseService
 from cherry_desktop.core.data.models import AgentSession, AgentSessionMessage, Message, Topic
 

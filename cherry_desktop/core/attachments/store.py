@@ -29,8 +29,8 @@ from cherry_desktop.core.attachments.limits import (
     AttachmentErrorCode,
     extension_for,
 )
-from cherry_desktop.core.private_files import FILE_MODE, make_private_folder
-from cherry_desktop.core.topics import session_id_from_topic
+from cherry_desktop.core.state.topics import session_id_from_topic
+from cherry_desktop.core.storage.private_files import FILE_MODE, make_private_folder
 
 if TYPE_CHECKING:
     # The message models (pydantic) load with the stream services, after the first paint.

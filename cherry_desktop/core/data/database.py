@@ -16,8 +16,8 @@ import peewee as pw
 
 from cherry_desktop.core.data.models import ALL_MODELS, AppMeta, database_proxy
 from cherry_desktop.core.data.search import create_search_index
-from cherry_desktop.core.private_files import create_private_file, tighten_database_files
-from cherry_desktop.core.storage_faults import StorageError, StorageFault, classify
+from cherry_desktop.core.storage.private_files import create_private_file, tighten_database_files
+from cherry_desktop.core.storage.storage_faults import StorageError, StorageFault, classify
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ import logging
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from cherry_desktop.core.container import Application, Service
+from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.data.models import database_proxy
 from cherry_desktop.core.data.records import ProviderRecord
 from cherry_desktop.core.data.service import DatabaseService, Repositories

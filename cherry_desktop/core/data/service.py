@@ -7,7 +7,7 @@ from pathlib import Path
 
 import peewee as pw
 
-from cherry_desktop.core.container import Application, Service
+from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.data.agent_repository import (
     AgentRepository,
     AgentSessionMessageRepository,

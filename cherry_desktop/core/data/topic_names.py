@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from cherry_desktop.core.data._json import parts_from_json
 from cherry_desktop.core.data.models import database_proxy, now_ms
-from cherry_desktop.core.topics import session_id_from_topic
+from cherry_desktop.core.state.topics import session_id_from_topic
 
 
 def _table(topic_id: str) -> tuple[str, str]:

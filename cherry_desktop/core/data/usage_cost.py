@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 from cherry_desktop.core.data.models import database_proxy
-from cherry_desktop.core.topics import session_id_from_topic
+from cherry_desktop.core.state.topics import session_id_from_topic
 
 
 class PricingError(ValueError):

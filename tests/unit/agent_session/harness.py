@@ -25,9 +25,9 @@ from cherry_desktop.core.ai.stream.types import (
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.records import AgentSessionRecord, StoredMessage
 from cherry_desktop.core.messages import TextPart, UIMessageChunk
-from cherry_desktop.core.paths import PathRegistry, build_path_registry
-from cherry_desktop.core.shared_cache import SharedCache
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.shared_cache import SharedCache
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.paths import PathRegistry, build_path_registry
 from tests.fakes.scripted_driver import ScriptedConnection, ScriptedDriver
 
 MODEL = "demo::sonnet"

@@ -18,7 +18,7 @@ from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.models import AgentSession
 from cherry_desktop.core.data.records import WorkspaceRecord
 from cherry_desktop.core.messages import TextPart, message_text
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.storage.paths import build_path_registry
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.integration.claude_driver_helpers import make_context
 from tests.unit.agent_session.harness import attach_harness, make_harness

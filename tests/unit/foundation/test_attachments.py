@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cherry_desktop.core.app.bootstrap import CoreServices, start_core
 from cherry_desktop.core.attachments import (
     MAX_ATTACHMENTS,
     MAX_IMAGE_BYTES,
@@ -26,11 +27,10 @@ from cherry_desktop.core.attachments import (
 )
 from cherry_desktop.core.attachments.cleanup import SWEEP_DELAY_S, AttachmentService
 from cherry_desktop.core.attachments.content import file_contents, inline_attachments, text_file_block
-from cherry_desktop.core.bootstrap import CoreServices, start_core
 from cherry_desktop.core.data.models import database_proxy
 from cherry_desktop.core.messages import AttachmentPart, TextPart, UIMessage, parse_part
-from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.paths import build_path_registry
 
 
 def png_bytes(width: int = 2, height: int = 2) -> bytes:

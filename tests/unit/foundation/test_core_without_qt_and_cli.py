@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from cherry_desktop import __version__
-from cherry_desktop.core.credentials import KeyringUnavailableError
 from cherry_desktop.core.data import SCHEMA_VERSION
+from cherry_desktop.core.storage.credentials import KeyringUnavailableError
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -85,7 +85,7 @@ def test_doctor_fails_clearly_on_an_unusable_database(tmp_path: Path) -> None:
 def test_logging_goes_to_a_rotating_file(tmp_path: Path) -> None:
     import logging
 
-    from cherry_desktop.core.logging_setup import setup_logging
+    from cherry_desktop.core.app.logging_setup import setup_logging
 
     handler = setup_logging(tmp_path / "logs" / "app.log", max_bytes=200, backups=2)
     try:

@@ -7,9 +7,9 @@ import asyncio
 import linecache
 
 from cherry_desktop.core.ai.stream.types import TopicStreamStatus
-from cherry_desktop.core.container import Application
-from cherry_desktop.core.memory import MemoryReleaseService, release_memory
-from cherry_desktop.core.shared_cache import SharedCache, topic_stream_status_key
+from cherry_desktop.core.app.container import Application
+from cherry_desktop.core.app.memory import MemoryReleaseService, release_memory
+from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
 
 
 class Status:

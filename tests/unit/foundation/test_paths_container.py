@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.core.container import Application, Service, ServiceError
-from cherry_desktop.core.paths import UnknownPathError, build_path_registry
+from cherry_desktop.core.app.container import Application, Service, ServiceError
+from cherry_desktop.core.storage.paths import UnknownPathError, build_path_registry
 
 
 def test_data_dir_moves_every_path_under_one_folder(tmp_path: Path) -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from cherry_desktop.core.app.logging_setup import setup_logging
 from cherry_desktop.core.data import open_database
-from cherry_desktop.core.logging_setup import setup_logging
-from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.private_files import private_folders
+from cherry_desktop.core.storage.paths import build_path_registry
+from cherry_desktop.core.storage.private_files import private_folders
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX; Windows uses ACLs")
 
@@ -35,7 +35,7 @@ def run_doctor_and_open(data_dir: Path) -> None:
     """What a start does to the files: folders, lock, database (+ WAL), a log line."""
     paths = build_path_registry(data_dir)
     paths.ensure_all()
-    from cherry_desktop.core.instance_lock import InstanceLock
+    from cherry_desktop.core.app.instance_lock import InstanceLock
 
     lock = InstanceLock(paths.get("file.instance_lock"))
     lock.acquire()

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.core.doctor import DoctorReport, check_qt_platform
-from cherry_desktop.core.qt_platform import (
+from cherry_desktop.core.app.doctor import DoctorReport, check_qt_platform
+from cherry_desktop.core.app.qt_platform import (
     SYSTEM_PACKAGES,
     PlatformProblemKind,
     check_before_qt,

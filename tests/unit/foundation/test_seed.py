@@ -10,7 +10,7 @@ from cherry_desktop.core.ai.providers import ANTHROPIC_TYPES, OPENAI_COMPATIBLE_
 from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import child_api_key, child_env
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSessionContext
-from cherry_desktop.core.bootstrap import start_core
+from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.data import ProviderRecord, Repositories
 from cherry_desktop.core.data.seed import (
     DEFAULT_PROVIDERS,
@@ -18,7 +18,7 @@ from cherry_desktop.core.data.seed import (
     provider_needs_key,
     seed_default_providers,
 )
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.storage.paths import build_path_registry
 
 
 def _ids(repos: Repositories) -> list[str]:

@@ -8,9 +8,9 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from cherry_desktop.core.credentials import CredentialStore, KeyringUnavailableError, provider_key_name
-from cherry_desktop.core.settings import SettingsError, SettingsStore
-from cherry_desktop.core.shared_cache import SharedCache, topic_stream_status_key
+from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
+from cherry_desktop.core.storage.credentials import CredentialStore, KeyringUnavailableError, provider_key_name
+from cherry_desktop.core.storage.settings import SettingsError, SettingsStore
 
 
 class Sub:

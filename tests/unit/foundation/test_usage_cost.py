@@ -9,7 +9,7 @@ import pytest
 
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.usage_cost import ModelPricing, PricingError
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 
 
 def test_sums_and_costs(repos: Repositories, db_path: Path) -> None:

@@ -16,9 +16,9 @@ from cherry_desktop.core.ai.stream import (
     dispatch_stream_request,
     recover_interrupted_messages,
 )
-from cherry_desktop.core.bootstrap import build_core
+from cherry_desktop.core.app.bootstrap import build_core
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.paths import build_path_registry
+from cherry_desktop.core.storage.paths import build_path_registry
 from tests.unit.stream.helpers import END, FakeAi, Recorder, submit, text_chunks, until
 
 M1 = "p::m1"

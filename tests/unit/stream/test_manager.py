@@ -15,7 +15,7 @@ from cherry_desktop.core.ai.stream import (
     TopicStatusSnapshotEntry,
 )
 from cherry_desktop.core.messages import TextDeltaChunk
-from cherry_desktop.core.shared_cache import topic_stream_status_key
+from cherry_desktop.core.state.shared_cache import topic_stream_status_key
 from tests.unit.stream.helpers import (
     END,
     FakeAi,

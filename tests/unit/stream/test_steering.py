@@ -15,7 +15,7 @@ from cherry_desktop.core.ai.stream import (
     user_parts,
 )
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.shared_cache import topic_stream_status_key
+from cherry_desktop.core.state.shared_cache import topic_stream_status_key
 from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, step_boundary, text_chunks, until
 
 M1 = "p::m1"

@@ -18,7 +18,7 @@ from cherry_desktop.core.ai.stream import (
     dispatch_stream_request,
     user_parts,
 )
-from cherry_desktop.core.bootstrap import build_core
+from cherry_desktop.core.app.bootstrap import build_core
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import (
     ToolInputAvailableChunk,
@@ -26,9 +26,9 @@ from cherry_desktop.core.messages import (
     ToolOutputDeniedChunk,
     UIMessageChunk,
 )
-from cherry_desktop.core.paths import build_path_registry
-from cherry_desktop.core.settings import SettingsStore
-from cherry_desktop.core.shared_cache import topic_stream_status_key
+from cherry_desktop.core.state.shared_cache import topic_stream_status_key
+from cherry_desktop.core.storage.paths import build_path_registry
+from cherry_desktop.core.storage.settings import SettingsStore
 from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, text_chunks, until
 
 M1 = "p::m1"

@@ -14,8 +14,8 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeConnectInput,
     RuntimeSessionContext,
 )
-from cherry_desktop.core.credentials import provider_key_name
 from cherry_desktop.core.data.records import ProviderRecord
+from cherry_desktop.core.storage.credentials import provider_key_name
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from cherry_desktop.core.ai.stream.types import (
     StreamListener,
 )
 from cherry_desktop.core.messages import UIMessage
-from cherry_desktop.core.topics import AGENT_SESSION_TOPIC_PREFIX, session_id_from_topic
+from cherry_desktop.core.state.topics import AGENT_SESSION_TOPIC_PREFIX, session_id_from_topic
 
 
 class AgentChatContextProvider:

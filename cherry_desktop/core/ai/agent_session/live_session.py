@@ -40,7 +40,7 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeSessionContext,
 )
 from cherry_desktop.core.messages import UIMessage
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService

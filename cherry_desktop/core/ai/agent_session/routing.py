@@ -13,7 +13,7 @@ from cherry_desktop.core.ai.agent_session.errors import RuntimeMetadataMissingEr
 from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, StreamTextFn
 from cherry_desktop.core.messages import UIMessageChunk
-from cherry_desktop.core.topics import AGENT_SESSION_TOPIC_PREFIX
+from cherry_desktop.core.state.topics import AGENT_SESSION_TOPIC_PREFIX
 
 
 def make_runtime_stream_text(runtime: AgentSessionRuntimeService, fallback: StreamTextFn | None = None) -> StreamTextFn:

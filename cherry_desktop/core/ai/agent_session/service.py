@@ -40,13 +40,13 @@ from cherry_desktop.core.ai.stream.types import (
     AiStreamRequest,
     RuntimeMetadata,
 )
-from cherry_desktop.core.container import Application, Service
+from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.records import PendingTurnRecord
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk, new_id
-from cherry_desktop.core.paths import PathRegistry
-from cherry_desktop.core.shared_cache import SharedCache
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.shared_cache import SharedCache
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.paths import PathRegistry
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from cherry_desktop.core.ai.agent_session.connections import reconcile_input
 from cherry_desktop.core.ai.agent_session.errors import AgentSessionError
 from cherry_desktop.core.ai.agent_session.live_session import LiveSession, SessionIssue
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService

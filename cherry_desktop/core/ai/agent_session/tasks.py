@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cherry_desktop.core.ai.stream.types import ActiveWork
-from cherry_desktop.core.topics import session_topic_id
+from cherry_desktop.core.state.topics import session_topic_id
 
 
 @dataclass(frozen=True)

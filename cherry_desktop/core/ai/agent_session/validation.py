@@ -19,7 +19,7 @@ from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistr
 from cherry_desktop.core.ai.runtime.types import RuntimeSessionContext, RuntimeValidationError
 from cherry_desktop.core.data import Repositories, split_unique_model_id
 from cherry_desktop.core.data.records import WorkspaceRecord
-from cherry_desktop.core.paths import PathRegistry
+from cherry_desktop.core.storage.paths import PathRegistry
 
 #: The managed workspace root -> its resolved form. The root is the app's own folder (from the
 #: path registry, fixed for the process), so it is resolved once rather than at every turn.

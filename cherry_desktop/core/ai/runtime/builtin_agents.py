@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cherry_desktop.core.assets import asset_dir
+from cherry_desktop.core.storage.assets import asset_dir
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from cherry_desktop.core.ai.stream.state import ActiveStream
 from cherry_desktop.core.ai.stream.types import ActiveExecution, TopicStatusSnapshotEntry
-from cherry_desktop.core.shared_cache import SharedCache, topic_stream_status_key
+from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
 
 
 @runtime_checkable

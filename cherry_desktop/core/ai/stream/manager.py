@@ -50,7 +50,7 @@ from cherry_desktop.core.ai.stream.types import (
     WritesPausedError,
 )
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
-from cherry_desktop.core.shared_cache import SharedCache
+from cherry_desktop.core.state.shared_cache import SharedCache
 
 log = logging.getLogger(__name__)
 

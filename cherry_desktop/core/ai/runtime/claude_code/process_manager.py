@@ -2,7 +2,7 @@
 
 Every SDK client is built on `tracked_transport(...)`, a subclass of the SDK's subprocess
 transport that records the child from spawn to exit and starts it through
-`cherry_desktop.core.process_tie` (the SDK has no spawn hook, so its command is prefixed):
+`cherry_desktop.core.process.process_tie` (the SDK has no spawn hook, so its command is prefixed):
 the CLI runs in its own process group and the OS kills it when the app dies, however it dies
 (the CLI does not exit on stdin EOF while a model request is in flight). The stdio contract is
 otherwise the SDK's: stdin stays a pipe. A client's API key goes to its CLI over an inherited
@@ -19,13 +19,13 @@ import logging
 import signal
 from typing import Any
 
-from cherry_desktop.core import process_tie
 from cherry_desktop.core.ai.runtime.claude_code import key_handoff
 from cherry_desktop.core.ai.runtime.claude_code.sdk import (
     configure_can_use_tool,
     ignore_shadowed_can_use_tool_warning,
     load_sdk,
 )
+from cherry_desktop.core.process import process_tie
 
 log = logging.getLogger(__name__)
 

@@ -42,8 +42,8 @@ from cherry_desktop.core.ai.runtime.types import (
     validate_agent_and_workspace,
 )
 from cherry_desktop.core.data.records import ModelRecord
-from cherry_desktop.core.paths import PathRegistry, build_path_registry
-from cherry_desktop.core.shared_cache import AgentRuntimeSetup, agent_runtime_setup_key
+from cherry_desktop.core.state.shared_cache import AgentRuntimeSetup, agent_runtime_setup_key
+from cherry_desktop.core.storage.paths import PathRegistry, build_path_registry
 
 log = logging.getLogger(__name__)
 

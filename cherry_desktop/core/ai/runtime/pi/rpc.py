@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from cherry_desktop.core import process_tie
+from cherry_desktop.core.process import process_tie
 
 log = logging.getLogger(__name__)
 

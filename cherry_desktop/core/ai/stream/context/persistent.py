@@ -31,7 +31,7 @@ from cherry_desktop.core.ai.stream.types import (
 from cherry_desktop.core.data import NotFoundError, Repositories, StoredMessage
 from cherry_desktop.core.data.models import database_proxy
 from cherry_desktop.core.messages import MessagePart, UIMessage
-from cherry_desktop.core.sibling_groups import continuation_anchor
+from cherry_desktop.core.views.sibling_groups import continuation_anchor
 
 
 class PersistentChatContextProvider:

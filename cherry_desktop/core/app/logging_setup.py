@@ -7,7 +7,7 @@ import logging
 import logging.handlers
 from pathlib import Path
 
-from cherry_desktop.core.private_files import FILE_MODE, tighten, tighten_files
+from cherry_desktop.core.storage.private_files import FILE_MODE, tighten, tighten_files
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _MARK = "_cherry_desktop_handler"

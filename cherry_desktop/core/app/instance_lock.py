@@ -20,7 +20,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO
 
-from cherry_desktop.core.private_files import FILE_MODE, tighten
+from cherry_desktop.core.storage.private_files import FILE_MODE, tighten
 
 
 class LockState(StrEnum):

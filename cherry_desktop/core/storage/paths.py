@@ -51,7 +51,7 @@ class PathRegistry:
     def ensure_all(self) -> None:
         """Create every folder of the registry, private to the user (0700 on POSIX, existing
         ones tightened); files are left to their owners."""
-        from cherry_desktop.core.private_files import ensure_private_folders
+        from cherry_desktop.core.storage.private_files import ensure_private_folders
 
         ensure_private_folders(dict(self.paths))
 

@@ -18,15 +18,15 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.attachments.cleanup import AttachmentService
 from cherry_desktop.core.attachments.store import AttachmentStore
-from cherry_desktop.core.container import Application, Service
-from cherry_desktop.core.credentials import CredentialStore
 from cherry_desktop.core.data import DatabaseService, Repositories
 from cherry_desktop.core.data.seed import ProviderSeedService
-from cherry_desktop.core.paths import PathRegistry
-from cherry_desktop.core.settings import SettingsStore
-from cherry_desktop.core.shared_cache import SharedCache
+from cherry_desktop.core.state.shared_cache import SharedCache
+from cherry_desktop.core.storage.credentials import CredentialStore
+from cherry_desktop.core.storage.paths import PathRegistry
+from cherry_desktop.core.storage.settings import SettingsStore
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session import AgentSessionRuntimeService
@@ -189,7 +189,7 @@ def add_stream_services(core: CoreServices) -> None:
 
     core.topic_naming = TopicNamingService(manager, repos, core.shared_cache, naming_settings)
     app.register(core.topic_naming)
-    from cherry_desktop.core.memory import MemoryReleaseService
+    from cherry_desktop.core.app.memory import MemoryReleaseService
 
     app.register(MemoryReleaseService(core.shared_cache))
     core.ai_service, core.stream_manager, core.agent_runtime = ai_service, manager, runtime

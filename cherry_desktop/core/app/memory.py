@@ -21,8 +21,8 @@ import logging
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from cherry_desktop.core.container import Application, Service
-from cherry_desktop.core.shared_cache import TOPIC_STREAM_STATUS_PREFIX, SharedCache
+from cherry_desktop.core.app.container import Application, Service
+from cherry_desktop.core.state.shared_cache import TOPIC_STREAM_STATUS_PREFIX, SharedCache
 
 log = logging.getLogger(__name__)
 

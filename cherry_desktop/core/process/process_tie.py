@@ -97,7 +97,7 @@ def kill_tree(pid: int, sig: int = signal.SIGTERM) -> None:
 def run_frozen_launcher_if_asked(argv: Sequence[str]) -> None:
     """In a frozen app, `argv[1] == FROZEN_LAUNCHER_ARG` means: run the launcher (never returns)."""
     if len(argv) > 1 and argv[1] == FROZEN_LAUNCHER_ARG:
-        from cherry_desktop.core import _tie_launcher
+        from cherry_desktop.core.process import _tie_launcher
 
         _tie_launcher.main(list(argv[2:]))
 

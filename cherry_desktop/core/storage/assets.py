@@ -14,7 +14,7 @@ from typing import Literal
 
 AssetFolder = Literal["resources", "i18n"]
 
-_REPO_ROOT = Path(__file__).resolve().parents[2]
+_REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 def _candidates(folder: AssetFolder) -> list[Path]:

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from cherry_desktop import __version__
-from cherry_desktop.core.credentials import FIX_HINT, CredentialStore
+from cherry_desktop.core.app.instance_lock import InstanceLock, LockState
+from cherry_desktop.core.app.qt_platform import PlatformProblemKind, diagnose, probe_command, probe_platform
 from cherry_desktop.core.data import SCHEMA_VERSION, journal_mode, open_database, schema_version, table_names
-from cherry_desktop.core.instance_lock import InstanceLock, LockState
-from cherry_desktop.core.paths import PathRegistry
-from cherry_desktop.core.qt_platform import PlatformProblemKind, diagnose, probe_command, probe_platform
-from cherry_desktop.core.storage_faults import classify
+from cherry_desktop.core.storage.credentials import FIX_HINT, CredentialStore
+from cherry_desktop.core.storage.paths import PathRegistry
+from cherry_desktop.core.storage.storage_faults import classify
 
 
 def bundled_claude_cli() -> Path | None:

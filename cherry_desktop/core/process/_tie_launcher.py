@@ -24,7 +24,7 @@ imports nothing from the app and starts in ~10 ms; a frozen app runs ``main()`` 
 4. ``exec``s the real command: same pid, same pipes, so the SDK's handle is the child itself.
 
 Windows gets no launcher: the app puts each child in a job object that kills it when the
-app's handle closes (`cherry_desktop.core.process_tie`).
+app's handle closes (`cherry_desktop.core.process.process_tie`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Child processes tied to the app's life (the tie launcher)."""

@@ -1,0 +1,1 @@
+"""Shared state: the shared cache every window mirrors, and topic ids."""
