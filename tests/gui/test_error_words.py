@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 
 from cherry_desktop.core.ai.stream import DispatchError, SerializedError, StreamErrorResult, TransportTimings
-from cherry_desktop.core.messages import DataPart, ErrorCode, TextPart
+from cherry_desktop.core.messages import DataPart, ErrorChunk, ErrorCode, TextPart
 from cherry_desktop.ui import i18n
 from cherry_desktop.ui._blocks import ErrorBlock
 from cherry_desktop.ui._message_row import MessageRow
 from cherry_desktop.ui.error_words import ErrorWords, error_fields, terminal_error
+from tests.gui.conftest import save_screenshot
 
 pytestmark = pytest.mark.gui
 
@@ -64,6 +65,12 @@ def test_a_row_stored_without_a_code_shows_its_message_as_before(qtbot: Any) -> 
     text = coded.findChild(ErrorBlock).text()  # type: ignore[union-attr]
     assert text == "The agent's process ended during the turn.\npi exited during the turn"
     assert coded.error_text == "pi exited during the turn"
+    live = MessageRow("o", "assistant")
+    qtbot.addWidget(live)
+    live.set_parts([TextPart(text="Half an ans")], status="pending")
+    live.apply_chunk(ErrorChunk(error_text="Scripted: HTTP 401 Unauthorized: bad key", error_code="auth-failed"))
+    assert live.findChild(ErrorBlock).text().startswith("The model's service refused the API key.")  # type: ignore[union-attr]
+    save_screenshot(live, "error_words_row")
 
 
 def test_fields_of_stored_parts_terminals_and_typed_errors(qapp: object) -> None:
