@@ -14,7 +14,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
-from cherry_desktop.core.ai.stream.listeners import RendererListener
+from cherry_desktop.core.ai.renderer import RendererListener
 
 log = logging.getLogger(__name__)
 

@@ -5,15 +5,19 @@ Core never words an error: a failed row's `data-error` part, a stream's `Seriali
 own message. Here each code gets a sentence (`tr()`, context `ErrorWords`); the provider's or
 the runtime's message is shown under it, as is, as the detail line. A row stored before codes
 existed has none: `describe` returns None and the caller shows the message as it always did.
+
+`ErrorCode` lives in `core.messages` (pydantic behind it), which loads after the first paint;
+an error is shown only once messages are, so the codes are imported where they are used.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject
 
-from cherry_desktop.core.messages.errors import ErrorCode, error_code_for
+if TYPE_CHECKING:
+    from cherry_desktop.core.messages.errors import ErrorCode
 
 
 @runtime_checkable
@@ -61,6 +65,8 @@ class ErrorWords(QObject):
     """The headline for each `ErrorCode`, and the two-line text of an error with its detail."""
 
     def headline(self, code: ErrorCode) -> str:
+        from cherry_desktop.core.messages.errors import ErrorCode
+
         words = {
             ErrorCode.AUTH_FAILED: self.tr("The model's service refused the API key. Check the key in Providers."),
             ErrorCode.RATE_LIMITED: self.tr(
@@ -105,6 +111,8 @@ class ErrorWords(QObject):
     def describe(self, code: str | None, detail: str) -> str | None:
         """The headline of `code` with `detail` (the source's own message) on the line below;
         None without a code (a row stored before codes: show its message as it is)."""
+        from cherry_desktop.core.messages.errors import error_code_for
+
         if not code:
             return None
         headline = self.headline(error_code_for(code))
@@ -114,6 +122,8 @@ class ErrorWords(QObject):
     def describe_exception(self, exc: BaseException) -> str | None:
         """One line for the status bar: the headline of a typed error's code and its detail;
         None when the error has no code these words know."""
+        from cherry_desktop.core.messages.errors import ErrorCode, error_code_for
+
         if not isinstance(exc, _CodedError):
             return None
         code = error_code_for(exc.code)

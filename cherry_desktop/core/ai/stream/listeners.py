@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+# Defined outside the broker so the UI's window listener can derive from it before the broker
+# loads (see renderer.py); re-exported here with the other kinds.
+from cherry_desktop.core.ai.renderer import RendererListener as RendererListener
 from cherry_desktop.core.ai.stream.types import (
     StreamDoneResult,
     StreamErrorResult,
@@ -29,15 +32,6 @@ from cherry_desktop.core.ai.stream.types import (
     UniqueModelId,
 )
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
-
-
-class RendererListener:
-    """Marks a `StreamListener` that renders the topic in a window.
-
-    A plain class (no ABC metaclass), so a Qt object can derive from it next to `QObject`.
-    """
-
-    __slots__ = ()
 
 
 class TerminalListener(ABC):
