@@ -84,3 +84,14 @@ async def test_an_agent_edit_needing_a_rebuild_closes_an_idle_session(repos: Rep
     assert h.driver.connect_inputs[1].resume_token == "tok-a"
     conn2.complete("fine")
     await h.idle()
+
+
+def test_both_runtimes_close_their_prewarmed_handles_through_the_typed_hook() -> None:
+    """The host finds the hook by protocol (`isinstance`): a runtime that renamed it would keep a
+    prewarmed process of a closed or deleted session without an error; this says so first."""
+    from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver
+    from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
+    from cherry_desktop.core.ai.runtime.types import ClosesWarmSessions
+
+    assert isinstance(ClaudeCodeRuntimeDriver(), ClosesWarmSessions)
+    assert isinstance(PiRuntimeDriver(), ClosesWarmSessions)

@@ -3,15 +3,17 @@
 One pump per connection reads `connection.events()` (or, when the connection offers
 `set_event_sink`, is called back with each event by the connection's own reader: one task
 switch less per event) and hands each event to the running turn's active segment, whose
-execution pulls it. At a steer boundary the router keeps the topic stream alive
-(`will_continue_topic`), ends the pre-steer segment (A1a is persisted as `success` by its own
+execution pulls it. At a steer boundary the session rolls (`roll_steer_boundary`): it keeps the
+topic stream alive (`will_continue_topic`), ends the pre-steer segment (A1a is persisted as `success` by its own
 listeners) and opens a continuation segment (A2) whose queue already buffers the post-steer
 chunks; A2's placeholder is saved only after A1a's terminal, so the steer's user row sorts
 between the two assistant rows. A resume token is written to the turn's row as soon as the
 runtime reports it (a crash mid-turn still resumes).
 
-The router only reads: every change an event makes is a transition of its session
-(`RoutedSession`, which `LiveSession` satisfies), e.g. `roll_steer_boundary`.
+The router writes nothing itself: every change an event makes is a transition of its session
+(`RoutedSession`, which `LiveSession` satisfies: `settle_turn`, `roll_steer_boundary`, ...) or of
+the session's connection (`SessionConnection`: the resume token, context usage, a torn-down
+connection).
 """
 
 from __future__ import annotations

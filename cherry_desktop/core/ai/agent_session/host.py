@@ -52,9 +52,10 @@ T = TypeVar("T")
 
 
 class SessionHost(Protocol):
-    """What the host's parts (`LiveSession` and its `SessionConnection`, `turn_starts`,
-    `sessions_admin`, `tool_grants`) need from their owner, `AgentSessionRuntimeService`. They
-    reach the service through this only, never its class; sessions are named by id."""
+    """What the host's parts (`LiveSession` and its `SessionConnection`, `steering`,
+    `turn_starts`, `sessions_admin`, `tool_grants`) need from their owner,
+    `AgentSessionRuntimeService`. They reach the service through this only, never its class;
+    sessions are named by id (so this module needs no `LiveSession`: no import cycle)."""
 
     @property
     def idle_window_s(self) -> float: ...
