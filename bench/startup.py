@@ -90,7 +90,7 @@ def child(data_dir: str) -> None:
         asyncio.ensure_future(_after_first_paint(core, controller, result, say))
         return controller
 
-    sys.meta_path.insert(0, _WrapOnImport("cherry_desktop.ui.splash", "show_splash", observed_show_splash))
+    sys.meta_path.insert(0, _WrapOnImport("cherry_desktop.ui.shell.splash", "show_splash", observed_show_splash))
     ui.start_ui = observed_start_ui  # type: ignore[assignment]
     app.main(["--data-dir", data_dir])
     say("RESULT", **result)

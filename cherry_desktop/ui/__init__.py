@@ -11,16 +11,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cherry_desktop.ui._controller import UiController
-    from cherry_desktop.ui._window import ChatWindow
     from cherry_desktop.ui.bridge import BridgeUnavailableError, UiBridge
+    from cherry_desktop.ui.shell import ChatWindow, UiController
 
 __all__ = ["BridgeUnavailableError", "ChatWindow", "UiBridge", "UiController", "start_ui"]
 
-# Imported on first use, so `cherry_desktop.ui.splash` can paint before core is imported.
+# Imported on first use, so `cherry_desktop.ui.shell.splash` can paint before core is imported.
 _LAZY = {
-    "UiController": "cherry_desktop.ui._controller",
-    "ChatWindow": "cherry_desktop.ui._window",
+    "UiController": "cherry_desktop.ui.shell",
+    "ChatWindow": "cherry_desktop.ui.shell",
     "BridgeUnavailableError": "cherry_desktop.ui.bridge",
     "UiBridge": "cherry_desktop.ui.bridge",
 }
@@ -42,7 +41,7 @@ def start_ui(core: Any, *, screenshot: Path | None = None, demo: bool = False, s
 
     When core's stream services are not running yet (the app starts them right after this
     window is painted), the window shows its first topic once they run."""
-    from cherry_desktop.ui._controller import UiController
+    from cherry_desktop.ui.shell import UiController
 
     controller = UiController(core, demo=demo)
     controller.open_window(controller.first_topic() if controller.bridge.services_running() else None)

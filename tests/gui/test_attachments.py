@@ -219,7 +219,7 @@ async def test_screenshot_of_a_user_row_with_an_image_and_a_text_chip(
         controller: Any, ui_core: Any, provider_server: ScriptedServer) -> None:
     from cherry_desktop.core.attachments import check_attachment
     from cherry_desktop.core.messages import TextPart
-    from cherry_desktop.ui._message_row import MessageRow
+    from cherry_desktop.ui.chat import MessageRow
 
     topic_id = _chat(ui_core, provider_server)
     image = _red_image().scaled(320, 200)
@@ -249,8 +249,8 @@ def test_many_files_wrap_onto_more_lines_and_never_widen_the_composer_or_the_row
     """Ten files in the composer's tray and in a sent row: the chips wrap within the width
     they are given (in one line they pushed an 1100-pixel window to nearly 2000)."""
     from cherry_desktop.core.messages import AttachmentPart
-    from cherry_desktop.ui._attachment_view import AttachmentStrip
-    from cherry_desktop.ui._composer import Composer
+    from cherry_desktop.ui.chat import AttachmentStrip
+    from cherry_desktop.ui.composer import Composer
 
     files = [tmp_path / f"quarterly-report-part-{i}.txt" for i in range(MAX_ATTACHMENTS)]
     for i, p in enumerate(files):

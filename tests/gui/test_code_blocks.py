@@ -13,11 +13,8 @@ from PySide6.QtGui import QGuiApplication, QTextFormat
 from PySide6.QtWidgets import QApplication
 
 from cherry_desktop.core.messages import TextDeltaChunk, TextPart
-from cherry_desktop.ui._blocks import LiveText
-from cherry_desktop.ui._code_block import CodeBlock
-from cherry_desktop.ui._markdown import MarkdownView
-from cherry_desktop.ui._message_row import MessageRow
-from cherry_desktop.ui._resources import apply_theme
+from cherry_desktop.ui.chat import CodeBlock, LiveText, MarkdownView, MessageRow
+from cherry_desktop.ui.shell import apply_theme
 from tests.gui.conftest import save_screenshot
 
 pytestmark = pytest.mark.gui
@@ -159,9 +156,9 @@ def test_screenshot_of_a_long_markdown_answer(qtbot: Any, qapp: Any, theme: str)
 
 def test_pygments_loads_on_first_use_not_at_start() -> None:
     code = ("import sys\nfrom PySide6.QtWidgets import QApplication\napp = QApplication([])\n"
-            "import cherry_desktop.ui, cherry_desktop.ui._message_view, cherry_desktop.ui._window\n"
+            "import cherry_desktop.ui, cherry_desktop.ui.chat._message_view, cherry_desktop.ui.shell._window\n"
             "assert 'pygments' not in sys.modules, 'pygments imported at start'\n"
-            "from cherry_desktop.ui._markdown import MarkdownView\n"
+            "from cherry_desktop.ui.chat import MarkdownView\n"
             "MarkdownView('```python\\nx = 1\\n```\\n')\n"
             "assert 'pygments' in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

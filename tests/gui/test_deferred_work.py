@@ -15,10 +15,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QEvent, QObject, QTimer
 
-from cherry_desktop.ui import _code_block, _controller, _markdown
-from cherry_desktop.ui._blocks import LiveText
-from cherry_desktop.ui._code_block import CodeBlock
-from cherry_desktop.ui._markdown import MarkdownView
+from cherry_desktop.ui.chat import CodeBlock, LiveText, MarkdownView, _code_block, _markdown
+from cherry_desktop.ui.shell import _controller
 from tests.gui._scripted import until
 from tests.gui.test_code_blocks import LONG_ANSWER
 

@@ -15,7 +15,7 @@ from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.state.shared_cache import topic_title_key
 from cherry_desktop.demo import ScriptedModelServer, slow_text
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
-from cherry_desktop.ui._translate import TranslationBlock, translate_row
+from cherry_desktop.ui.chat import TranslationBlock, translate_row
 from tests.gui._scripted import until
 
 pytestmark = pytest.mark.gui

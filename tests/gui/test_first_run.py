@@ -114,7 +114,7 @@ async def test_issue_words_are_translated(controller: Any, ui_core: Any) -> None
 
 async def test_claude_code_agent_takes_the_anthropic_models_and_opens_a_session(controller: Any, ui_core: Any,
                                                                                  tmp_path: Path) -> None:
-    from cherry_desktop.ui._dialogs import AgentDialog
+    from cherry_desktop.ui.dialogs import AgentDialog
 
     window = controller.open_window(None)
     dialog = AgentDialog(controller.bridge, None, window)

@@ -32,7 +32,7 @@ async def _shot(window: Any, name: str) -> None:
 
 async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any, ui_core: Any, qtbot: Any,
                                                                 server: ScriptedModelServer, tmp_path: Path) -> None:
-    from cherry_desktop.ui._dialogs import AgentDialog
+    from cherry_desktop.ui.dialogs import AgentDialog
 
     ARTIFACTS.mkdir(exist_ok=True)
     installation = await asyncio.to_thread(ensure_test_pi)

@@ -14,8 +14,8 @@ from keyring.backends import fail
 from keyring.errors import PasswordSetError
 
 from cherry_desktop.core.storage.credentials import FIX_HINT, provider_key_name
-from cherry_desktop.ui._model_picker import IssueWords
-from cherry_desktop.ui._providers_dialog import ProvidersDialog
+from cherry_desktop.ui.chat import IssueWords
+from cherry_desktop.ui.dialogs import ProvidersDialog
 from tests.fakes.memory_keyring import MemoryKeyring
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer, openai_delta, sse
 from tests.gui._scripted import until
@@ -155,7 +155,7 @@ async def test_edit_disable_and_delete_a_provider_with_models_and_key(controller
 
 
 async def test_settings_has_a_providers_tab_and_saves_a_typed_key(controller: Any, ui_core: Any) -> None:
-    from cherry_desktop.ui._dialogs import SettingsDialog
+    from cherry_desktop.ui.dialogs import SettingsDialog
 
     dialog = SettingsDialog(controller.bridge)
     assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == ["General", "Providers"]
@@ -221,7 +221,7 @@ async def test_a_key_that_cannot_be_stored_keeps_the_dialog_open_with_the_fix(co
 async def test_a_chat_whose_provider_was_deleted_is_explained(controller: Any, ui_core: Any) -> None:
     """The header says it at once; a send is not refused (a model missing from the records may
     still be served), so the turn fails in core and the row shows that error, not a hang."""
-    from cherry_desktop.ui._blocks import ErrorBlock
+    from cherry_desktop.ui.chat import ErrorBlock
 
     topic = ui_core.repos.topics.create_topic(name="Old", model="gone::model-x")
     window = controller.open_window(topic.id)

@@ -111,7 +111,7 @@ async def test_the_permission_combo_shows_its_whole_text_at_the_default_and_a_na
     """Every mode's label fits its combo at the window's default size and at a narrow one, with
     the context meter and a refused-change notice showing; the agent and model labels give
     way (elided, the whole text in their tooltip), and the notice takes a line of its own."""
-    from cherry_desktop.ui._resources import apply_theme
+    from cherry_desktop.ui.shell import apply_theme
 
     apply_theme(qapp, theme)
     topic_id, _driver, _workspace = agent_topic

@@ -23,7 +23,7 @@ async def test_window_before_services_then_first_topic_after_recovery(tmp_path: 
                                                                      no_leaked_windows: None) -> None:
     from cherry_desktop.core.state.topics import session_topic_id
     from cherry_desktop.ui import start_ui
-    from cherry_desktop.ui._listener import QtStreamListener
+    from cherry_desktop.ui.bridge import QtStreamListener
 
     core = await start_core(build_path_registry(tmp_path / "data"), services=False)
     controller = None

@@ -22,7 +22,7 @@ OBSERVE = textwrap.dedent("""
     import gc, json, sys
     from cherry_desktop import app
     import cherry_desktop.ui as ui
-    import cherry_desktop.ui.splash as splash_module
+    import cherry_desktop.ui.shell.splash as splash_module
 
     seen = {}
     show_splash, start_ui = splash_module.show_splash, ui.start_ui

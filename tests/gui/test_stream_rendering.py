@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 
 from cherry_desktop.core.messages import TextDeltaChunk
-from cherry_desktop.ui._blocks import LiveText
-from cherry_desktop.ui._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
+from cherry_desktop.ui.bridge import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
+from cherry_desktop.ui.chat import LiveText
 from tests.gui._scripted import until
 
 pytestmark = pytest.mark.gui

@@ -14,7 +14,7 @@ from cherry_desktop.core.messages import TextPart
 from cherry_desktop.demo import ScriptedModelServer
 from cherry_desktop.demo.bootstrap import DEMO_MODEL_ID, DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from cherry_desktop.demo.replies import http_error
-from cherry_desktop.ui._translate import TranslationBlock, translate_row
+from cherry_desktop.ui.chat import TranslationBlock, translate_row
 
 pytestmark = pytest.mark.gui
 

@@ -29,7 +29,7 @@ async def _turn(window: Any, driver: ScriptedDriver, qtbot: Any, text: str, usag
 
 async def test_turn_usage_and_cost_in_footer_and_totals(controller: Any, ui_core: Any, qtbot: Any,
                                                         tmp_path: Any) -> None:
-    from cherry_desktop.ui._providers_dialog import ProvidersDialog
+    from cherry_desktop.ui.dialogs import ProvidersDialog
 
     driver = ScriptedDriver(type="claude-code", supports_redirect=True)
     ui_core.agent_runtime.registry.register(driver, replace=True)

@@ -14,11 +14,9 @@ from cherry_desktop.core.messages import (
     TextPart,
     ToolPart,
 )
-from cherry_desktop.ui._blocks import split_finished_blocks
-from cherry_desktop.ui._composer import Composer, QueueDock
-from cherry_desktop.ui._listener import QtStreamListener
-from cherry_desktop.ui._message_row import MessageRow
-from cherry_desktop.ui.bridge import QueuedFollowUp
+from cherry_desktop.ui.bridge import QtStreamListener, QueuedFollowUp
+from cherry_desktop.ui.chat import MessageRow, split_finished_blocks
+from cherry_desktop.ui.composer import Composer, QueueDock
 
 pytestmark = pytest.mark.gui
 
@@ -129,9 +127,7 @@ def test_queue_dock_edit_remove_reorder_steer(qtbot: Any, monkeypatch: pytest.Mo
 
 
 def test_stored_row_shows_reasoning_tools_errors_and_footer(qtbot: Any) -> None:
-    from cherry_desktop.ui._blocks import ErrorBlock, ReasoningBlock, ToolCard
-    from cherry_desktop.ui._code_block import CodeBlock
-    from cherry_desktop.ui._markdown import MarkdownView
+    from cherry_desktop.ui.chat import CodeBlock, ErrorBlock, MarkdownView, ReasoningBlock, ToolCard
 
     row = MessageRow("m", "assistant")
     qtbot.addWidget(row)
