@@ -126,7 +126,7 @@ async def _agent_turn(core: Any, controller: Any, result: dict[str, Any], tree_a
 
     try:
         await controller.first_paint()
-        await controller.bridge.services()
+        await controller.bridges.services()
         if idle_window_s is not None:
             core.agent_runtime.idle_window_s = idle_window_s
         window = controller.windows[0]
@@ -295,7 +295,7 @@ async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any],
     try:
         await painted.wait()
         window.removeEventFilter(spy)
-        await controller.bridge.services()
+        await controller.bridges.services()
         say("SERVICES")
         # Seed a long session (not timed), then measure opening it.
         from cherry_desktop.core.data.models import database_proxy

@@ -98,10 +98,10 @@ def _start_app(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> i
         code = run_gui(paths, demo=demo, screenshot=screenshot)
     finally:
         lock.release()
-    return _exit_without_threads(code)
+    return exit_without_threads(code)
 
 
-def _exit_without_threads(code: int) -> int:
+def exit_without_threads(code: int) -> int:
     """`code` once no other Python thread runs. A thread still running after the loop closed
     (joined for `THREAD_SETTLE_S` first) could be inside Qt when the interpreter finalizes;
     CPython then ends it with `pthread_exit`, which PySide's C++ turns into `std::terminate`

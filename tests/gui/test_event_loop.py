@@ -122,7 +122,7 @@ LINGERING = textwrap.dedent("""
 
     with loop:
         code = loop.run_until_complete(run())
-    sys.exit(app._exit_without_threads(code))
+    sys.exit(app.exit_without_threads(code))
 """)
 
 

@@ -58,7 +58,7 @@ def test_a_row_shows_math_in_both_themes(qtbot: Any, qapp: Any, theme: str) -> N
         row.set_parts([TextPart(text=TEXT)])
         qtbot.addWidget(row)
         save_screenshot(row, f"math_{theme}", 640)
-        (prose,) = row._texts[0].segments
+        (prose,) = row.text_views()[0].segments
         assert len(_images(prose.document())) == 3
         assert row.text() == TEXT  # the source (what Copy and export give) is unchanged
     finally:

@@ -302,7 +302,7 @@ async def test_the_model_picker_chooses_several_models_for_every_window_of_the_c
     topic_id = _chat(live_core)
     a = live_controller.open_window(topic_id)
     b = live_controller.open_window(topic_id)
-    multi = live_controller.bridge.multi_model
+    multi = live_controller.bridges.multi_model
     assert a.chat_header.compare_button.text() == "Compare with…" and multi.models_to_ask(topic_id) == []
     menu = {act.text(): act for act in a.chat_header.compare_menu.actions()}
     assert "Demo model · Cherry demo (offline)" not in menu  # the chat's own model is always asked

@@ -89,7 +89,7 @@ async def test_header_shows_the_session_and_applies_permission_changes_live(
     header.permission_combo.setCurrentIndex(0)
     header.permission_combo.activated.emit(0)
     await until(lambda: header.notice.text() == "Applies from the next turn")
-    chat = controller.bridge.create_topic()
+    chat = controller.bridges.chats.create_topic()
     window.show_topic(chat)
     assert not header.isVisibleTo(window)
     window.close()

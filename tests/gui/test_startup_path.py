@@ -46,7 +46,7 @@ OBSERVE = textwrap.dedent("""
                 name: name in sys.modules for name in (
                     "cherry_desktop.core.ai.stream", "cherry_desktop.core.ai.agent_session",
                     "cherry_desktop.core.messages", "pydantic", "claude_agent_sdk")}
-            await controller.bridge.services()
+            await controller.bridges.services()
             seen["services"] = {"stream_manager": hasattr(core, "stream_manager"),
                                 "agent_runtime": hasattr(core, "agent_runtime")}
             await asyncio.sleep(app.STARTUP_GC_PAUSE_S + 0.5)

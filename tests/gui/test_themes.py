@@ -68,7 +68,7 @@ def _dialogs(bridge: Any) -> list[tuple[str, QWidget]]:
     from cherry_desktop.ui.dialogs import AgentDialog, ProvidersDialog, SettingsDialog
 
     return [("settings", SettingsDialog(bridge)), ("agent", AgentDialog(bridge, None)),
-            ("providers", ProvidersDialog(bridge, None))]
+            ("providers", ProvidersDialog(bridge.providers, None))]
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -78,7 +78,7 @@ async def test_every_dialog_and_the_window_are_readable(controller: Any, qapp: A
         window = controller.open_window(None)
         await until(window.isVisible)
         bad = check_labels(window, f"{theme}/window")
-        for name, dialog in _dialogs(controller.bridge):
+        for name, dialog in _dialogs(controller.bridges):
             dialog.resize(640, 520)
             dialog.show()
             QApplication.processEvents()

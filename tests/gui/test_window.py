@@ -82,7 +82,7 @@ async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: 
     repos.providers.upsert_model(provider_id="anth", model_id="claude-x", name="Claude X")
     repos.providers.upsert_provider(id="oai", name="OpenAI", type="openai")
     repos.providers.upsert_model(provider_id="oai", model_id="gpt", name="GPT")
-    dialog = AgentDialog(controller.bridge)
+    dialog = AgentDialog(controller.bridges)
     caps = AGENT_RUNTIME_CAPABILITIES["claude-code"]
     assert [dialog.runtime_combo.itemData(i) for i in range(dialog.runtime_combo.count())] \
         == list(AGENT_RUNTIME_CAPABILITIES)
@@ -93,12 +93,12 @@ async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: 
     dialog.name_edit.setText("Reviewer")
     dialog.workspace_edit.setText(str(tmp_path))
     dialog.permission_combo.setCurrentIndex(dialog.permission_combo.findData("acceptEdits"))
-    dialog._save()
+    dialog.save()
     agent = repos.agents.get_agent(dialog.agent_id)
     assert (agent.name, agent.type, agent.permission_mode, agent.model) == \
         ("Reviewer", "claude-code", "acceptEdits", "anth::claude-x")
     assert [w.path for w in repos.agents.list_workspaces(agent.id)] == [str(tmp_path)]
-    edit = AgentDialog(controller.bridge, agent.id)
+    edit = AgentDialog(controller.bridges, agent.id)
     assert edit.name_edit.text() == "Reviewer" and not edit.runtime_combo.isEnabled()
     assert edit.permission_combo.currentData() == "acceptEdits"
     dialog.deleteLater()
@@ -109,20 +109,20 @@ async def test_settings_store_key_in_keyring_and_apply_theme(controller: Any, ui
     from cherry_desktop.ui.dialogs import SettingsDialog
 
     ui_core.repos.providers.upsert_provider(id="anth", name="Anthropic", type="anthropic")
-    dialog = SettingsDialog(controller.bridge)
+    dialog = SettingsDialog(controller.bridges)
     dialog.providers.select_provider("anth")
     dialog.providers.key_edit.setText("sk-test-123")
     dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
     dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
     dialog.background.setCurrentIndex(dialog.background.findData("abort"))
-    dialog._save()
+    dialog.save()
     assert ui_core.credentials.get(provider_key_name("anth")) == "sk-test-123"
     s = ui_core.settings.settings
     assert (s.theme, s.language, s.background_mode) == ("dark", "zh_CN", "abort")
     assert qapp.property("cherryTheme") == "dark"
     assert controller.translations.locale == "zh_CN"
     assert "sk-test-123" not in ui_core.settings.path.read_text()
-    controller.bridge.update_settings(language="en_US", theme="light")
+    controller.bridges.settings.update_settings(language="en_US", theme="light")
     dialog.deleteLater()
 
 

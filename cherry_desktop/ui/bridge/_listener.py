@@ -77,6 +77,16 @@ class QtStreamListener(QObject):
         self._phase_ms = (sum(map(ord, window_key)) % PHASES) * FRAME_MS / PHASES
         self._last_due_ms = -float(MAX_FRAME_MS)
 
+    @property
+    def phase_ms(self) -> float:
+        """Where in each frame this window's flushes fall (windows are spread across a frame)."""
+        return self._phase_ms
+
+    @property
+    def due_ms(self) -> float:
+        """When the next flush is due (loop time, ms; 0 before the first chunk)."""
+        return self._due_ms
+
     # -- StreamListener protocol ------------------------------------------------------------
     @property
     def id(self) -> str:

@@ -4,7 +4,16 @@ around the match, across chats and agent sessions (the FTS5 index of `core/data/
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.ui.bridge._base import CoreBridge
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.app.bootstrap import CoreServices
+    from cherry_desktop.ui.bridge._chats import ChatsBridge
 
 
 @dataclass(frozen=True)
@@ -21,18 +30,21 @@ class SearchEntry:
     match_end: int = 0
 
 
-class SearchBridge:
-    """Reached as `bridge.finder`; windows never touch core directly."""
+class SearchBridge(CoreBridge):
+    """Search across chats and sessions (titles through `chats`).
 
-    def __init__(self, bridge: Any) -> None:
-        self.bridge = bridge
+    Signals:
+        (none: each query is answered at once)
+    """
+
+    def __init__(self, core: CoreServices, chats: ChatsBridge, parent: QObject | None = None) -> None:
+        super().__init__(core, parent)
+        self.chats = chats
 
     def search(self, query: str, limit: int = 50) -> list[SearchEntry]:
         """Topics whose title matches, then matching messages (newest first)."""
-        from cherry_desktop.core.state.topics import session_topic_id
-
-        search = self.bridge.repos.search
-        topic_title = self.bridge.topic_title
+        search = self._repos.search
+        topic_title = self.chats.topic_title
         topic_ids, session_ids = search.matching_titles(query)
         entries = [SearchEntry(session_topic_id(sid), "session", topic_title(session_topic_id(sid)))
                    for sid in session_ids]

@@ -23,9 +23,12 @@ class TopicStatusView:
             last = value.get("last_completed_at", value.get("lastCompletedAt"))
             anchors = value.get("awaiting_approval_anchors", value.get("awaitingApprovalAnchors")) or ()
         else:
-            status = getattr(value, "status", None)
-            last = getattr(value, "last_completed_at", None)
-            anchors = getattr(value, "awaiting_approval_anchors", ()) or ()
+            # Published by the stream broker: its package is loaded once a value exists.
+            from cherry_desktop.core.ai.stream.types import TopicStatusSnapshotEntry
+
+            if not isinstance(value, TopicStatusSnapshotEntry):
+                return cls(None, None, False)
+            status, last, anchors = value.status, value.last_completed_at, value.awaiting_approval_anchors
         return cls(status, float(last) if last is not None else None,
                    status == "awaiting-approval" or bool(anchors))
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cherry_desktop.ui.common import JsonObject
 
 if TYPE_CHECKING:
     from cherry_desktop.core.data import StoredMessage
@@ -21,7 +23,7 @@ def with_usage(rows: list[StoredMessage], usage: Mapping[str, UsageSums]) -> lis
         if sums is None or sums.empty:
             out.append(row)
             continue
-        stats: dict[str, Any] = dict(row.stats or {})
+        stats: JsonObject = dict(row.stats or {})
         stats.setdefault("input_tokens", sums.input_tokens)
         stats.setdefault("output_tokens", sums.output_tokens)
         if sums.cache_read_tokens:

@@ -13,7 +13,12 @@ from cherry_desktop.ui.chat._attachment_view import (
     thumbnail_from_bytes,
 )
 from cherry_desktop.ui.chat._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, split_finished_blocks
-from cherry_desktop.ui.chat._code_block import CodeBlock, warm_up_highlighting
+from cherry_desktop.ui.chat._code_block import (
+    CodeBlock,
+    clear_highlight_caches,
+    highlight_cache_info,
+    warm_up_highlighting,
+)
 from cherry_desktop.ui.chat._empty_state import EmptyState
 from cherry_desktop.ui.chat._markdown import MarkdownView
 from cherry_desktop.ui.chat._math import has_math, replace_math
@@ -32,15 +37,54 @@ from cherry_desktop.ui.chat._todo_card import (
 )
 from cherry_desktop.ui.chat._tool_view import ADDED_BG, REMOVED_BG, readable_output, tool_diff, tool_input_html
 from cherry_desktop.ui.chat._translate import TranslationBlock, translate_row
-from cherry_desktop.ui.chat._usage import ModelPricingDialog, UsageSummary, refresh_footers
+from cherry_desktop.ui.chat._usage import UsageSummary, format_cost, refresh_footers
 
 __all__ = [
-    "ADDED_BG", "COPY_SHORTCUT", "CUT_SHORT_KEY", "HISTORY_RESET_KEY", "PAGE_SIZE", "REGENERATE_SHORTCUT",
-    "REMOVED_BG", "ROW_SPACING", "TODO_TOOL", "AttachmentButton", "AttachmentStrip", "AttachmentViewer",
-    "ChatHeader", "CodeBlock", "CompactionDivider", "EmptyState", "ErrorBlock", "IssueWords", "LiveText",
-    "MarkdownView", "MessageRow", "MessageView", "ModelPricingDialog", "PlanCard", "ReasoningBlock",
-    "SiblingGroupView", "TodoCard", "ToolCard", "TranslationBlock", "UndoBar", "UsageSummary", "copy_markdown",
-    "describe_attachment_error", "has_math", "readable_output", "refresh_footers", "replace_math",
-    "split_finished_blocks", "split_plan_heading", "thumbnail_from_bytes", "todos_of", "tool_diff",
-    "tool_input_html", "translate_row", "warm_up_highlighting"
+    "ADDED_BG",
+    "COPY_SHORTCUT",
+    "CUT_SHORT_KEY",
+    "HISTORY_RESET_KEY",
+    "PAGE_SIZE",
+    "REGENERATE_SHORTCUT",
+    "REMOVED_BG",
+    "ROW_SPACING",
+    "TODO_TOOL",
+    "AttachmentButton",
+    "AttachmentStrip",
+    "AttachmentViewer",
+    "ChatHeader",
+    "CodeBlock",
+    "CompactionDivider",
+    "EmptyState",
+    "ErrorBlock",
+    "IssueWords",
+    "LiveText",
+    "MarkdownView",
+    "MessageRow",
+    "MessageView",
+    "PlanCard",
+    "ReasoningBlock",
+    "SiblingGroupView",
+    "TodoCard",
+    "ToolCard",
+    "TranslationBlock",
+    "UndoBar",
+    "UsageSummary",
+    "clear_highlight_caches",
+    "copy_markdown",
+    "describe_attachment_error",
+    "format_cost",
+    "has_math",
+    "highlight_cache_info",
+    "readable_output",
+    "refresh_footers",
+    "replace_math",
+    "split_finished_blocks",
+    "split_plan_heading",
+    "thumbnail_from_bytes",
+    "todos_of",
+    "tool_diff",
+    "tool_input_html",
+    "translate_row",
+    "warm_up_highlighting"
 ]

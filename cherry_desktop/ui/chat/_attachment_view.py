@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.ui.bridge import is_image_type
+from cherry_desktop.ui.bridge import AttachmentError, is_image_type
 from cherry_desktop.ui.common import FlowLayout, flow_policy
 
 THUMB_SIZE = 72
@@ -145,11 +145,11 @@ class AttachmentViewer(QDialog):
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.path)))
 
 
-def describe_attachment_error(error: BaseException) -> str:
+def describe_attachment_error(error: AttachmentError) -> str:
     """The user's words for an `AttachmentError` (core gives a code, a file name and a limit)."""
-    code = getattr(getattr(error, "code", None), "value", "")
-    name = str(getattr(error, "filename", "") or "")
-    limit = int(getattr(error, "limit", 0) or 0)
+    code = error.code.value
+    name = str(error.filename or "")
+    limit = int(error.limit or 0)
 
     words = {
         "too-large": QCoreApplication.translate("AttachmentWords", "%1 is too large to attach (the limit is %2)."),

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSizeF, Qt
 from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
+
+from cherry_desktop.ui.common import JsonObject
 
 # Translucent, so one tint reads on the light and the dark theme.
 QUOTE_BACKGROUND = "#26888888"
@@ -137,6 +139,16 @@ class LiveText(QTextBrowser):
             self.commit()
 
     @property
+    def rendered_blocks(self) -> list[str]:
+        """The finished blocks rendered as Markdown so far, in order."""
+        return list(self._rendered)
+
+    @property
+    def tail(self) -> str:
+        """The growing tail after the last finished block (shown as plain text until it ends)."""
+        return self._tail
+
+    @property
     def markdown_source(self) -> str:
         return "".join(self._rendered) + self._tail + "".join(self._pending)
 
@@ -233,7 +245,7 @@ class LiveText(QTextBrowser):
             cursor.setBlockFormat(QTextBlockFormat())
             self._tail_pos = cursor.position()
 
-    def _fit(self, size: Any = None) -> None:
+    def _fit(self, size: QSizeF | None = None) -> None:
         doc_height = int(size.height() if size is not None else self.document().size().height()) + 2
         if self.done:
             height = doc_height
@@ -276,12 +288,12 @@ class ToolCard(QFrame):
     """A tool call: name and state, its arguments as fields (a diff for file edits), then its
     output (folded when long), error or denial."""
 
-    def __init__(self, fields: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(self, fields: JsonObject, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         from cherry_desktop.ui.chat._tool_view import FoldingText
 
         self.setObjectName("toolCard")
-        self.fields: dict[str, Any] = {}
+        self.fields: JsonObject = {}
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.setSpacing(4)
@@ -306,7 +318,7 @@ class ToolCard(QFrame):
             "output-denied": self.tr("denied"),
         }.get(state, state)
 
-    def update_fields(self, fields: dict[str, Any]) -> None:
+    def update_fields(self, fields: JsonObject) -> None:
         from cherry_desktop.ui.chat._tool_view import readable_output, tool_input_html
 
         self.fields.update(fields)
@@ -353,52 +365,3 @@ class ErrorBlock(QLabel):
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setText(self.tr("The reply failed: %1").replace("%1", message))
-
-
-def _num(stats: dict[str, Any], *keys: str) -> float | None:
-    for key in keys:
-        value = stats.get(key)
-        if isinstance(value, int | float):
-            return float(value)
-    return None
-
-
-class UsageFooter(QLabel):
-    """Tokens and timings of a message ('' and hidden when nothing is known)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("usageFooter")
-        self.setVisible(False)
-
-    def set_stats(self, stats: dict[str, Any] | None) -> None:
-        text = self.format(stats)
-        self.setText(text)
-        self.setVisible(bool(text))
-
-    def format(self, stats: dict[str, Any] | None) -> str:
-        if not stats:
-            return ""
-        raw_usage = stats.get("usage")
-        usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else stats
-        parts: list[str] = []
-        tin = _num(usage, "input_tokens", "prompt_tokens", "inputTokens")
-        tout = _num(usage, "output_tokens", "completion_tokens", "outputTokens")
-        if tin is not None or tout is not None:
-            parts.append(self.tr("%1 in · %2 out tokens").replace("%1", str(int(tin or 0)))
-                         .replace("%2", str(int(tout or 0))))
-        ttft = _num(stats, "time_first_token_ms", "timeFirstTokenMs")
-        total = _num(stats, "time_completion_ms", "timeCompletionMs", "duration_ms")
-        if ttft is not None:
-            parts.append(self.tr("first token %1 s").replace("%1", f"{ttft / 1000:.2f}"))
-        if total is not None:
-            parts.append(self.tr("%1 s total").replace("%1", f"{total / 1000:.1f}"))
-        cache_reads = _num(stats, "cache_read_tokens")
-        if cache_reads:
-            parts.append(self.tr("%1 cache reads").replace("%1", str(int(cache_reads))))
-        cost = _num(stats, "cost")
-        if cost is not None:
-            from cherry_desktop.ui.chat._usage import format_cost
-
-            parts.append(format_cost(cost))
-        return " · ".join(parts)

@@ -12,7 +12,7 @@ import html
 from functools import lru_cache
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, QSizeF, Qt, QTimer
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QResizeEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
@@ -69,6 +69,18 @@ def _formatter(dark: bool) -> Any:
     return HtmlFormatter(noclasses=True, nobackground=True, style=DARK_STYLE if dark else LIGHT_STYLE)
 
 
+def highlight_cache_info() -> dict[str, Any]:
+    """The caches' `cache_info()` by name ("html", "lexers", "formatters"): what was built."""
+    return {"html": highlight_html.cache_info(), "lexers": _lexer.cache_info(),
+            "formatters": _formatter.cache_info()}
+
+
+def clear_highlight_caches() -> None:
+    """Forget every highlighted block, lexer and formatter (as at start)."""
+    for cached in (highlight_html, _lexer, _formatter):
+        cached.cache_clear()
+
+
 def warm_up_highlighting() -> None:
     """Import Pygments and build the Python lexer and the theme's formatter, once, while the
     app is idle: the first fence closing mid-stream paid ~30 ms for it in every window's
@@ -108,7 +120,7 @@ class _CodeText(QTextBrowser):
         if event.oldSize().width() != event.size().width():
             self.fit()  # the sideways scroll bar may come or go
 
-    def fit(self, size: Any = None) -> None:
+    def fit(self, size: QSizeF | None = None) -> None:
         height = int(size.height() if size is not None else self.document().size().height())
         bar = self.horizontalScrollBar()
         if self.document().idealWidth() > self.viewport().width():

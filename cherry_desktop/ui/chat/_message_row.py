@@ -9,10 +9,12 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.chat._attachment_view import AttachmentStrip
-from cherry_desktop.ui.chat._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, UsageFooter
+from cherry_desktop.ui.chat._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard
 from cherry_desktop.ui.chat._markdown import MarkdownView
 from cherry_desktop.ui.chat._todo_card import CompactionDivider, make_tool_card
 from cherry_desktop.ui.chat._translate import TranslationBlock
+from cherry_desktop.ui.chat._usage import UsageFooter
+from cherry_desktop.ui.common import Json, JsonObject
 
 #: The message-metadata key core's runtimes set on a turn cut short (core's
 #: `CUT_SHORT_METADATA_KEY`; its value is a `CutShortReason`).
@@ -21,7 +23,7 @@ CUT_SHORT_KEY = "cut_short"
 HISTORY_RESET_KEY = "history_reset"
 
 
-def _error_message(data: Any) -> str:
+def _error_message(data: Json) -> str:
     if isinstance(data, dict):
         return str(data.get("message") or data.get("error") or data)
     return str(data)
@@ -134,13 +136,13 @@ class MessageRow(QFrame):
             self.state_changed.emit(self)
 
     # -- stored ------------------------------------------------------------------------------
-    def set_parts(self, parts: list[Any], *, status: str = "success", stats: dict[str, Any] | None = None,
+    def set_parts(self, parts: list[Any], *, status: str = "success", stats: JsonObject | None = None,
                   load_error: str | None = None) -> None:
         self.clear()
         self.set_status(status)
-        attachments = [p for p in parts if getattr(p, "type", "") == "attachment"]
+        attachments = [p for p in parts if p.type == "attachment"]
         for part in parts:
-            kind = getattr(part, "type", "")
+            kind = part.type
             if kind == "attachment" and part is attachments[0]:
                 self.body.addWidget(AttachmentStrip(attachments, self.files))  # the files, in one line
             elif kind == "text":
@@ -151,12 +153,12 @@ class MessageRow(QFrame):
                 card = make_tool_card(part.model_dump())
                 self._tools[part.tool_call_id] = card
                 self.body.addWidget(card)
-            elif kind == "data-error":
-                self.show_error(_error_message(getattr(part, "data", "")))
+            elif kind == "data-error":  # a `DataPart`, as every "data-*" part
+                self.show_error(_error_message(part.data))
             elif kind == "data-compaction":
-                self.show_compaction(getattr(part, "data", None))
+                self.show_compaction(part.data)
             elif kind == "data-translation":
-                data = getattr(part, "data", None) or {}
+                data = part.data or {}
                 self.body.addWidget(TranslationBlock(str(data.get("target_language") or part.id or ""),
                                                      str(data.get("text") or "")))
         if load_error:
@@ -187,7 +189,11 @@ class MessageRow(QFrame):
         """The message's text parts joined (what tests and copy compare)."""
         return "".join(t.markdown_source for t in self._texts)
 
-    def apply_metadata(self, metadata: dict[str, Any]) -> None:
+    def text_views(self) -> list[MarkdownView]:
+        """The row's text parts as shown, in order (a view per text part)."""
+        return list(self._texts)
+
+    def apply_metadata(self, metadata: JsonObject) -> None:
         """Marks the row carries in its metadata: cut short (with why), history reset."""
         if metadata.get(HISTORY_RESET_KEY) and not self.history_reset:
             self.history_reset = True
@@ -204,7 +210,7 @@ class MessageRow(QFrame):
         self._add_note(self.cut_short_text)
         self._set_header()
 
-    def show_compaction(self, data: Any) -> None:
+    def show_compaction(self, data: Json) -> None:
         """The compaction divider (one per row; its state follows the latest chunk)."""
         divider = self.findChild(CompactionDivider)
         if divider is None:
@@ -249,12 +255,12 @@ class MessageRow(QFrame):
             return self._apply_tool(chunk)
         elif t == "error":
             self.show_error(chunk.error_text)
-        elif t.startswith("data-error"):
-            self.show_error(_error_message(getattr(chunk, "data", "")))
+        elif t.startswith("data-error"):  # a `DataChunk`, as every "data-*" chunk
+            self.show_error(_error_message(chunk.data))
         elif t == "data-compaction":
-            self.show_compaction(getattr(chunk, "data", None))
+            self.show_compaction(chunk.data)
         elif t in ("message-metadata", "finish"):
-            md = getattr(chunk, "message_metadata", None)
+            md = chunk.message_metadata
             if isinstance(md, dict) and md:
                 if CUT_SHORT_KEY in md or HISTORY_RESET_KEY in md:
                     self.apply_metadata(md)
@@ -297,11 +303,12 @@ class MessageRow(QFrame):
         card = self._tools.get(chunk.tool_call_id)
         if card is None:
             card = make_tool_card({"tool_call_id": chunk.tool_call_id,
+                                   # only some tool chunks name their tool (input-start, -available)
                                    "tool_name": getattr(chunk, "tool_name", None) or "?"})
             self._tools[chunk.tool_call_id] = card
             self.body.addWidget(card)
         before = card.fields.get("state")
-        f: dict[str, Any] = {}
+        f: JsonObject = {}
         if t == "tool-input-delta":
             f["input_text"] = (card.fields.get("input_text") or "") + chunk.input_text_delta
         elif t == "tool-input-available":
@@ -327,12 +334,12 @@ class MessageRow(QFrame):
             return "approval-done"
         return None
 
-    def pending_approvals(self) -> list[dict[str, Any]]:
+    def pending_approvals(self) -> list[JsonObject]:
         out = []
         for card in self._tools.values():
             f = card.fields
             approval = f.get("approval") or {}
-            approval_id = approval.get("id") if isinstance(approval, dict) else getattr(approval, "id", None)
+            approval_id = approval.get("id") if isinstance(approval, dict) else approval.id  # a `ToolApproval`
             if f.get("state") == "approval-requested" and approval_id:
                 out.append({"approval_id": approval_id, "tool_call_id": f.get("tool_call_id"),
                             "tool_name": f.get("tool_name"), "input": f.get("input")})
@@ -341,6 +348,6 @@ class MessageRow(QFrame):
     def mark_approval_responded(self, approval_id: str, approved: bool) -> None:
         for card in self._tools.values():
             approval = card.fields.get("approval") or {}
-            aid = approval.get("id") if isinstance(approval, dict) else getattr(approval, "id", None)
+            aid = approval.get("id") if isinstance(approval, dict) else approval.id  # a `ToolApproval`
             if aid == approval_id and card.fields.get("state") == "approval-requested":
                 card.update_fields({"state": "approval-responded" if approved else "output-denied"})

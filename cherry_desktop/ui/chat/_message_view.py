@@ -2,54 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QCursor, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from cherry_desktop.ui.bridge import StreamChunk
+from cherry_desktop.ui.bridge import Bridges, StreamChunk
+from cherry_desktop.ui.chat._following_scroll import Canvas, FollowingScrollArea
 from cherry_desktop.ui.chat._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui.chat._message_row import MessageRow
+from cherry_desktop.ui.chat._row_hover import RowHover
 from cherry_desktop.ui.chat._sibling_group import SiblingGroups
-from cherry_desktop.ui.chat._translate import add_translate_menu
+from cherry_desktop.ui.common import JsonObject
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from cherry_desktop.core.messages import AttachmentPart
+    from cherry_desktop.ui.bridge import StoredMessage
 
 PAGE_SIZE = 40
 ROW_SPACING = 10
-# Posted below the paint's priority: the follow-the-bottom scroll runs once pending paints are
-# done, so Qt can blit it (it repaints the whole view when the scrolled area holds unpainted
-# regions, as it does right after a row grew).
-_FOLLOW_BOTTOM = QEvent.Type(QEvent.registerEventType())
-_AFTER_PAINT_PRIORITY = Qt.EventPriority.LowEventPriority.value - 1
-
-
-class _Canvas(QWidget):
-    """The rows' background, painted opaque by itself.
-
-    A scroll area scrolls by moving this widget; Qt blits a move (and repaints only the
-    strip it exposes) only when the moved widget is opaque. A style sheet background does not
-    count as opaque, so while streaming every scroll step repainted the whole visible text.
-    """
-
-    def __init__(self, on_layout_request: Callable[[], None]) -> None:
-        super().__init__()
-        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
-        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents, True)
-        self._on_layout_request = on_layout_request
-
-    def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest:
-            # A row's size changed: size to the rows first, so the layout activates once.
-            self._on_layout_request()
-        return super().event(event)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        # The style sheet's background is in the palette (Qt copies it there when polishing).
-        QPainter(self).fillRect(event.rect(), self.palette().window())
-
-
-class MessageView(QScrollArea):
+class MessageView(FollowingScrollArea):
     """Rows of one topic. Loads the newest `PAGE_SIZE` rows, older ones on scroll to the top.
 
     Signals:
@@ -66,10 +40,10 @@ class MessageView(QScrollArea):
     delete_requested = Signal(str)
     translate_requested = Signal(str, str)
 
-    def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, bridges: Bridges, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("messageView")
-        self.bridge = bridge
+        self.bridges = bridges
         self.topic_id: str | None = None
         # The view sizes its content itself (`fit_content`): a resizable scroll area makes the
         # content at least its minimum size hint, and word-wrapped labels report that hint at a
@@ -77,45 +51,35 @@ class MessageView(QScrollArea):
         # following the bottom, showed nothing.
         self.setWidgetResizable(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self._content = _Canvas(self.fit_content)
+        self._content = Canvas(self.fit_content)
         self._content.setObjectName("messageViewContent")
         self._layout = QVBoxLayout(self._content)
         self._layout.setContentsMargins(12, 12, 12, ROW_SPACING)
         self._layout.setSpacing(ROW_SPACING)
-        self._empty = QLabel(self.tr("No messages yet. Say hello!"))
-        self._empty.setObjectName("emptyHint")
-        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._empty.setVisible(self.bridge.services_running())  # see `reload`
-        self._layout.addWidget(self._empty)
+        self.empty_hint = QLabel(self.tr("No messages yet. Say hello!"))
+        self.empty_hint.setObjectName("emptyHint")
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setVisible(self.bridges.services_running())  # see `reload`
+        self._layout.addWidget(self.empty_hint)
         self._layout.addStretch(1)
         self.setWidget(self._content)
         self._content.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self._content.customContextMenuRequested.connect(self._menu)
+        self._content.customContextMenuRequested.connect(lambda pos: self.hover.menu(pos))
         self._rows: list[MessageRow] = []
         self._by_id: dict[str, MessageRow] = {}
         # Multi-model turns: their answers' rows sit in a group widget, side by side.
-        self.groups = SiblingGroups(bridge, self._content)
+        self.groups = SiblingGroups(bridges.multi_model, self._content)
         self._oldest_ordering: int | None = None
         self._has_more = False
         self.hidden_ids: set[str] = set()
-        self._stick_to_bottom = True
-        self._follow_posted = False
-        bar = self.verticalScrollBar()
-        bar.valueChanged.connect(self._on_scroll)
-        bar.rangeChanged.connect(self._on_range_changed)
-        self.jump_button = QToolButton(self)
-        self.jump_button.setObjectName("jumpToLatestButton")
-        self.jump_button.setText(self.tr("↓ Jump to latest"))
-        self.jump_button.setToolTip(self.tr("Scroll to the newest message (Ctrl+End)"))
-        self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.jump_button.clicked.connect(self.jump_to_latest)
-        self.jump_button.setVisible(False)
+        self.follow_bottom()
         self.row_actions = MessageActions(self._content)
         self.row_actions.copy_requested.connect(self._copy)
         self.row_actions.edit_requested.connect(self.edit_requested)
         self.row_actions.regenerate_requested.connect(self.regenerate_requested)
         self.row_actions.delete_requested.connect(self.delete_requested)
-        self.row_actions.installEventFilter(self)
+        self.hover: RowHover = RowHover(self, self, self._content, self.row_actions)
+        self.row_actions.installEventFilter(self.hover)
 
     # -- loading -----------------------------------------------------------------------------
     def show_topic(self, topic_id: str | None) -> None:
@@ -135,9 +99,9 @@ class MessageView(QScrollArea):
         self._clear()
         if self.topic_id is None:
             # Blank while core's stream services start (the first topic is not chosen yet).
-            self._empty.setVisible(self.bridge.services_running())
+            self.empty_hint.setVisible(self.bridges.services_running())
             return
-        rows = self.bridge.load_messages(self.topic_id, limit=PAGE_SIZE)
+        rows = self.bridges.chats.load_messages(self.topic_id, limit=PAGE_SIZE)
         self._has_more = len(rows) >= PAGE_SIZE
         self._oldest_ordering = rows[0].ordering if rows else None
         for stored in rows:
@@ -157,13 +121,13 @@ class MessageView(QScrollArea):
                 self._append_row(kept)
             else:
                 kept.deleteLater()
-        self._empty.setVisible(not self._rows)
+        self.empty_hint.setVisible(not self._rows)
         self._stick_to_bottom = True
         self.fit_content()
         self.scroll_to_bottom()
 
     @staticmethod
-    def _reuse(kept: MessageRow | None, stored: Any) -> MessageRow | None:
+    def _reuse(kept: MessageRow | None, stored: StoredMessage) -> MessageRow | None:
         """A row kept across a reload, brought up to its stored state (None: build anew)."""
         if kept is not None and not kept.live and (stored.status == "pending" or stored.load_error):
             kept.deleteLater()
@@ -177,7 +141,7 @@ class MessageView(QScrollArea):
         """Prepend the page before the oldest loaded row; returns how many rows came."""
         if not self._has_more or self.topic_id is None or self._oldest_ordering is None:
             return 0
-        rows = self.bridge.load_messages(self.topic_id, limit=PAGE_SIZE, before_ordering=self._oldest_ordering)
+        rows = self.bridges.chats.load_messages(self.topic_id, limit=PAGE_SIZE, before_ordering=self._oldest_ordering)
         self._has_more = len(rows) >= PAGE_SIZE
         if not rows:
             return 0
@@ -190,7 +154,7 @@ class MessageView(QScrollArea):
             made = self.groups.build(group, self.make_row) if group is not None else [self.make_row(stored)]
             new_rows = [r for r in made if r is not None]
             for row in new_rows:
-                row.installEventFilter(self)
+                row.installEventFilter(self.hover)
                 self._rows.insert(index, row)
                 self._by_id[row.message_id] = row
                 index += 1
@@ -201,7 +165,7 @@ class MessageView(QScrollArea):
         QTimer.singleShot(0, lambda: bar.setValue(old_value + bar.maximum() - old_max))
         return len(rows)
 
-    def make_row(self, stored: Any) -> MessageRow | None:
+    def make_row(self, stored: StoredMessage) -> MessageRow | None:
         if stored.id in self.hidden_ids:
             return None
         steer = bool(stored.metadata.get("steer") or stored.metadata.get("is_steer"))
@@ -212,25 +176,25 @@ class MessageView(QScrollArea):
         return row
 
     def _new_row(self, message_id: str, role: str, *, steer: bool = False) -> MessageRow:
-        row = MessageRow(message_id, role, steer=steer, files=getattr(self.bridge, "attachments", None))
+        row = MessageRow(message_id, role, steer=steer, files=self.bridges.attachments)
         # A multi-model group updates its buttons when an answer's status or liveness changes
         # (not on every streamed frame).
         row.state_changed.connect(self.groups.row_state_changed)
         return row
 
-    def _append_stored(self, stored: Any) -> None:
+    def _append_stored(self, stored: StoredMessage) -> None:
         row = self.make_row(stored)
         if row is not None:
             self._append_row(row)
 
     def _append_row(self, row: MessageRow) -> None:
-        row.installEventFilter(self)
+        row.installEventFilter(self.hover)
         self._rows.append(row)
         self._by_id[row.message_id] = row
         outer = self._outer(row)
         if self._layout.indexOf(outer) < 0:
             self._layout.insertWidget(self._layout.count() - 1, outer)
-        self._empty.setVisible(False)
+        self.empty_hint.setVisible(False)
 
     def _outer(self, row: MessageRow) -> QWidget:
         """The widget of the view's layout that holds `row` (its group, or itself)."""
@@ -258,7 +222,8 @@ class MessageView(QScrollArea):
         self._has_more = False
 
     # -- live ------------------------------------------------------------------------------------
-    def add_user_row(self, message_id: str, text: str, *, steer: bool = False, files: Any = ()) -> MessageRow:
+    def add_user_row(self, message_id: str, text: str, *, steer: bool = False,
+                     files: Sequence[AttachmentPart] = ()) -> MessageRow:
         from cherry_desktop.core.messages import TextPart
 
         row = self._by_id.get(message_id)
@@ -282,7 +247,7 @@ class MessageView(QScrollArea):
                 self._rows[self._rows.index(replaced)] = new_rows[0]
                 self._by_id.pop(replaced.message_id, None)
                 self._by_id[key] = new_rows[0]
-                new_rows[0].installEventFilter(self)
+                new_rows[0].installEventFilter(self.hover)
                 replaced.deleteLater()
             else:
                 for new in new_rows:
@@ -358,8 +323,8 @@ class MessageView(QScrollArea):
     def row(self, message_id: str) -> MessageRow | None:
         return self._by_id.get(message_id)
 
-    def pending_approvals(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def pending_approvals(self) -> list[JsonObject]:
+        out: list[JsonObject] = []
         for row in self._rows:
             out.extend(row.pending_approvals())
         return out
@@ -395,32 +360,9 @@ class MessageView(QScrollArea):
         return (not row.live and row.status not in ("pending", "streaming") and self.topic_id is not None
                 and not row.message_id.startswith(("local:", "__")) and self.groups.view_of(row) is None)
 
-    def _configure_actions(self, row: MessageRow) -> None:
-        self.row_actions.configure(row, can_edit=self.can_edit(row), can_regenerate=self.can_regenerate(row),
-                               can_delete=self.can_delete(row))
-
     def show_actions(self, row: MessageRow) -> None:
         """The hover toolbar over `row` (hovering shows it; tests call this directly)."""
-        self._configure_actions(row)
-        self.row_actions.show_over(row)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        kind = event.type()
-        if kind == QEvent.Type.Enter and isinstance(watched, MessageRow):
-            self.show_actions(watched)
-        elif kind == QEvent.Type.Leave:
-            QTimer.singleShot(0, self._sync_hover)
-        return False
-
-    def _sync_hover(self) -> None:
-        pos = self._content.mapFromGlobal(QCursor.pos())
-        if self.row_actions.isVisible() and self.row_actions.geometry().contains(pos):
-            return
-        row = self.row_at(pos)
-        if row is None or not row.isVisible():
-            self.row_actions.hide()
-        else:
-            self.show_actions(row)
+        self.hover.show_over(row)
 
     def _copy(self, message_id: str) -> None:
         row = self._by_id.get(message_id)
@@ -434,17 +376,6 @@ class MessageView(QScrollArea):
             row.setVisible(not hidden)
             if hidden and self.row_actions.message_id == message_id:
                 self.row_actions.hide()
-
-    def _menu(self, pos: QPoint) -> None:
-        row = self.row_at(pos)
-        if row is None:
-            return
-        self._configure_actions(row)
-        menu = QMenu(self)
-        self.row_actions.fill_menu(menu)
-        if self.can_translate(row):
-            add_translate_menu(menu, lambda language: self.translate_requested.emit(row.message_id, language))
-        menu.exec(self._content.mapToGlobal(pos))
 
     def can_translate(self, row: MessageRow) -> bool:
         """Rows with text, of a chat or an agent session, once saved and settled (a translation
@@ -468,56 +399,6 @@ class MessageView(QScrollArea):
             self.fit_content()
         return super().viewportEvent(event)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._place_jump_button()
-
-    def _place_jump_button(self) -> None:
-        b = self.jump_button
-        b.adjustSize()
-        vp = self.viewport().geometry()
-        b.move(vp.right() - b.width() - 16, vp.bottom() - b.height() - 12)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_End and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            self.jump_to_latest()
-            return
-        super().keyPressEvent(event)
-
-    def jump_to_latest(self) -> None:
-        self._stick_to_bottom = True
-        self.scroll_to_bottom()
-        self.jump_button.setVisible(False)
-
-    def scroll_to_bottom(self) -> None:
-        bar = self.verticalScrollBar()
-        bar.setValue(bar.maximum())
-
-    def _on_scroll(self, value: int) -> None:
-        bar = self.verticalScrollBar()
-        self._stick_to_bottom = value >= bar.maximum() - 24
-        self._update_jump_button()
-        if value == bar.minimum() and self._has_more and bar.maximum() > 0:
+    def reached_top(self) -> None:
+        if self._has_more:
             self.load_older()
-
-    def _update_jump_button(self) -> None:
-        show = not self._stick_to_bottom and self.verticalScrollBar().maximum() > 0
-        if show != self.jump_button.isVisible():
-            if show:
-                self._place_jump_button()
-                self.jump_button.raise_()
-            self.jump_button.setVisible(show)
-
-    def _on_range_changed(self, _min: int, _max: int) -> None:
-        if self._stick_to_bottom and not self._follow_posted:
-            self._follow_posted = True
-            QCoreApplication.postEvent(self, QEvent(_FOLLOW_BOTTOM), _AFTER_PAINT_PRIORITY)
-        self._update_jump_button()
-
-    def event(self, event: QEvent) -> bool:
-        if event.type() == _FOLLOW_BOTTOM:
-            self._follow_posted = False
-            if self._stick_to_bottom:
-                self.scroll_to_bottom()
-            return True
-        return super().event(event)

@@ -78,6 +78,7 @@ class IssueWords(QObject):
 
         if isinstance(exc, KeyringUnavailableError):
             return self.keyring_hint()
+        # Core's typed errors carry a `code` (several classes, no common base); others do not.
         return self.describe_code(getattr(exc, "code", None))
 
 

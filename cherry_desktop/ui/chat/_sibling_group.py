@@ -9,13 +9,18 @@ model's column (a window sees that row first as an unknown stream anchor).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QTabBar, QVBoxLayout, QWidget
 
+from cherry_desktop.ui.bridge import MultiModelBridge
 from cherry_desktop.ui.chat._message_row import MessageRow
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.views.sibling_groups import SiblingGroup
+    from cherry_desktop.ui.bridge import StoredMessage
 
 # Below this width per answer the group shows one answer at a time, under tabs.
 MIN_COLUMN_WIDTH = 340
@@ -177,20 +182,20 @@ class SiblingGroups(QObject):
     regenerate_requested = Signal(str)
     choose_requested = Signal(str)
 
-    def __init__(self, bridge: Any, content: QWidget) -> None:
+    def __init__(self, bridge: MultiModelBridge, content: QWidget) -> None:
         super().__init__(content)
         self.bridge = bridge
         self.content = content
         self._views: dict[tuple[str, int], SiblingGroupView] = {}
         self._of_row: dict[int, SiblingGroupView] = {}
 
-    def group_for(self, stored: Any) -> Any:
+    def group_for(self, stored: StoredMessage) -> SiblingGroup | None:
         """The sibling group of a stored row (None: shown as a row of its own)."""
         if stored.role != "assistant" or stored.siblings_group_id is None:
             return None
-        return self.bridge.multi_model.group_of(stored)
+        return self.bridge.group_of(stored)
 
-    def build(self, group: Any, make_row: Callable[[Any], MessageRow | None]) -> list[MessageRow]:
+    def build(self, group: SiblingGroup, make_row: Callable[[StoredMessage], MessageRow | None]) -> list[MessageRow]:
         """A view for `group` (replacing any shown for it); returns its rows in order."""
         key = (group.parent_id, group.group_id)
         old = self._views.pop(key, None)
@@ -204,24 +209,24 @@ class SiblingGroups(QObject):
         for member in group.members:
             row = make_row(member)
             if row is not None:
-                view.add_column(member.model_id or "", self.bridge.multi_model.model_name(member.model_id), row)
+                view.add_column(member.model_id or "", self.bridge.model_name(member.model_id), row)
                 self._of_row[id(row)] = view
         self._views[key] = view
         view.refresh()
         return view.rows()
 
-    def place(self, anchor_message_id: str, make_row: Callable[[Any], MessageRow | None]
+    def place(self, anchor_message_id: str, make_row: Callable[[StoredMessage], MessageRow | None]
               ) -> tuple[list[MessageRow], MessageRow | None] | None:
         """An unknown stream anchor that is an answer of a multi-model turn: the rows it adds
         (a whole new group for a turn just sent, in the models' order; or the regenerated
         answer, in its model's column) and the row that answer replaced there. None: the
         anchor is not a group's answer."""
-        stored = self.bridge.multi_model.find_message(anchor_message_id)
+        stored = self.bridge.find_message(anchor_message_id)
         if stored is None or stored.siblings_group_id is None or stored.parent_id is None:
             return None
         view = self._views.get((stored.parent_id, stored.siblings_group_id))
         if view is None:
-            group = self.bridge.multi_model.group_of(stored)
+            group = self.bridge.group_of(stored)
             if group is None or anchor_message_id not in group.member_ids():
                 return None
             return self.build(group, make_row), None
@@ -231,7 +236,7 @@ class SiblingGroups(QObject):
         self._of_row[id(row)] = view
         column = next((c for c in view.columns if c.model_id == stored.model_id), None)
         if column is None:
-            view.add_column(stored.model_id or "", self.bridge.multi_model.model_name(stored.model_id), row)
+            view.add_column(stored.model_id or "", self.bridge.model_name(stored.model_id), row)
             view.refresh()
             return [row], None
         old = column.row

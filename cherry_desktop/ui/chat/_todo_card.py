@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
 from cherry_desktop.ui.chat._blocks import ToolCard
+from cherry_desktop.ui.common import Json, JsonObject
 
 TODO_TOOL = "TodoWrite"
 PLAN_TOOL = "ExitPlanMode"
 _MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
 
 
-def todos_of(tool_input: Any) -> list[dict[str, str]]:
+def todos_of(tool_input: Json) -> list[dict[str, str]]:
     """TodoWrite's items ({content, status, activeForm}); [] for anything else."""
     items = tool_input.get("todos") if isinstance(tool_input, dict) else None
     if not isinstance(items, list):
@@ -47,11 +47,11 @@ def todo_html(todos: list[dict[str, str]]) -> str:
 class TodoCard(ToolCard):
     """TodoWrite: the checklist its input holds, updated as the input streams in."""
 
-    def __init__(self, fields: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(self, fields: JsonObject, parent: QWidget | None = None) -> None:
         super().__init__(fields, parent)
         self.setObjectName("todoCard")
 
-    def update_fields(self, fields: dict[str, Any]) -> None:
+    def update_fields(self, fields: JsonObject) -> None:
         super().update_fields(fields)
         todos = todos_of(self.fields.get("input"))
         self.todos = todos
@@ -78,11 +78,11 @@ class PlanCard(ToolCard):
     """ExitPlanMode: the plan, as Markdown, titled by its heading (the approval card under the
     transcript asks to approve it and points here rather than repeating it)."""
 
-    def __init__(self, fields: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(self, fields: JsonObject, parent: QWidget | None = None) -> None:
         super().__init__(fields, parent)
         self.setObjectName("planCard")
 
-    def update_fields(self, fields: dict[str, Any]) -> None:
+    def update_fields(self, fields: JsonObject) -> None:
         super().update_fields(fields)
         tool_input = self.fields.get("input")
         plan = tool_input.get("plan") if isinstance(tool_input, dict) else None
@@ -95,7 +95,7 @@ class PlanCard(ToolCard):
             self.result_label.setVisible(False)
 
 
-def make_tool_card(fields: dict[str, Any]) -> ToolCard:
+def make_tool_card(fields: JsonObject) -> ToolCard:
     """The card for a tool part (by its tool name)."""
     name = fields.get("tool_name")
     if name == TODO_TOOL:
@@ -108,7 +108,7 @@ def make_tool_card(fields: dict[str, Any]) -> ToolCard:
 class CompactionDivider(QFrame):
     """A divider where the runtime compacted the conversation's context."""
 
-    def __init__(self, data: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, data: Json, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("compactionDivider")
         h = QHBoxLayout(self)
@@ -120,7 +120,7 @@ class CompactionDivider(QFrame):
         h.addWidget(self.label, 1)
         self.update_data(data)
 
-    def update_data(self, data: Any) -> None:
+    def update_data(self, data: Json) -> None:
         state = data.get("state") if isinstance(data, dict) else None
         self.setProperty("state", state or "")
         if state == "compacting":
@@ -133,7 +133,7 @@ class CompactionDivider(QFrame):
         self.style().unpolish(self)
         self.style().polish(self)
 
-    def _done_text(self, data: dict[str, Any]) -> str:
+    def _done_text(self, data: JsonObject) -> str:
         """What was compacted: the context's size before, and why, where the runtime said."""
         tokens = data.get("tokens_before")
         if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens <= 0:

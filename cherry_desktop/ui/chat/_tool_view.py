@@ -9,10 +9,11 @@ from __future__ import annotations
 import difflib
 import html
 import json
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+
+from cherry_desktop.ui.common import Json
 
 FOLD_LINES = 12
 FIELD_LIMIT = 20_000
@@ -24,7 +25,7 @@ MONO = "font-family: 'DejaVu Sans Mono', monospace;"
 DIFF_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
 
 
-def _text(value: Any) -> str:
+def _text(value: Json) -> str:
     if isinstance(value, str):
         return value
     try:
@@ -33,7 +34,7 @@ def _text(value: Any) -> str:
         return str(value)
 
 
-def tool_diff(tool_name: str, tool_input: Any) -> list[str] | None:
+def tool_diff(tool_name: str, tool_input: Json) -> list[str] | None:
     """Unified diff lines of a file-changing tool call, or None for other tools."""
     if tool_name not in DIFF_TOOLS or not isinstance(tool_input, dict):
         return None
@@ -76,7 +77,7 @@ def diff_html(lines: list[str]) -> str:
     return f'<div style="{MONO} white-space:pre;">' + "".join(out) + "</div>"
 
 
-def readable_output(value: Any) -> str:
+def readable_output(value: Json) -> str:
     """A tool's output as text: content blocks joined, stdout and stderr, else JSON."""
     if value is None:
         return ""
@@ -97,7 +98,7 @@ def _label(key: str) -> str:
     return key.replace("_", " ").strip().capitalize()
 
 
-def _value_html(value: Any) -> str:
+def _value_html(value: Json) -> str:
     text = _text(value)
     if len(text) > FIELD_LIMIT:
         text = text[:FIELD_LIMIT] + "\n…"
@@ -107,7 +108,7 @@ def _value_html(value: Any) -> str:
     return escaped
 
 
-def tool_input_html(tool_name: str, tool_input: Any, *, diff_keys: bool = True) -> str:
+def tool_input_html(tool_name: str, tool_input: Json, *, diff_keys: bool = True) -> str:
     """The arguments as labelled fields; a diff for file edits; `$ command` for Bash."""
     if tool_input in (None, "", {}):
         return ""

@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QMenu, QVBoxLayout, QWidget
 from shiboken6 import isValid
 
+from cherry_desktop.ui.bridge import StreamsBridge, TranslationRefusedError
 from cherry_desktop.ui.common import spawn
 
 #: The menu's languages, by the code core's translation takes.
@@ -89,7 +90,7 @@ class TranslationListener:
         self.ended: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     def on_chunk(self, chunk: Any, source_model_id: str | None = None, anchor_message_id: str | None = None) -> None:
-        if getattr(chunk, "type", "") == "text-delta" and self.block.alive:
+        if chunk.type == "text-delta" and self.block.alive:
             self.block.append(chunk.delta)
 
     def _end(self, state: str, error: str = "") -> None:
@@ -105,7 +106,7 @@ class TranslationListener:
         self._end("paused")
 
     async def on_error(self, result: Any) -> None:
-        error = getattr(result, "error", None)
+        error = getattr(result, "error", None)  # a `StreamErrorResult` (its type loads with the stream)
         self._end("error", str(getattr(error, "message", "") or ""))
 
     def is_alive(self) -> bool:
@@ -132,9 +133,16 @@ def add_translate_menu(menu: QMenu, pick: Callable[[str], None]) -> QMenu:
     return sub
 
 
-def translate_row(window: Any, message_id: str, language: str) -> asyncio.Task[Any] | None:
+class RowFinder(Protocol):
+    """The message view, as a translation needs it (its rows import this module)."""
+
+    def row(self, message_id: str) -> Any: ...  # a MessageRow (its module imports this one)
+
+
+def translate_row(view: RowFinder, streams: StreamsBridge, message_id: str,
+                  language: str) -> asyncio.Task[Any] | None:
     """Stream a translation of the row's message into a block under it (saved on success)."""
-    row = window.message_view.row(message_id)
+    row = view.row(message_id)
     if row is None:
         return None
     block = block_for(row, language)
@@ -142,19 +150,15 @@ def translate_row(window: Any, message_id: str, language: str) -> asyncio.Task[A
 
     async def run() -> str:
         try:
-            await window.bridge.translate_message(message_id, language, listener)
-        except Exception as exc:
-            from cherry_desktop.core.ai.translate import TranslationError
-
-            if not isinstance(exc, TranslationError):
-                raise
+            await streams.translate_message(message_id, language, listener)
+        except TranslationRefusedError as exc:
             words = {
                 "no-text": QCoreApplication.translate("Translate", "This message has no text to translate."),
                 "no-model": QCoreApplication.translate(
                     "Translate", "Choose a model for this chat (or a naming model in Settings) to translate."),
                 "busy": QCoreApplication.translate("Translate", "This message is already being translated."),
             }
-            block.finish("error", words.get(exc.issue.value, exc.issue.value))
+            block.finish("error", words.get(exc.code, exc.code))
             return "error"
         return await listener.ended
 

@@ -1,27 +1,42 @@
-"""Usage and cost: rows' footers refreshed with their recorded usage, a topic's totals line
-(`usageSummary`), and the price editor of a model (USD per million tokens)."""
+"""Usage and cost: rows' footers refreshed with their recorded usage, and a topic's totals line
+(`usageSummary`). A model's prices are edited in `dialogs` (`ModelPricingDialog`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
-from cherry_desktop.ui.bridge import with_usage
+from cherry_desktop.ui.common import JsonObject
+
+if TYPE_CHECKING:
+    from cherry_desktop.ui.bridge import ChatsBridge, UsageSums
 
 
-def refresh_footers(bridge: Any, rows: list[Any]) -> None:
-    """Give assistant rows (MessageRow) the usage recorded since they were loaded."""
-    ids = [r.message_id for r in rows if r.role == "assistant" and not r.live]
-    usage = bridge.repos.costs.by_message(ids)
+class FooterRow(Protocol):
+    """A message row, as its footer's refresh needs it (its module imports this one)."""
+
+    @property
+    def message_id(self) -> str: ...
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def live(self) -> bool: ...
+
+    @property
+    def footer(self) -> UsageFooter: ...
+
+
+def refresh_footers(chats: ChatsBridge, rows: Sequence[FooterRow]) -> None:
+    """Give assistant rows the usage recorded since they were loaded."""
+    stored = chats.with_recorded_usage(r.message_id for r in rows if r.role == "assistant" and not r.live)
     for row in rows:
-        sums = usage.get(row.message_id)
-        if sums is None or sums.empty:
-            continue
-        stored = bridge.repos.session_messages.find_message(row.message_id) or bridge.repos.messages.find_message(
-            row.message_id)
-        if stored is not None:
-            row.footer.set_stats(with_usage([stored], usage)[0].stats)
+        found = stored.get(row.message_id)
+        if found is not None:
+            row.footer.set_stats(found.stats)
 
 
 def format_cost(cost: float) -> str:
@@ -36,7 +51,7 @@ class UsageSummary(QLabel):
         self.setObjectName("usageSummary")
         self.setVisible(False)
 
-    def show_totals(self, sums: Any) -> None:
+    def show_totals(self, sums: UsageSums | None) -> None:
         if sums is None or sums.empty:
             self.setVisible(False)
             return
@@ -55,37 +70,48 @@ class UsageSummary(QLabel):
         self.setVisible(True)
 
 
-class ModelPricingDialog(QDialog):
-    """Edit a model's prices; all zero removes them (no cost shown)."""
+def _num(stats: JsonObject, *keys: str) -> float | None:
+    for key in keys:
+        value = stats.get(key)
+        if isinstance(value, int | float):
+            return float(value)
+    return None
 
-    FIELDS = ("input", "output", "cache_read", "cache_write")
 
-    def __init__(self, bridge: Any, unique_model_id: str, parent: QWidget | None = None) -> None:
+class UsageFooter(QLabel):
+    """Tokens and timings of a message ('' and hidden when nothing is known)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("modelPricingDialog")
-        self.setWindowTitle(self.tr("Prices of %1").replace("%1", unique_model_id))
-        self.bridge = bridge
-        self.unique_model_id = unique_model_id
-        form = QFormLayout(self)
-        form.addRow(QLabel(self.tr("USD per million tokens")))
-        labels = {"input": self.tr("Input"), "output": self.tr("Output"), "cache_read": self.tr("Cache reads"),
-                  "cache_write": self.tr("Cache writes")}
-        current = bridge.model_pricing(unique_model_id)
-        self.spins: dict[str, QDoubleSpinBox] = {}
-        for name in self.FIELDS:
-            spin = QDoubleSpinBox(self)
-            spin.setObjectName(f"price_{name}")
-            spin.setDecimals(4)
-            spin.setRange(0.0, 10_000.0)
-            spin.setValue(getattr(current, name) if current is not None else 0.0)
-            self.spins[name] = spin
-            form.addRow(labels[name], spin)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.accepted.connect(self.save)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        self.setObjectName("usageFooter")
+        self.setVisible(False)
 
-    def save(self) -> None:
-        values = {name: spin.value() for name, spin in self.spins.items()}
-        self.bridge.set_model_pricing(self.unique_model_id, values if any(values.values()) else None)
-        self.accept()
+    def set_stats(self, stats: JsonObject | None) -> None:
+        text = self.format(stats)
+        self.setText(text)
+        self.setVisible(bool(text))
+
+    def format(self, stats: JsonObject | None) -> str:
+        if not stats:
+            return ""
+        raw_usage = stats.get("usage")
+        usage: JsonObject = raw_usage if isinstance(raw_usage, dict) else stats
+        parts: list[str] = []
+        tin = _num(usage, "input_tokens", "prompt_tokens", "inputTokens")
+        tout = _num(usage, "output_tokens", "completion_tokens", "outputTokens")
+        if tin is not None or tout is not None:
+            parts.append(self.tr("%1 in · %2 out tokens").replace("%1", str(int(tin or 0)))
+                         .replace("%2", str(int(tout or 0))))
+        ttft = _num(stats, "time_first_token_ms", "timeFirstTokenMs")
+        total = _num(stats, "time_completion_ms", "timeCompletionMs", "duration_ms")
+        if ttft is not None:
+            parts.append(self.tr("first token %1 s").replace("%1", f"{ttft / 1000:.2f}"))
+        if total is not None:
+            parts.append(self.tr("%1 s total").replace("%1", f"{total / 1000:.1f}"))
+        cache_reads = _num(stats, "cache_read_tokens")
+        if cache_reads:
+            parts.append(self.tr("%1 cache reads").replace("%1", str(int(cache_reads))))
+        cost = _num(stats, "cost")
+        if cost is not None:
+            parts.append(format_cost(cost))
+        return " · ".join(parts)

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
-from cherry_desktop.ui.bridge import AttachmentCandidate, AttachmentError
+from cherry_desktop.ui.bridge import AttachmentCandidate, AttachmentError, AttachmentsBridge
 from cherry_desktop.ui.chat import describe_attachment_error
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.messages import AttachmentPart, MessagePart
+    from cherry_desktop.ui.composer._composer import Composer
 
 log = logging.getLogger(__name__)
 
@@ -20,19 +24,19 @@ class SentFiles:
     """The composer's files for one send: what the user picked and what was stored."""
 
     candidates: list[AttachmentCandidate] = field(default_factory=list)
-    parts: list[Any] = field(default_factory=list)
+    parts: list[AttachmentPart] = field(default_factory=list)
     #: Why they could not be stored (the send does not happen), else "".
     error: str = ""
 
     @classmethod
-    def stage(cls, bridge: Any, composer: Any, topic_id: str, text: str) -> SentFiles:
+    def stage(cls, files: AttachmentsBridge, composer: Composer, topic_id: str, text: str) -> SentFiles:
         """Take the composer's files and store them for `topic_id`. On failure the composer
         keeps its files and gets its text back, and `error` says why."""
         candidates = composer.take_attachments()
         if not candidates:
             return cls()
         try:
-            parts = bridge.attachments.stage(topic_id, candidates)
+            parts = files.stage(topic_id, candidates)
         except AttachmentError as exc:
             composer.attachments.restore(candidates)
             if not composer.editor.toPlainText().strip():
@@ -40,16 +44,17 @@ class SentFiles:
             return cls(candidates, error=describe_attachment_error(exc))
         return cls(candidates, parts)
 
-    def message_parts(self, text: str) -> list[Any]:
+    def message_parts(self, text: str) -> list[MessagePart]:
         """The user message: the text (when there is any), then the files."""
         from cherry_desktop.core.messages import TextPart  # loaded after first paint
 
         return [*([TextPart(text=text, state="done")] if text else []), *self.parts]
 
-    def settle(self, bridge: Any, topic_id: str, *, composer: Any = None, text: str = "") -> bool:
+    def settle(self, files: AttachmentsBridge, topic_id: str, *, composer: Composer | None = None,
+               text: str = "") -> bool:
         """The send is over. Returns whether the files stay with a saved row; when none was
         saved they are removed and, with `composer`, handed back to it with the text."""
-        kept = bridge.attachments.settle(topic_id, self.parts)
+        kept = files.settle(topic_id, self.parts)
         if not kept and composer is not None:
             composer.attachments.restore(self.candidates)
             if not composer.editor.toPlainText().strip():

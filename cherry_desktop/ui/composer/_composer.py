@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cherry_desktop.ui.bridge import AttachmentCandidate, QueuedFollowUp
 from cherry_desktop.ui.composer._attach_tray import AttachmentTray, offers_files
 
 
@@ -161,7 +162,7 @@ class Composer(QFrame):
         if self.attachments.add_mime(event.mimeData()):
             event.acceptProposedAction()
 
-    def take_attachments(self) -> list[Any]:
+    def take_attachments(self) -> list[AttachmentCandidate]:
         """The files of the message being sent (the tray empties)."""
         return self.attachments.take()
 
@@ -215,12 +216,16 @@ class QueueDock(QFrame):
         self.resume_button.clicked.connect(self.resume_requested)
         header.addWidget(self.resume_button)
         self._layout.addLayout(header)
-        self.items: list[Any] = []
+        self.items: list[QueuedFollowUp] = []
         self.held = False
         self._rows: list[QWidget] = []
         self.setVisible(False)
 
-    def set_items(self, items: list[Any], *, held: bool = False) -> None:
+    def rows(self) -> list[QWidget]:
+        """The dock's rows (`queueItem`), one per queued follow-up, in order."""
+        return list(self._rows)
+
+    def set_items(self, items: list[QueuedFollowUp], *, held: bool = False) -> None:
         for row in self._rows:
             self._layout.removeWidget(row)
             row.deleteLater()
@@ -235,7 +240,7 @@ class QueueDock(QFrame):
             self._layout.addWidget(row)
         self.setVisible(bool(self.items))
 
-    def _make_row(self, index: int, item: Any) -> QWidget:
+    def _make_row(self, index: int, item: QueuedFollowUp) -> QWidget:
         row = QWidget(self)
         row.setObjectName("queueItem")
         h = QHBoxLayout(row)
@@ -245,7 +250,7 @@ class QueueDock(QFrame):
         label.setWordWrap(True)
         h.addWidget(label, 1)
 
-        def tool(name: str, text: str, tip: str, slot: Any, enabled: bool = True) -> None:
+        def tool(name: str, text: str, tip: str, slot: Callable[[], object], enabled: bool = True) -> None:
             b = QToolButton(row)
             b.setObjectName(name)
             b.setText(text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,9 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.ui.dialogs._providers_dialog import ProvidersDialog, ProvidersPanel
+from cherry_desktop.ui.bridge import Bridges
+from cherry_desktop.ui.common import LOCALES, JsonObject
+from cherry_desktop.ui.dialogs._providers_dialog import ProvidersDialog
+from cherry_desktop.ui.dialogs._providers_panel import ProvidersPanel
 from cherry_desktop.ui.session import permission_mode_label, runtime_label
-from cherry_desktop.ui.shell.i18n import LOCALES
+
+if TYPE_CHECKING:
+    from cherry_desktop.ui.bridge import AgentRuntimeCapabilities
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +38,13 @@ class AgentDialog(QDialog):
     """Create or edit an agent: runtime, permission mode, model and workspace all come from
     the runtime's capability descriptor, never from a branch on a runtime name."""
 
-    def __init__(self, bridge: Any, agent_id: str | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, bridges: Bridges, agent_id: str | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("agentDialog")
-        self.bridge = bridge
+        self.bridges = bridges
         self.agent_id = agent_id
-        self.capabilities = bridge.runtime_capabilities()
-        repos = bridge.repos
-        agent = repos.agents.find_agent(agent_id) if agent_id else None
+        self.capabilities = bridges.sessions.runtime_capabilities()
+        agent = bridges.sessions.find_agent(agent_id) if agent_id else None
         self.setWindowTitle(self.tr("Edit agent") if agent else self.tr("New agent"))
         form = QFormLayout(self)
         self.name_edit = QLineEdit(agent.name if agent else "", self)
@@ -84,7 +88,7 @@ class AgentDialog(QDialog):
         self.error_label.setObjectName("dialogError")
         form.addRow(self.error_label)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self._save)
+        buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self.runtime_combo.currentIndexChanged.connect(self._runtime_changed)
@@ -93,16 +97,16 @@ class AgentDialog(QDialog):
             if index >= 0:
                 self.runtime_combo.setCurrentIndex(index)
             self.runtime_combo.setEnabled(False)  # a session's runtime does not change under it
-            workspaces = repos.agents.list_workspaces(agent.id)
-            if workspaces:
-                self.workspace_edit.setText(workspaces[0].path)
+            workspace = bridges.sessions.agent_workspace(agent.id)
+            if workspace:
+                self.workspace_edit.setText(workspace)
         self._runtime_changed()
         if agent is not None:
             self._select(self.permission_combo, agent.permission_mode)
             self._select(self.model_combo, agent.model)
 
     @staticmethod
-    def _select(combo: QComboBox, value: Any) -> None:
+    def _select(combo: QComboBox, value: object) -> None:
         index = combo.findData(value)
         if index >= 0:
             combo.setCurrentIndex(index)
@@ -110,7 +114,7 @@ class AgentDialog(QDialog):
     def _mode_label(self, mode: str) -> str:
         return permission_mode_label(mode)
 
-    def current_caps(self) -> Any:
+    def current_caps(self) -> AgentRuntimeCapabilities | None:
         return self.capabilities.get(self.runtime_combo.currentData())
 
     def _runtime_changed(self) -> None:
@@ -122,8 +126,8 @@ class AgentDialog(QDialog):
         for mode in caps.permission_modes:
             self.permission_combo.addItem(self._mode_label(mode), mode)
         self._select(self.permission_combo, caps.create_defaults.permission_mode)
-        providers = {p.id: p for p in self.bridge.repos.providers.list_providers()}
-        for model in self.bridge.repos.providers.list_models():
+        providers = {p.id: p for p in self.bridges.providers.list_providers()}
+        for model in self.bridges.providers.list_models():
             provider = providers.get(model.provider_id)
             if caps.is_model_compatible(provider, model):
                 label = f"{model.name} ({provider.name})" if provider else model.name
@@ -140,9 +144,10 @@ class AgentDialog(QDialog):
                                             "Anthropic-compatible one, in Providers."))
             return
         provider_id = str(umid).partition("::")[0]
-        provider = self.bridge.repos.providers.find_provider(provider_id)
-        caps = self.current_caps()  # set: the models listed are this runtime's
-        if provider is None or provider.settings.get("demo") or self.bridge.has_api_key(provider_id):
+        provider = self.bridges.providers.find_provider(provider_id)
+        caps = self.current_caps()
+        assert caps is not None  # the models listed are this runtime's
+        if provider is None or provider.settings.get("demo") or self.bridges.providers.has_api_key(provider_id):
             self.model_hint.setText("")
             return
         if caps.own_login:
@@ -153,7 +158,7 @@ class AgentDialog(QDialog):
 
     def _open_providers(self) -> None:
         current = self.model_combo.currentData()
-        ProvidersDialog(self.bridge, None, self).exec()
+        ProvidersDialog(self.bridges.providers, None, self).exec()
         self._runtime_changed()
         self._select(self.model_combo, current)
 
@@ -163,7 +168,7 @@ class AgentDialog(QDialog):
         if path:
             self.workspace_edit.setText(path)
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> JsonObject:
         return {
             "name": self.name_edit.text().strip(),
             "type": self.runtime_combo.currentData(),
@@ -173,7 +178,7 @@ class AgentDialog(QDialog):
             "instructions": self.instructions.toPlainText(),
         }
 
-    def _save(self) -> None:
+    def save(self) -> None:
         v = self.values()
         if not v["name"]:
             self.error_label.setText(self.tr("Give the agent a name."))
@@ -184,7 +189,7 @@ class AgentDialog(QDialog):
         if v["workspace"] and not Path(v["workspace"]).is_dir():
             self.error_label.setText(self.tr("The workspace folder does not exist."))
             return
-        self.agent_id = self.bridge.save_agent(self.agent_id, v)
+        self.agent_id = self.bridges.sessions.save_agent(self.agent_id, v)
         self.accept()
 
 
@@ -193,13 +198,13 @@ class SettingsDialog(QDialog):
     API keys in the keyring). Provider edits apply as they are made, like in the Providers
     dialog; Save and Cancel are about the General tab (and a key still being typed)."""
 
-    def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, bridges: Bridges, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Settings"))
         self.resize(840, 580)
-        self.bridge = bridge
-        settings = bridge.settings_values()
+        self.bridges = bridges
+        settings = bridges.settings.settings_values()
         layout = QVBoxLayout(self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("settingsTabs")
@@ -228,14 +233,14 @@ class SettingsDialog(QDialog):
         self._select(self.background, settings.get("background_mode", "continue"))
         form.addRow(self.tr("Background"), self.background)
         self.tabs.addTab(general, self.tr("General"))
-        self.providers = ProvidersPanel(bridge, self)
+        self.providers = ProvidersPanel(bridges.providers, self)
         self.tabs.addTab(self.providers, self.tr("Providers"))
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         self.error_label.setWordWrap(True)
         layout.addWidget(self.error_label)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self._save)
+        buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
 
@@ -245,19 +250,19 @@ class SettingsDialog(QDialog):
             self.providers.select_provider(provider_id)
 
     @staticmethod
-    def _select(combo: QComboBox, value: Any) -> None:
+    def _select(combo: QComboBox, value: object) -> None:
         index = combo.findData(value)
         if index >= 0:
             combo.setCurrentIndex(index)
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> JsonObject:
         return {"language": self.language.currentData(), "theme": self.theme.currentData(),
                 "background_mode": self.background.currentData()}
 
-    def _save(self) -> None:
+    def save(self) -> None:
         # A key typed in the Providers tab is stored with Save; the tab says why if it cannot be.
         if not self.providers.commit_pending():
             self.show_providers()
             return
-        self.bridge.update_settings(**self.values())
+        self.bridges.settings.update_settings(**self.values())
         self.accept()

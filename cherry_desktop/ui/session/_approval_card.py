@@ -9,13 +9,12 @@ its keys are ignored, so a click or a key aimed at what was there a moment ago a
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.chat import tool_input_html
+from cherry_desktop.ui.common import JsonObject
 
 # How long an approval that just appeared cannot be decided (mouse or keys). Long enough for
 # a keystroke or click already on its way to land harmlessly; short enough not to be felt.
@@ -82,7 +81,7 @@ class ApprovalCard(QFrame):
         layout.addLayout(buttons)
         for button in (self.deny_button, self.allow_button, self.always_button):
             button.setAutoDefault(False)  # Enter on a focused button goes through keyPressEvent
-        self.approval: dict[str, Any] | None = None
+        self.approval: JsonObject | None = None
         # True while the focus is inside the card because the user put it there.
         self.engaged = False
         self._arm_timer = QTimer(self)
@@ -102,7 +101,7 @@ class ApprovalCard(QFrame):
         """The grace period of the shown approval is over: it can be decided."""
         return self.approval is not None and not self._arm_timer.isActive() and self.allow_button.isEnabled()
 
-    def show_approval(self, approval: dict[str, Any]) -> None:
+    def show_approval(self, approval: JsonObject) -> None:
         """Show `approval`. A new one (another id) restarts the grace period and needs the
         user to come to the card again; the same one shown again keeps its state."""
         same = self.approval is not None and self.approval.get("approval_id") == approval.get("approval_id")
@@ -126,7 +125,7 @@ class ApprovalCard(QFrame):
         if self.approval is not None:
             self.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
-    def _fill(self, approval: dict[str, Any]) -> None:
+    def _fill(self, approval: JsonObject) -> None:
         tool_input = approval.get("input")
         plan = tool_input.get("plan") if isinstance(tool_input, dict) else None
         focus_hint = self.tr("%1 moves here, then Enter allows and Esc denies").replace("%1", FOCUS_SHORTCUT)

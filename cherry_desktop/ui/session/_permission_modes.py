@@ -3,9 +3,12 @@ header)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
+
+if TYPE_CHECKING:
+    from cherry_desktop.ui.bridge import AgentRuntimeCapabilities
 
 
 def permission_mode_label(mode: str) -> str:
@@ -18,7 +21,7 @@ def permission_mode_label(mode: str) -> str:
     }.get(mode, mode)
 
 
-def runtime_label(caps: Any) -> str:
+def runtime_label(caps: AgentRuntimeCapabilities) -> str:
     """A runtime's name in the UI language: its descriptor's `label_key` in the `AgentRuntime`
     context, or the descriptor's untranslated `label` where no translation is loaded."""
     translated = QCoreApplication.translate("AgentRuntime", caps.label_key)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QPainter, QPaintEvent
@@ -26,6 +26,11 @@ from PySide6.QtWidgets import (
 
 from cherry_desktop.ui.session._always_allowed import AlwaysAllowedButton
 from cherry_desktop.ui.session._permission_modes import permission_mode_label
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.state.shared_cache import AgentRuntimeSetup
+    from cherry_desktop.core.views.session_header import SessionHeaderInfo
+    from cherry_desktop.ui.bridge import StreamChunk
 
 
 class ElidedLabel(QLabel):
@@ -158,7 +163,7 @@ class SessionHeader(QFrame):
     def mode_label(self, mode: str) -> str:
         return permission_mode_label(mode)
 
-    def show_info(self, info: Any) -> None:
+    def show_info(self, info: SessionHeaderInfo | None) -> None:
         """Fill from a `SessionHeaderInfo`; hide for None (not an agent session)."""
         self.setVisible(info is not None)
         if info is None:
@@ -180,7 +185,7 @@ class SessionHeader(QFrame):
         self.notice.clear()
         self.notice.setVisible(False)
 
-    def show_runtime_setup(self, setup: Any) -> None:
+    def show_runtime_setup(self, setup: AgentRuntimeSetup | None) -> None:
         """An `AgentRuntimeSetup` of this session's runtime (its first use installs it), or None."""
         self.setup_label.setVisible(setup is not None)
         if setup is None:
@@ -245,14 +250,14 @@ class SessionHeader(QFrame):
         self.notice.style().polish(self.notice)
 
 
-def follow_session_header(header: SessionHeader, batch: list[Any]) -> None:
+def follow_session_header(header: SessionHeader, batch: list[StreamChunk]) -> None:
     """Feed the header from a window's live chunks: context usage, the turn's todo list."""
     from cherry_desktop.ui.chat import TODO_TOOL, todos_of
 
     for item in batch:
         chunk = item.chunk
-        kind = getattr(chunk, "type", "")
+        kind = chunk.type
         if kind == "data-context-usage" and isinstance(chunk.data, dict):
             header.set_context_usage(chunk.data.get("used_tokens"), chunk.data.get("max_tokens"))
-        elif kind == "tool-input-available" and getattr(chunk, "tool_name", "") == TODO_TOOL:
+        elif kind == "tool-input-available" and chunk.tool_name == TODO_TOOL:
             header.set_todos(todos_of(chunk.input))

@@ -14,18 +14,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cherry_desktop.ui.shell._controller import UiController
+    from cherry_desktop.ui.shell._controller import HIGHLIGHT_WARM_UP_MS, UiController
     from cherry_desktop.ui.shell._export import export_topic, fenced
     from cherry_desktop.ui.shell._multi_model import choose_answer
     from cherry_desktop.ui.shell._resources import apply_theme
     from cherry_desktop.ui.shell._window import SIDEBAR_MIN_WIDTH, ChatWindow
 
 __all__ = [
-    "SIDEBAR_MIN_WIDTH", "ChatWindow", "UiController", "apply_theme", "choose_answer", "export_topic", "fenced"
+    "HIGHLIGHT_WARM_UP_MS", "SIDEBAR_MIN_WIDTH", "ChatWindow", "UiController", "apply_theme", "choose_answer",
+    "export_topic", "fenced",
 ]
 
 _LAZY = {
     "ChatWindow": "cherry_desktop.ui.shell._window",
+    "HIGHLIGHT_WARM_UP_MS": "cherry_desktop.ui.shell._controller",
     "SIDEBAR_MIN_WIDTH": "cherry_desktop.ui.shell._window",
     "UiController": "cherry_desktop.ui.shell._controller",
     "apply_theme": "cherry_desktop.ui.shell._resources",

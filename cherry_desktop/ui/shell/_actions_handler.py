@@ -4,23 +4,44 @@ regenerate it, edit the last message sent)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QWidget
 
 from cherry_desktop.core.state.topics import is_agent_session_topic
 from cherry_desktop.ui.chat import COPY_SHORTCUT, REGENERATE_SHORTCUT, UndoBar, copy_markdown
 
 if TYPE_CHECKING:
-    from cherry_desktop.ui.shell._window import ChatWindow
+    from cherry_desktop.ui.bridge import Bridges
+    from cherry_desktop.ui.chat import MessageView
+    from cherry_desktop.ui.composer import Composer
+
+
+class ActionsWindow(Protocol):
+    """The window, as its message actions need it."""
+
+    topic_id: str | None
+    bridges: Bridges
+    message_view: MessageView
+    composer: Composer
+
+    @property
+    def alive(self) -> bool: ...
+
+    def is_streaming(self) -> bool: ...
+
+    def regenerate(self, message_id: str) -> asyncio.Task[Any] | None: ...
 
 
 class MessageActionsHandler(QObject):
-    """Owned by one window; reaches it only through its public members."""
+    """Owned by one window (`widget`, where its shortcuts live); reaches it only through its
+    public members."""
 
-    def __init__(self, window: ChatWindow, undo_bar: UndoBar) -> None:
-        super().__init__(window)
+    def __init__(self, window: ActionsWindow, widget: QWidget, undo_bar: UndoBar) -> None:
+        super().__init__(widget)
         self.window = window
         self.undo_bar = undo_bar
         # The message being edited in the composer (its next send branches from its parent).
@@ -33,8 +54,8 @@ class MessageActionsHandler(QObject):
         undo_bar.expired.connect(self._delete_for_real)
         window.composer.edit_last_requested.connect(self.edit_last)
         window.composer.cancel_edit_requested.connect(self.cancel_edit)
-        QShortcut(QKeySequence(COPY_SHORTCUT), window, self.copy_last)
-        QShortcut(QKeySequence(REGENERATE_SHORTCUT), window, self.regenerate_last)
+        QShortcut(QKeySequence(COPY_SHORTCUT), widget, self.copy_last)
+        QShortcut(QKeySequence(REGENERATE_SHORTCUT), widget, self.regenerate_last)
 
     # -- edit and resend ----------------------------------------------------------------------
     def edit(self, message_id: str) -> None:
@@ -63,10 +84,10 @@ class MessageActionsHandler(QObject):
         topic_id = self.window.topic_id
         if topic_id is None or is_agent_session_topic(topic_id):
             return None
-        bridge = self.window.bridge
-        parent = bridge.message_parent(topic_id, message_id)
+        bridges = self.window.bridges
+        parent = bridges.chats.message_parent(topic_id, message_id)
         if parent is None:
-            bridge.start_branch_at_root(topic_id)
+            bridges.chats.start_branch_at_root(topic_id)
         self.window.message_view.truncate_from(message_id)
         return parent
 
@@ -87,7 +108,7 @@ class MessageActionsHandler(QObject):
         topic_id = self._deleting.pop(message_id, None)
         if topic_id is None:
             return
-        self.window.bridge.delete_message(topic_id, message_id)
+        self.window.bridges.chats.delete_message(topic_id, message_id)
         if self.window.alive and topic_id == self.window.topic_id:
             self.window.message_view.remove_row(message_id)
 

@@ -6,18 +6,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
-from cherry_desktop.core.state.topics import session_topic_id
-from cherry_desktop.ui.bridge import QtSharedCache, TopicStatusView, UiBridge
+from cherry_desktop.ui.bridge import Bridges, QtSharedCache, TopicStatusView
 from cherry_desktop.ui.chat import warm_up_highlighting
-from cherry_desktop.ui.common import drain, spawn
+from cherry_desktop.ui.common import JsonObject, drain, spawn
 from cherry_desktop.ui.shell._resources import apply_theme, icon
 from cherry_desktop.ui.shell._window import ChatWindow
 from cherry_desktop.ui.shell.i18n import Translations
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.app.bootstrap import CoreServices
 
 log = logging.getLogger(__name__)
 FIRST_PAINT_WAIT_S = 0.5
@@ -53,11 +55,11 @@ class UiController(QObject):
     window_opened = Signal(object)
     notified = Signal(str, str)
 
-    def __init__(self, core: Any, *, demo: bool = False, parent: QObject | None = None) -> None:
+    def __init__(self, core: CoreServices, *, demo: bool = False, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.core = core
         self.demo = demo
-        self.bridge = UiBridge(core, self)
+        self.bridges = Bridges.from_core(core, self)
         self.cache = QtSharedCache(core.shared_cache, self)
         self.windows: list[ChatWindow] = []
         self.notifications: list[tuple[str, str]] = []
@@ -65,20 +67,19 @@ class UiController(QObject):
         self._closed: asyncio.Future[int] | None = None
         self._quitting = False
         self._background_wait: asyncio.Task[None] | None = None
-        paths = getattr(core, "paths", None)
-        self.translations = Translations(paths.get("app.cache") / "i18n" if paths is not None else None)
+        self.translations = Translations(core.paths.get("app.cache") / "i18n")
         self.cache.topic_status_changed.connect(self._on_topic_status)
-        self.bridge.settings_changed.connect(self.apply_settings)
+        self.bridges.settings.settings_changed.connect(self.apply_settings)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             # Our own `wait_closed` decides when the app ends; Qt quitting on the last window
             # would stop the qasync loop under core's shutdown.
             app.setQuitOnLastWindowClosed(False)
         self.tray = self._make_tray()
-        self.apply_settings(self.bridge.settings_values())
+        self.apply_settings(self.bridges.settings.settings_values())
 
     # -- settings ----------------------------------------------------------------------------------
-    def apply_settings(self, settings: dict[str, Any]) -> None:
+    def apply_settings(self, settings: JsonObject) -> None:
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, str(settings.get("theme", "system")))
@@ -103,7 +104,7 @@ class UiController(QObject):
         self.windows.append(window)
         if topic_id is not None:
             window.show_topic(topic_id)
-        elif not self.bridge.services_running():
+        elif not self.bridges.services_running():
             spawn(self._settle_when_services_run(window, first=first))
         if show:
             window.show()
@@ -134,21 +135,16 @@ class UiController(QObject):
     def first_topic(self) -> str | None:
         """What the app's first window opens: the demo session, else the newest session, else
         the newest chat topic."""
-        demo_handle = getattr(self.core, "demo", None)
+        demo_handle = self.core.demo
         if self.demo and demo_handle is not None:
             return str(demo_handle.topic_id)
-        repos = self.core.repos
-        sessions = repos.sessions.list_sessions()
-        if sessions:
-            return session_topic_id(sessions[0].id)
-        topics = repos.topics.list_topics()
-        return topics[0].id if topics else None
+        return self.bridges.chats.first_topic()
 
     async def _settle_when_services_run(self, window: ChatWindow, *, first: bool) -> None:
         # A window opened before core's stream services run shows a blank view; once they run
         # (boot recovery has settled the rows), the app's first window opens its first topic
         # and any other one its empty state.
-        await self.bridge.services()
+        await self.bridges.services()
         if window in self.windows and window.topic_id is None:
             window.show_topic(self.first_topic() if first else None)
 
@@ -168,25 +164,25 @@ class UiController(QObject):
     def edit_agent(self, parent: QWidget | None, agent_id: str | None) -> None:
         from cherry_desktop.ui.dialogs import AgentDialog
 
-        dialog = AgentDialog(self.bridge, agent_id, parent)
+        dialog = AgentDialog(self.bridges, agent_id, parent)
         if dialog.exec():
             self.reload_sidebars()
 
     def open_settings(self, parent: QWidget | None) -> None:
         from cherry_desktop.ui.dialogs import SettingsDialog
 
-        SettingsDialog(self.bridge, parent).exec()
+        SettingsDialog(self.bridges, parent).exec()
 
     def open_providers(self, parent: QWidget | None, provider_id: str | None = None) -> None:
         from cherry_desktop.ui.dialogs import ProvidersDialog
 
-        ProvidersDialog(self.bridge, provider_id, parent).exec()
+        ProvidersDialog(self.bridges.providers, provider_id, parent).exec()
 
     def _on_window_closed(self, window: ChatWindow) -> None:
         if window in self.windows:
             self.windows.remove(window)
         if not self.windows and (self._quitting or not self._tray_visible()):
-            if not self._quitting and self.bridge.running_work():
+            if not self._quitting and self.bridges.streams.running_work():
                 # No tray to live in, but turns still run: closing the last window never
                 # stops a stream (background mode "continue"). Stay windowless until they are
                 # saved; a later launch meanwhile opens a window here.
@@ -197,14 +193,14 @@ class UiController(QObject):
 
     async def _quit_when_work_done(self) -> None:
         log.info("last window closed while %d turn(s) run: staying until they are saved",
-                 self.bridge.running_work())
+                 self.bridges.streams.running_work())
         idle_checks = 0
         # Idle for a few checks in a row: a queued follow-up may start right after a turn ends.
         while idle_checks < BACKGROUND_IDLE_CHECKS:
             await asyncio.sleep(BACKGROUND_CHECK_S)
             if self.windows or self._quitting:
                 return  # a window is back (a later launch), or Quit: the usual rules apply
-            idle_checks = 0 if self.bridge.running_work() else idle_checks + 1
+            idle_checks = 0 if self.bridges.streams.running_work() else idle_checks + 1
         log.info("background turns finished and saved: quitting")
         self._resolve(0)
 
@@ -236,10 +232,10 @@ class UiController(QObject):
             return
         if any(w.isActiveWindow() for w in self.windows_for(topic_id)):
             return
-        settings = self.bridge.settings_values()
+        settings = self.bridges.settings.settings_values()
         if not settings.get("notify_on_completion", True):
             return
-        title = self.bridge.topic_title(topic_id) or self.tr("Cherry Desktop")
+        title = self.bridges.chats.topic_title(topic_id) or self.tr("Cherry Desktop")
         self.notify(title, self.tr("The reply is ready."))
 
     def notify(self, title: str, text: str) -> None:
@@ -330,13 +326,13 @@ class UiController(QObject):
         return ok
 
     async def screenshot_and_quit(self, path: Path) -> None:
-        await self.bridge.services()
+        await self.bridges.services()
         if self._quitting:
             return  # stopped (a signal) before the services ran: start no turn on a stopping core
         window = self.windows[0] if self.windows else self.open_window(None)
         require_turn = False
-        demo = getattr(self.core, "demo", None)
-        if self.demo and demo is not None and self.bridge.stream_manager is not None:
+        demo = self.core.demo
+        if self.demo and demo is not None and self.bridges.services_running():
             topic_id = demo.topic_id
             if window.topic_id != topic_id:
                 task = window.show_topic(topic_id)

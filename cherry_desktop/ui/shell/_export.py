@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMainWindow
+
+from cherry_desktop.ui.common import Json
 
 if TYPE_CHECKING:
-    from cherry_desktop.ui.shell._window import ChatWindow
+    from cherry_desktop.core.messages import ToolPart
+    from cherry_desktop.ui.bridge import ChatsBridge, StoredMessage
 
 
 def fenced(body: str, language: str = "") -> str:
@@ -22,28 +25,30 @@ def fenced(body: str, language: str = "") -> str:
     return f"{fence}{language}\n{body.rstrip(chr(10))}\n{fence}"
 
 
-def _json(value: Any) -> str:
+def _json(value: Json) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
-def _tool_markdown(part: Any) -> str:
+def _tool_markdown(part: ToolPart) -> str:
     from cherry_desktop.ui.chat import readable_output
 
-    name = getattr(part, "tool_name", None) or "?"
+    name = part.tool_name or "?"  # a `ToolPart` (the caller checked its type)
     label = QCoreApplication.translate("Export", "Tool")
-    out = [f"**{label}: {name}**", "", fenced(_json(getattr(part, "input", None) or {}), "json")]
-    state = getattr(part, "state", "")
+    out = [f"**{label}: {name}**", "", fenced(_json(part.input or {}), "json")]
+    state = part.state
     if state == "output-available":
-        out += ["", fenced(readable_output(getattr(part, "output", None)), "text")]
+        out += ["", fenced(readable_output(part.output), "text")]
     elif state in ("output-error", "output-denied"):
-        out += ["", fenced(f"{state}: {getattr(part, 'error_text', None) or ''}", "text")]
+        out += ["", fenced(f"{state}: {part.error_text or ''}", "text")]
     return "\n".join(out)
 
 
-def conversation_markdown(title: str, messages: list[Any]) -> str:
+def conversation_markdown(title: str, messages: list[StoredMessage]) -> str:
     """The conversation as one Markdown document."""
+    from cherry_desktop.core.messages import ReasoningPart, TextPart, ToolPart  # loaded with the rows
+
     blocks = ["# " + (title or QCoreApplication.translate("Export", "Conversation"))]
     you, assistant = QCoreApplication.translate("Export", "You"), QCoreApplication.translate("Export", "Assistant")
     steer_label = QCoreApplication.translate("Export", "steer")
@@ -52,22 +57,22 @@ def conversation_markdown(title: str, messages: list[Any]) -> str:
         author = you if message.role == "user" else assistant
         blocks.append(f"## {author}" + (f" ({steer_label})" if steer else ""))
         for part in message.parts:
-            kind = getattr(part, "type", "")
-            if kind == "text" and part.text.strip():
+            if isinstance(part, TextPart) and part.text.strip():
                 blocks.append(part.text.strip("\n"))
-            elif kind == "reasoning" and part.text.strip():
+            elif isinstance(part, ReasoningPart) and part.text.strip():
                 blocks.append("\n".join("> " + line for line in part.text.strip().splitlines()))
-            elif kind == "dynamic-tool" or kind.startswith("tool-"):
+            elif isinstance(part, ToolPart):  # "dynamic-tool" and "tool-<name>" alike
                 blocks.append(_tool_markdown(part))
     return "\n\n".join(blocks) + "\n"
 
 
-def export_topic(window: ChatWindow, path: Path | None = None) -> Path | None:
-    """Write the window's conversation to `path` (asked for when None); returns the path."""
-    topic_id = window.topic_id
+def export_topic(window: QMainWindow, chats: ChatsBridge, topic_id: str | None,
+                 path: Path | None = None) -> Path | None:
+    """Write the conversation of `topic_id` to `path` (asked for when None, the dialog over
+    `window`, whose status bar says how it went); returns the path."""
     if topic_id is None:
         return None
-    title = window.bridge.topic_title(topic_id)
+    title = chats.topic_title(topic_id)
     if path is None:
         name, _ = QFileDialog.getSaveFileName(
             window, QCoreApplication.translate("Export", "Export to Markdown"), f"{title or 'conversation'}.md",
@@ -76,7 +81,7 @@ def export_topic(window: ChatWindow, path: Path | None = None) -> Path | None:
             return None
         path = Path(name)
     try:
-        path.write_text(conversation_markdown(title, window.bridge.load_messages(topic_id)), encoding="utf-8")
+        path.write_text(conversation_markdown(title, chats.load_messages(topic_id)), encoding="utf-8")
     except OSError as exc:
         window.statusBar().showMessage(
             QCoreApplication.translate("Export", "Could not export: %1").replace("%1", exc.strerror or str(exc)), 8000)

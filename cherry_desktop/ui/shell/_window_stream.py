@@ -9,7 +9,7 @@ database once). It words nothing: the window says what goes wrong (`failed`).
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -19,8 +19,20 @@ from cherry_desktop.ui.common import spawn
 from cherry_desktop.ui.session import follow_session_header
 
 if TYPE_CHECKING:
+    from cherry_desktop.ui.bridge import Bridges, QtSharedCache
     from cherry_desktop.ui.chat import MessageView, UsageSummary
     from cherry_desktop.ui.session import SessionHeader
+
+
+class StreamOwner(Protocol):
+    """The window, as its stream needs it."""
+
+    bridges: Bridges
+    cache: QtSharedCache
+    window_key: str
+
+    @property
+    def alive(self) -> bool: ...
 
 
 class WindowStream(QObject):
@@ -38,11 +50,11 @@ class WindowStream(QObject):
     reloaded = Signal()
     failed = Signal(object)
 
-    def __init__(self, window: Any, message_view: MessageView, session_header: SessionHeader,
-                 usage_summary: UsageSummary) -> None:
-        super().__init__(window)
+    def __init__(self, window: StreamOwner, owner: QObject, message_view: MessageView,
+                 session_header: SessionHeader, usage_summary: UsageSummary) -> None:
+        super().__init__(owner)
         self.window = window
-        self.bridge = window.bridge
+        self.bridges = window.bridges
         self.cache = window.cache
         self.window_key: str = window.window_key
         self.message_view = message_view
@@ -78,7 +90,7 @@ class WindowStream(QObject):
         if listener is None or topic_id is None:
             return
         listener.close()
-        spawn(self.bridge.detach(topic_id, listener))
+        spawn(self.bridges.streams.detach(topic_id, listener))
 
     def close(self) -> None:
         self.closed = True
@@ -93,7 +105,7 @@ class WindowStream(QObject):
         listener, topic_id = self.listener, self.topic_id
         if listener is None or topic_id is None:
             return
-        response = await self.bridge.attach(topic_id, listener)
+        response = await self.bridges.streams.attach(topic_id, listener)
         if not self.alive or listener is not self.listener:
             return  # switched topic meanwhile
         if response.status == "streaming":
@@ -128,6 +140,8 @@ class WindowStream(QObject):
         follow_session_header(self.session_header, batch)
 
     def on_terminal(self, status: str, result: Any) -> None:
+        # `result` is one of core's terminal results (done, paused, error: only an error has
+        # `error`); their types load with the stream package, after the first paint.
         error = getattr(result, "error", None)
         self.message_view.finish_live(status, getattr(error, "message", None) if error is not None else None,
                                       getattr(result, "anchor_message_id", None))
@@ -150,8 +164,8 @@ class WindowStream(QObject):
 
     def refresh_usage(self) -> None:
         if self.alive and self.topic_id is not None:
-            self.usage_summary.show_totals(self.bridge.usage_totals(self.topic_id))
-            refresh_footers(self.bridge, self.message_view.rows())
+            self.usage_summary.show_totals(self.bridges.chats.usage_totals(self.topic_id))
+            refresh_footers(self.bridges.chats, self.message_view.rows())
 
     def live_text(self) -> str:
         """Text of the assistant rows currently shown (tests compare windows with it)."""

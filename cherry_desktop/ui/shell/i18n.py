@@ -18,11 +18,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
+from cherry_desktop.ui.common import LOCALES
 from cherry_desktop.ui.shell._resources import i18n_dir
 
 log = logging.getLogger(__name__)
 
-LOCALES = ("en_US", "zh_CN", "zh_TW")
 SOURCE_LOCALE = "en_US"
 
 

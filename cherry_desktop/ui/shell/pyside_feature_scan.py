@@ -28,6 +28,7 @@ SCAN_FUNCTION = "_mod_uses_pyside"
 def module_uses_pyside(module: ModuleType) -> bool:
     """Whether `module`'s source mentions PySide6 (False when it has none: built-in, extension,
     bytecode only). Reads the source from the module's loader; nothing is cached."""
+    # PEP 302: a module need not have a loader, nor a loader a `get_source` (PySide6's scan asks the same way).
     loader = getattr(module, "__loader__", None)
     get_source = getattr(loader, "get_source", None)
     if get_source is None:
@@ -43,6 +44,7 @@ def scan_new_modules_uncached() -> bool:
     """Make PySide6's import hook use `module_uses_pyside` (call right after importing Qt).
     False when this PySide6 has no such hook (nothing changed)."""
     feature = sys.modules.get(FEATURE_MODULE)
+    # A private hook of PySide6 (checked by name: versions without it keep their own scan).
     if feature is None or not callable(getattr(feature, SCAN_FUNCTION, None)):
         log.debug("PySide6 has no %s.%s: its import hook is left as it is", FEATURE_MODULE, SCAN_FUNCTION)
         return False

@@ -21,19 +21,21 @@ there only SIGINT is routed, best effort.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
 import socket
 import sys
 from collections.abc import Callable
-from typing import Any
+from types import FrameType
 
 from PySide6.QtCore import QObject, QSocketNotifier
 
 log = logging.getLogger(__name__)
 
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    # SIGHUP does not exist on Windows: the signals this platform has.
     s for s in (getattr(signal, n, None) for n in ("SIGTERM", "SIGHUP", "SIGINT")) if s is not None)
 #: The orderly stop gets this long before the app exits regardless (the issue's bound is 3 s).
 STOP_DEADLINE_S = 2.8
@@ -41,7 +43,7 @@ FORCED_EXIT_CODE = 128 + int(signal.SIGINT)
 DEADLINE_EXIT_CODE = 1
 
 
-def _no_op(signum: int, frame: Any) -> None:
+def _no_op(signum: int, frame: FrameType | None) -> None:
     """The Python-level handler: the wakeup fd already carried the signal into the loop."""
 
 
@@ -59,7 +61,7 @@ class StopSignals(QObject):
         self._request_stop = request_stop
         self._exit_now = exit_now
         self._stopping = False
-        self._deadline_handle: Any = None
+        self._deadline_handle: asyncio.TimerHandle | None = None
         self._reader, self._writer = socket.socketpair()
         for end in (self._reader, self._writer):
             end.setblocking(False)
@@ -82,7 +84,7 @@ class StopSignals(QObject):
         if self._stopping:
             request_stop()
 
-    def _on_readable(self, *_: Any) -> None:
+    def _on_readable(self, *_: object) -> None:
         try:
             data = self._reader.recv(64)
         except (BlockingIOError, InterruptedError):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cherry_desktop.ui.bridge import SearchEntry
+from cherry_desktop.ui.bridge import SearchBridge, SearchEntry
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
 #: Typing settles this long before a query runs.
@@ -62,7 +62,7 @@ class SearchPanel(QWidget):
 
     hit_opened = Signal(str, str)
 
-    def __init__(self, bridge: Any, sidebar: QWidget, parent: QWidget | None = None) -> None:
+    def __init__(self, bridge: SearchBridge, sidebar: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("searchPanel")
         self.bridge = bridge
@@ -116,7 +116,7 @@ class SearchPanel(QWidget):
             self.stack.setCurrentWidget(self.sidebar)
             return
         self.stack.setCurrentWidget(self.results)
-        entries = self.bridge.finder.search(query)
+        entries = self.bridge.search(query)
         if not entries:
             item = QListWidgetItem(self.tr("No results"), self.results)
             item.setFlags(Qt.ItemFlag.NoItemFlags)

@@ -9,8 +9,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHeaderView, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
 from cherry_desktop.core.state.shared_cache import TOPIC_TITLE_PREFIX
-from cherry_desktop.core.state.topics import session_topic_id
-from cherry_desktop.ui.bridge import QtSharedCache, TopicStatusView
+from cherry_desktop.ui.bridge import ChatsBridge, QtSharedCache, TopicStatusView
 
 TOPIC_ROLE = Qt.ItemDataRole.UserRole
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -95,7 +94,7 @@ class SessionList(QTreeWidget):
     new_agent_requested = Signal()
     new_chat_requested = Signal()
 
-    def __init__(self, bridge: Any, cache: QtSharedCache, parent: QWidget | None = None) -> None:
+    def __init__(self, bridge: ChatsBridge, cache: QtSharedCache, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sessionList")
         self.bridge = bridge
@@ -128,25 +127,24 @@ class SessionList(QTreeWidget):
         self.reload()
 
     def reload(self) -> None:
-        repos = self.bridge.repos
         self.clear()
         self.badges.clear()
         self._items.clear()
         agents_root = QTreeWidgetItem(self, [self.tr("Agents")])
         agents_root.setData(0, KIND_ROLE, "agents")
-        for agent in repos.agents.list_agents():
+        for agent in self.bridge.sidebar_agents():
             a_item = QTreeWidgetItem(agents_root, [agent.name or self.tr("Untitled agent")])
             a_item.setData(0, KIND_ROLE, "agent")
-            a_item.setData(0, ID_ROLE, agent.id)
-            for session in repos.sessions.list_sessions(agent.id):
-                self._add_topic(a_item, session_topic_id(session.id),
-                                session.name or self.tr("New session"), "session", session.id)
+            a_item.setData(0, ID_ROLE, agent.agent_id)
+            for session in agent.sessions:
+                self._add_topic(a_item, session.topic_id, session.name or self.tr("New session"), "session",
+                                session.session_id)
             a_item.setExpanded(True)
         agents_root.setExpanded(True)
         chats_root = QTreeWidgetItem(self, [self.tr("Chats")])
         chats_root.setData(0, KIND_ROLE, "chats")
-        for topic in repos.topics.list_topics():
-            self._add_topic(chats_root, topic.id, topic.name or self.tr("New chat"), "topic", topic.id)
+        for topic in self.bridge.sidebar_chats():
+            self._add_topic(chats_root, topic.topic_id, topic.name or self.tr("New chat"), "topic", topic.topic_id)
         chats_root.setExpanded(True)
         if self.current_topic:
             self.select_topic(self.current_topic)
