@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class CoreServices:
-    """Everything the UI reaches through the bridge.
+    """Everything the UI reaches through its bridges (`cherry_desktop.ui.bridge`, built from this).
 
     The stream services (`stream_manager`, `ai_service`, `agent_runtime`, `temporary_chats`)
     exist once `start_services()` ran; `services_ready` is set then.
