@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
@@ -16,13 +17,13 @@ from cherry_desktop.ui.chat._sibling_group import SiblingGroups
 from cherry_desktop.ui.common import JsonObject
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from cherry_desktop.core.messages import AttachmentPart
     from cherry_desktop.ui.bridge import StoredMessage
 
 PAGE_SIZE = 40
 ROW_SPACING = 10
+
+
 class MessageView(FollowingScrollArea):
     """Rows of one topic. Loads the newest `PAGE_SIZE` rows, older ones on scroll to the top.
 
@@ -111,11 +112,9 @@ class MessageView(FollowingScrollArea):
                                              or self.make_row(m)):
                     self._append_row(row)
                 continue
-            kept = self._reuse(live.pop(stored.id, None), stored)
-            if kept is not None:
-                self._append_row(kept)
-            else:
-                self._append_stored(stored)
+            shown = self._reuse(live.pop(stored.id, None), stored) or self.make_row(stored)
+            if shown is not None:
+                self._append_row(shown)
         for kept in live.values():
             if kept.live:
                 self._append_row(kept)
@@ -181,11 +180,6 @@ class MessageView(FollowingScrollArea):
         # (not on every streamed frame).
         row.state_changed.connect(self.groups.row_state_changed)
         return row
-
-    def _append_stored(self, stored: StoredMessage) -> None:
-        row = self.make_row(stored)
-        if row is not None:
-            self._append_row(row)
 
     def _append_row(self, row: MessageRow) -> None:
         row.installEventFilter(self.hover)
@@ -324,10 +318,7 @@ class MessageView(FollowingScrollArea):
         return self._by_id.get(message_id)
 
     def pending_approvals(self) -> list[JsonObject]:
-        out: list[JsonObject] = []
-        for row in self._rows:
-            out.extend(row.pending_approvals())
-        return out
+        return [approval for row in self._rows for approval in row.pending_approvals()]
 
     def mark_approval_responded(self, approval_id: str, approved: bool) -> None:
         for row in self._rows:

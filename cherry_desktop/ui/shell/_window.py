@@ -23,19 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from cherry_desktop.core.state.topics import is_agent_session_topic, session_id_from_topic
-from cherry_desktop.ui.bridge import (
-    BridgeUnavailableError,
-    QtStreamListener,
-    TopicStatusView,
-)
+from cherry_desktop.ui.bridge import BridgeUnavailableError, QtStreamListener, TopicStatusView
 from cherry_desktop.ui.chat import ChatHeader, EmptyState, IssueWords, MessageView, UndoBar, UsageSummary, translate_row
 from cherry_desktop.ui.common import spawn
 from cherry_desktop.ui.composer import Composer, QueueDock
-from cherry_desktop.ui.session import (
-    FOCUS_SHORTCUT,
-    ApprovalCard,
-    SessionHeader,
-)
+from cherry_desktop.ui.session import FOCUS_SHORTCUT, ApprovalCard, SessionHeader
 from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
 from cherry_desktop.ui.shell._export import export_topic
 from cherry_desktop.ui.shell._multi_model import connect_window
