@@ -77,6 +77,7 @@ def qt_excludes(pyside6_dir: str) -> list[str]:
 # else must be a literal, or be added here with its registry.
 NAME_RESOLVERS: tuple[str, ...] = (
     "cherry_desktop/ui/__init__.py",
+    "cherry_desktop/core/ai/runtime/__init__.py",
     "cherry_desktop/core/ai/runtime/register_drivers.py",
     # defer_module(name): sdk_import.py DEFERRED_MODULES, httpx_cli.py CLI_MODULE (a test checks)
     "cherry_desktop/core/app/deferred_import.py",

@@ -254,10 +254,7 @@ class UiBridge(QObject):
         session = self.repos.sessions.find_session(session_id)
         agent = self.repos.agents.find_agent(session.agent_id) if session and session.agent_id else None
         caps = self.runtime_capabilities().get(agent.type) if agent else None
-        if caps is None:
-            return False
-        explicit = getattr(caps, "supports_steer", None)
-        return True if explicit is None else bool(explicit)
+        return caps is not None and caps.supports_steer
 
     # -- sessions and topics (sidebar actions) -----------------------------------------------------
     def create_session(self, agent_id: str, name: str = "") -> str:
