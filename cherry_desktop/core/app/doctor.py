@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -21,14 +20,9 @@ from cherry_desktop.core.storage.storage_faults import classify
 
 def bundled_claude_cli() -> Path | None:
     """The Claude Code CLI bundled in the claude-agent-sdk wheel, found without importing it."""
-    spec = importlib.util.find_spec("claude_agent_sdk")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        cli = Path(location) / "_bundled" / "claude"
-        if cli.exists():
-            return cli
-    return None
+    from cherry_desktop.core.ai.runtime.claude_code.cli_command import bundled_cli_path
+
+    return bundled_cli_path()
 
 
 def claude_cli_version(cli: Path | None) -> str | None:

@@ -2,7 +2,7 @@
 
 For the JSON the app reads and writes as plain data (runtime records, API bodies, stored
 settings): a reader narrows a value with `isinstance` before it uses it, instead of trusting
-an `Any`. Pure typing: importing this module costs nothing (no pydantic).
+it blindly. Pure typing: importing this module costs nothing (no pydantic).
 """
 
 from __future__ import annotations

@@ -23,9 +23,8 @@ from pathlib import Path
 
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt
 
-#: The SDK package, and where its wheel carries the CLI (``claude_agent_sdk/_bundled/claude``):
-#: the one private layout the app relies on (a test fails when the SDK moves it).
-SDK_PACKAGE = "claude_agent_sdk"
+#: Where the SDK's wheel carries the CLI (``claude_agent_sdk/_bundled/claude``): the one private
+#: layout the app relies on (a test fails when the SDK moves it).
 BUNDLED_DIR = "_bundled"
 
 #: Set by the SDK's own transport for every CLI it starts; the app's transport does the same.
@@ -45,7 +44,7 @@ def cli_name() -> str:
 
 def bundled_cli_path() -> Path | None:
     """The CLI bundled in the claude-agent-sdk wheel, found without importing the SDK."""
-    spec = importlib.util.find_spec(SDK_PACKAGE)
+    spec = importlib.util.find_spec("claude_agent_sdk")  # a literal: the bundle scan reads it
     if spec is None or not spec.submodule_search_locations:
         return None
     for location in spec.submodule_search_locations:

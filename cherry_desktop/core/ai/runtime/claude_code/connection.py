@@ -48,7 +48,7 @@ from cherry_desktop.core.ai.runtime.types import (
 )
 from cherry_desktop.core.ai.runtime.user_text import anthropic_user_blocks, runtime_input_text, typed_text
 from cherry_desktop.core.messages import MessageMetadataChunk
-from cherry_desktop.core.messages.json_value import JsonObject
+from cherry_desktop.core.messages.json_value import JsonValue
 
 if TYPE_CHECKING:
     from claude_agent_sdk import Message, ResultMessage, StreamEvent
@@ -97,7 +97,7 @@ class ClaudeCodeConnection:
         self._model = request.model
         self._reconcile_lock = asyncio.Lock()
         # The prompt of the running turn (text, or content blocks with files), for a replay.
-        self._pending_input: str | list[JsonObject] | None = None
+        self._pending_input: str | list[JsonValue] | None = None
         self._closed = False
         self._dead = False
         self.resume_token: str | None = request.resume
@@ -135,7 +135,7 @@ class ClaudeCodeConnection:
         try:
             await client.connect()
         except Exception as exc:
-            # Any refusal of the resume (unknown id, a malformed one, its file gone) gets the
+            # Every refusal of the resume (unknown id, a malformed one, its file gone) gets the
             # one recovery: a new conversation. If that fails too, the first error stands and
             # the token is kept (the failure was not the resume's).
             if resume and self._budget.take():
@@ -285,7 +285,7 @@ class ClaudeCodeConnection:
         text = typed_text(input.message) if blocks is not None else runtime_input_text(input.message)
         if input.system_reminder:
             text = wrap_steer_reminder(text)
-        prompt: str | list[JsonObject] = text if blocks is None else (
+        prompt: str | list[JsonValue] = text if blocks is None else (
             [{"type": "text", "text": text}, *blocks] if text else blocks)
         self._pending_input = prompt
         self._turn_active = True

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
 from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.types import PermissionMode
-from cherry_desktop.core.messages.json_value import JsonObject
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from claude_agent_sdk import Message
@@ -55,7 +55,7 @@ async def close_client(client: SdkClient, timeout: float = CLOSE_TIMEOUT_S) -> N
         log.debug("closing a Claude Code client failed", exc_info=True)
 
 
-def sdk_prompt(prompt: str | list[JsonObject]) -> SdkPrompt:
+def sdk_prompt(prompt: str | list[JsonValue]) -> SdkPrompt:
     """What `SdkClient.query` takes: the text, or one streaming-input user message whose content
     is the blocks (the SDK writes it to the CLI as it is)."""
     if isinstance(prompt, str):

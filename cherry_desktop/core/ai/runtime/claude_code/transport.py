@@ -27,7 +27,7 @@ import logging
 import os
 import signal
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from cherry_desktop.core.ai.runtime.claude_code.sdk import load_sdk
 
@@ -48,6 +48,7 @@ from cherry_desktop.core.ai.runtime.claude_code.cli_command import (  # noqa: E4
     cli_environment,
     find_cli,
 )
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue  # noqa: E402
 from cherry_desktop.core.process import process_tie  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -131,11 +132,10 @@ class CliTransport(Transport):
                 self._exit_error = CLIConnectionError(f"Failed to write to process stdin: {exc}")
                 raise self._exit_error from exc
 
-    def read_messages(self) -> AsyncIterator[dict[str, Any]]:
-        # `dict[str, Any]`: the SDK's own type for what the transport hands its query.
+    def read_messages(self) -> AsyncIterator[JsonObject]:
         return self._read_messages()
 
-    async def _read_messages(self) -> AsyncIterator[dict[str, Any]]:
+    async def _read_messages(self) -> AsyncIterator[JsonObject]:
         process = self._process
         if process is None or process.stdout is None:
             raise CLIConnectionError("Not connected")
@@ -222,7 +222,7 @@ class CliTransport(Transport):
             await asyncio.wait_for(process.wait(), timeout)
 
 
-def _parse_line(line: bytes) -> dict[str, Any] | None:
+def _parse_line(line: bytes) -> JsonObject | None:
     """One stdout line's message; None for a blank or non-JSON line (some CLI builds print
     diagnostics to stdout). A line that starts as JSON but does not parse is corrupt."""
     text = line.strip()
@@ -232,7 +232,7 @@ def _parse_line(line: bytes) -> dict[str, Any] | None:
         return None
     decoded = text.decode(errors="replace")
     try:
-        message = json.loads(decoded)
+        message: JsonValue = json.loads(decoded)
     except json.JSONDecodeError as exc:
         raise CLIJSONDecodeError(decoded, exc) from exc
     return message if isinstance(message, dict) else None

@@ -10,7 +10,7 @@ A streaming delta, by far the most frequent line, is therefore read from its hea
 (the key order pi's ``JSON.stringify`` writes), giving ``{"type": "message_update",
 "assistantMessageEvent": {"type", "contentIndex", "delta"}}``, which is all `PiStreamAdapter` reads
 of a delta. ``turn_end`` and ``agent_end`` (the turn's messages again) are read up to their type
-only: the connection uses nothing else of them. Any other line, or one whose head differs in the
+only: the connection uses nothing else of them. Every other line, or one whose head differs in the
 least (another pi version, another key order, whitespace), is parsed whole with `json.loads`:
 the fast paths only skip work, never guess.
 """
