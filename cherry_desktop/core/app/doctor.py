@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cherry_desktop import __version__
 from cherry_desktop.core.app.instance_lock import InstanceLock, LockState
@@ -16,6 +16,9 @@ from cherry_desktop.core.data import SCHEMA_VERSION, journal_mode, open_database
 from cherry_desktop.core.storage.credentials import FIX_HINT, CredentialStore
 from cherry_desktop.core.storage.paths import PathRegistry
 from cherry_desktop.core.storage.storage_faults import classify
+
+if TYPE_CHECKING:
+    from peewee import Database
 
 
 def bundled_claude_cli() -> Path | None:
@@ -122,7 +125,7 @@ def check_instance_lock(paths: PathRegistry, report: DoctorReport) -> None:
         report.lines.append(f"instance lock: {lock.path} free (the app is not running on this data dir)")
 
 
-def check_integrity(db: Any, path: Path, report: DoctorReport) -> None:
+def check_integrity(db: Database, path: Path, report: DoctorReport) -> None:
     """SQLite's `PRAGMA quick_check`: every page readable and well formed."""
     try:
         rows = [str(r[0]) for r in db.execute_sql("PRAGMA quick_check").fetchall()]

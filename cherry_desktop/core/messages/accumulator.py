@@ -8,6 +8,9 @@ of the message); call it at terminal time or for a checkpoint, not per chunk.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator
+
+# `Any` in this module: `apply`'s chunk (its `.type` dispatch is the hot path's narrowing), the
+# builders' field dicts (a part's fields before its model validates them) and message metadata.
 from typing import Any
 
 from cherry_desktop.core.messages.chunks import (

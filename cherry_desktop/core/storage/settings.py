@@ -14,6 +14,9 @@ import json
 import logging
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+
+# `Any`: settings as stored (a JSON object, validated field by field in `__post_init__`) and
+# the keyword changes `update` validates the same way.
 from typing import Any, Literal
 
 log = logging.getLogger(__name__)
