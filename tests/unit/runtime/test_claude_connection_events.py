@@ -9,10 +9,10 @@ from typing import Any
 
 from claude_agent_sdk import ResultMessage, StreamEvent, SystemMessage
 
-from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
 from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.claude_code.connection import ClaudeCodeConnection
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import QueryRequest
+from cherry_desktop.core.ai.runtime.claude_code.sdk_client import CallbackRouter
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt
 from cherry_desktop.core.ai.runtime.types import AgentRuntimeEvent, RuntimeSendInput
 from cherry_desktop.core.messages import UIMessage

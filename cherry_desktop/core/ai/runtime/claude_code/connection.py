@@ -16,15 +16,20 @@ from collections.abc import AsyncIterator, Callable
 from enum import Enum
 from typing import TYPE_CHECKING, cast
 
-from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import QueryRequest, sdk_model_name
 from cherry_desktop.core.ai.runtime.claude_code.recovery import (
     RecoveryBudget,
     is_valid_resume_token,
     refuses_resumed_history,
 )
-from cherry_desktop.core.ai.runtime.claude_code.sdk_client import ClientFactory, SdkClient, close_client, sdk_prompt
-from cherry_desktop.core.ai.runtime.claude_code.sdk_results import result_error_text
+from cherry_desktop.core.ai.runtime.claude_code.sdk_client import (
+    CallbackRouter,
+    ClientFactory,
+    SdkClient,
+    close_client,
+    sdk_prompt,
+)
+from cherry_desktop.core.ai.runtime.claude_code.sdk_messages import result_error_text
 from cherry_desktop.core.ai.runtime.claude_code.stream_adapter import ClaudeStreamAdapter
 from cherry_desktop.core.ai.runtime.claude_code.tool_calls import ToolCallBroker
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import WarmQuery

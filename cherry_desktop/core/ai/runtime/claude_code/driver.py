@@ -11,7 +11,6 @@ import logging
 from collections.abc import Sequence
 
 from cherry_desktop.core.ai.runtime.capabilities import builtin_tool_catalog
-from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
 from cherry_desktop.core.ai.runtime.claude_code.connection import ClaudeCodeConnection
 from cherry_desktop.core.ai.runtime.claude_code.process_manager import ClaudeCodeProcessManager
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import (
@@ -19,7 +18,7 @@ from cherry_desktop.core.ai.runtime.claude_code.query_builder import (
     build_claude_code_query_request,
     uses_claude_login,
 )
-from cherry_desktop.core.ai.runtime.claude_code.sdk_client import SdkClient
+from cherry_desktop.core.ai.runtime.claude_code.sdk_client import CallbackRouter, SdkClient
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import DEFAULT_WARM_TTL_S, ClaudeCodeWarmQueryManager
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
 from cherry_desktop.core.ai.runtime.types import (

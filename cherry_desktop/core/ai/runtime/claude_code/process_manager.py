@@ -18,10 +18,10 @@ import logging
 import signal
 from typing import TYPE_CHECKING
 
-from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
 from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import log_cli_stderr
 from cherry_desktop.core.ai.runtime.claude_code.sdk import load_sdk
+from cherry_desktop.core.ai.runtime.claude_code.sdk_client import CallbackRouter
 from cherry_desktop.core.process import process_tie
 
 if TYPE_CHECKING:

@@ -1,24 +1,38 @@
-"""What the connection and the warm-query manager use of a `ClaudeSDKClient`, as a protocol.
+"""The SDK client as the app drives it: what it uses of a `ClaudeSDKClient` (`SdkClient`), who
+makes one (`ClientFactory`: `ClaudeCodeProcessManager.new_client`), and the callbacks its query
+runs (`CallbackRouter`).
 
-`SdkClient` is the part of the SDK's public client the app calls; `ClientFactory` makes one for
-a `CliLaunch` (`ClaudeCodeProcessManager.new_client`). Unit tests pass stand-ins for both.
-Importing this module imports no SDK (its types are for type checking only).
+The SDK calls a query's hooks and its ``can_use_tool`` callback. A warm query is built before
+any connection exists, so its options point at a router whose target (the owning connection's
+`tool_calls.ToolCallBroker`) is set when a connection consumes it. Without a target the hooks
+do nothing and tool permission is denied (nothing should run on an unowned query).
+
+Typed against the SDK's own client and callback types, imported for type checking only:
+importing this module imports no SDK. Unit tests pass stand-ins for the client and factory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
 from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.types import PermissionMode
 from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 
 if TYPE_CHECKING:
-    from claude_agent_sdk import Message
+    from claude_agent_sdk import (
+        HookContext,
+        HookInput,
+        HookJSONOutput,
+        HookMatcher,
+        Message,
+        PermissionResult,
+        ToolPermissionContext,
+    )
+    from claude_agent_sdk.types import HookEvent, SyncHookJSONOutput
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +55,52 @@ class SdkClient(Protocol):
     async def set_permission_mode(self, mode: PermissionMode) -> None: ...
 
     async def disconnect(self) -> None: ...
+
+
+class CallbackTarget(Protocol):
+    """What a query's callbacks reach (`tool_calls.ToolCallBroker` of the owning connection)."""
+
+    async def on_pre_tool_use(self, data: Mapping[str, object], tool_use_id: str | None) -> SyncHookJSONOutput: ...
+
+    def on_post_tool_use(self, data: Mapping[str, object], tool_use_id: str | None) -> None: ...
+
+    async def on_can_use_tool(self, tool_name: str, tool_input: JsonObject,
+                              context: ToolPermissionContext) -> PermissionResult: ...
+
+
+class CallbackRouter:
+    """Hooks and the permission callback of one SDK query."""
+
+    def __init__(self, target: CallbackTarget | None = None) -> None:
+        self.target = target
+
+    async def pre_tool_use(self, data: HookInput, tool_use_id: str | None, context: HookContext) -> HookJSONOutput:
+        if self.target is None:
+            return {}
+        return await self.target.on_pre_tool_use(data, tool_use_id)
+
+    async def post_tool_use(self, data: HookInput, tool_use_id: str | None, context: HookContext) -> HookJSONOutput:
+        if self.target is not None:
+            self.target.on_post_tool_use(data, tool_use_id)
+        return {}
+
+    async def can_use_tool(self, tool_name: str, tool_input: JsonObject,
+                           context: ToolPermissionContext) -> PermissionResult:
+        if self.target is None:
+            from claude_agent_sdk import PermissionResultDeny
+
+            return PermissionResultDeny(message="No Cherry session owns this query.")
+        return await self.target.on_can_use_tool(tool_name, tool_input, context)
+
+    def hooks(self) -> dict[HookEvent, list[HookMatcher]]:
+        """The query's hooks (call once the SDK is loaded: at connect or prewarm)."""
+        from claude_agent_sdk import HookMatcher
+
+        return {
+            "PreToolUse": [HookMatcher(matcher=None, hooks=[self.pre_tool_use])],
+            "PostToolUse": [HookMatcher(matcher=None, hooks=[self.post_tool_use])],
+            "PostToolUseFailure": [HookMatcher(matcher=None, hooks=[self.post_tool_use])],
+        }
 
 
 class ClientFactory(Protocol):

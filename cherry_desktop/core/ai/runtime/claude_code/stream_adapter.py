@@ -3,14 +3,14 @@
 `ClaudeStreamAdapter` folds one connection's SDK messages into `AgentRuntimeEvent`s, exactly as
 the spec's "Claude Code driver" section lists them:
 
-- ``stream_event`` (partial messages) and whole assistant / user messages (`whole_messages`)
+- ``stream_event`` (partial messages) and whole assistant / user messages (`sdk_messages`)
   -> chunks (text, reasoning, tool input, tool output; a denied tool call is told apart from a
   failed one);
 - ``system/init`` -> resume-token;
 - one `UsageEvent` per model request (``message_start`` .. ``message_stop``) with the time to
   first token and completion measured from the request start (the ``system/status
   requesting`` message, else the turn's send) — never split from the result's totals;
-- ``system`` messages (`system_messages`): compaction status -> compaction events;
+- ``system`` messages (`sdk_messages`): compaction status -> compaction events;
 - a result -> `finish_result` (success: resume-token, cumulative usage metadata chunk,
   context-usage, turn-complete; failure: resume-token then error).
 
@@ -28,16 +28,15 @@ from typing import TYPE_CHECKING, TypeVar, cast
 from pydantic import BaseModel
 from pydantic_core import SchemaValidator
 
-from cherry_desktop.core.ai.runtime.claude_code.sdk_results import (
-    is_aborted_result,
-    result_error_text,
-    result_metadata,
-)
-from cherry_desktop.core.ai.runtime.claude_code.system_messages import SystemMessageFold, is_system_message
-from cherry_desktop.core.ai.runtime.claude_code.whole_messages import (
+from cherry_desktop.core.ai.runtime.claude_code.sdk_messages import (
     PROVIDER_METADATA,
     EmittedIds,
+    SystemMessageFold,
     assistant_chunks,
+    is_aborted_result,
+    is_system_message,
+    result_error_text,
+    result_metadata,
     tool_input_available,
     tool_result_chunks,
 )

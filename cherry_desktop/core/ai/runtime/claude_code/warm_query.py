@@ -13,8 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
-from cherry_desktop.core.ai.runtime.claude_code.sdk_client import SdkClient, close_client
+from cherry_desktop.core.ai.runtime.claude_code.sdk_client import CallbackRouter, SdkClient, close_client
 
 log = logging.getLogger(__name__)
 
