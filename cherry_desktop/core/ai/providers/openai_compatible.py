@@ -13,7 +13,7 @@ from contextlib import aclosing
 from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.attachments.content import ImageContent, api_content
-from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk
+from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessageChunk, code_for_status, error_code_for
 from cherry_desktop.core.messages.json_value import JsonObject, JsonValue, json_object
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -45,6 +45,32 @@ def usage_metadata(usage: JsonObject) -> JsonObject:
     if isinstance(reasoning, int):
         meta["thoughts_tokens"] = reasoning
     return meta
+
+
+# OpenAI's (and compatible servers') `error.code` / `error.type` words for what failed.
+_OPENAI_ERRORS = {
+    "invalid_api_key": ErrorCode.AUTH_FAILED,
+    "authentication_error": ErrorCode.AUTH_FAILED,
+    "rate_limit_exceeded": ErrorCode.RATE_LIMITED,
+    "insufficient_quota": ErrorCode.RATE_LIMITED,
+    "server_error": ErrorCode.PROVIDER_UNAVAILABLE,
+    "model_not_found": ErrorCode.REQUEST_REJECTED,
+    "context_length_exceeded": ErrorCode.REQUEST_REJECTED,
+}
+
+
+def openai_error_code(err: object) -> ErrorCode:
+    """The code of an in-stream `error` object: its `code` (a word, or an HTTP status as some
+    compatible servers send), else its `type`."""
+    if not isinstance(err, dict):
+        return ErrorCode.PROVIDER_ERROR
+    raw = err.get("code")
+    if isinstance(raw, int) or (isinstance(raw, str) and raw.isdigit()):
+        return code_for_status(int(raw)) or ErrorCode.PROVIDER_ERROR
+    for key in (raw, err.get("type")):
+        if isinstance(key, str) and key in _OPENAI_ERRORS:
+            return _OPENAI_ERRORS[key]
+    return error_code_for(str(err.get("type") or ""), default=ErrorCode.PROVIDER_ERROR)
 
 
 class OpenAICompatibleProvider(HttpStreamingProvider):
@@ -82,7 +108,8 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
                     return
                 err = obj.get("error")
                 if err:
-                    yield reply.error(str(err.get("message", err) if isinstance(err, dict) else err))
+                    yield reply.error(str(err.get("message", err) if isinstance(err, dict) else err),
+                                      openai_error_code(err))
                     return
                 usage = obj.get("usage")
                 if isinstance(usage, dict):
