@@ -74,6 +74,7 @@ from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeD
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import (  # noqa: E402
     QueryRequest,
     build_claude_code_query_request,
+    system_prompt_option,
 )
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput  # noqa: E402
 from cherry_desktop.core.ai.stream import (  # noqa: E402
@@ -166,7 +167,7 @@ class SdkSide:
 
         options = ClaudeAgentOptions(
             cwd=request.cwd, model=request.model, permission_mode=request.permission_mode,  # type: ignore[arg-type]
-            disallowed_tools=list(request.disabled_tools), system_prompt=request.system_prompt,
+            disallowed_tools=list(request.disabled_tools), system_prompt=system_prompt_option(request.prompt),
             env=dict(request.env), include_partial_messages=True, setting_sources=["project"],
             stderr=lambda line: None,  # as the driver: CLI stderr is not printed
             can_use_tool=can_use_tool,

@@ -83,6 +83,7 @@ def qt_excludes(pyside6_dir: str) -> list[str]:
 NAME_RESOLVERS: tuple[str, ...] = (
     "cherry_desktop/ui/__init__.py",
     "cherry_desktop/ui/shell/__init__.py",
+    "cherry_desktop/core/ai/runtime/__init__.py",
     "cherry_desktop/core/ai/runtime/register_drivers.py",
     # defer_module(name): sdk_import.py DEFERRED_MODULES, httpx_cli.py CLI_MODULE (a test checks)
     "cherry_desktop/core/app/deferred_import.py",

@@ -13,7 +13,8 @@ from claude_agent_sdk import (
     UserMessage,
 )
 
-from cherry_desktop.core.ai.runtime.claude_code.stream_adapter import ClaudeStreamAdapter, result_error_text
+from cherry_desktop.core.ai.runtime.claude_code.sdk_messages import result_error_text
+from cherry_desktop.core.ai.runtime.claude_code.stream_adapter import ClaudeStreamAdapter
 
 
 def stream(event: dict) -> StreamEvent:

@@ -16,11 +16,16 @@ import logging
 import os
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
+from cherry_desktop.core.ai.prompt_streams import PromptStreams
 from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import TextDeltaChunk, UIMessageChunk
 from cherry_desktop.core.state.shared_cache import TOPIC_STREAM_STATUS_PREFIX, SharedCache, topic_title_key
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.ai.stream import StreamDoneResult, StreamErrorResult, StreamPausedResult
 
 log = logging.getLogger(__name__)
 
@@ -80,19 +85,20 @@ class _NamingListener:
         self._done = done
         self._parts: list[str] = []
 
-    def on_chunk(self, chunk: Any, source_model_id: str | None = None, anchor_message_id: str | None = None) -> None:
-        if getattr(chunk, "type", "") == "text-delta":
-            self._parts.append(getattr(chunk, "delta", ""))
+    def on_chunk(self, chunk: UIMessageChunk, source_model_id: str | None = None,
+                 anchor_message_id: str | None = None) -> None:
+        if isinstance(chunk, TextDeltaChunk):
+            self._parts.append(chunk.delta)
 
-    async def on_done(self, result: Any) -> None:
-        final = getattr(result, "final_message", None)
+    async def on_done(self, result: StreamDoneResult) -> None:
+        final = result.final_message
         self._done(final.text() if final is not None else "".join(self._parts))
 
-    async def on_paused(self, result: Any) -> None:
+    async def on_paused(self, result: StreamPausedResult) -> None:
         self._done("")
 
-    async def on_error(self, result: Any) -> None:
-        log.info("naming failed: %s", getattr(result, "error", result))
+    async def on_error(self, result: StreamErrorResult) -> None:
+        log.info("naming failed: %s", result.error)
         self._done("")
 
     def is_alive(self) -> bool:
@@ -105,7 +111,7 @@ class TopicNamingService(Service):
     name = "topic_naming"
     depends_on = ("database", "stream_manager")
 
-    def __init__(self, manager: Any, repos: Repositories, shared_cache: SharedCache,
+    def __init__(self, manager: PromptStreams, repos: Repositories, shared_cache: SharedCache,
                  settings: Callable[[], tuple[str, str]]) -> None:
         """`settings()` gives (language setting, naming model setting) at each naming."""
         self.manager = manager
@@ -123,8 +129,10 @@ class TopicNamingService(Service):
             self._unsubscribe()
             self._unsubscribe = None
 
-    def _on_status(self, key: str, value: Any) -> None:
-        if getattr(value, "status", None) == "done":
+    def _on_status(self, key: str, value: object) -> None:
+        from cherry_desktop.core.ai.stream import TopicStatusSnapshotEntry
+
+        if isinstance(value, TopicStatusSnapshotEntry) and value.status == "done":
             self.maybe_name(key[len(TOPIC_STREAM_STATUS_PREFIX):])
 
     def maybe_name(self, topic_id: str) -> asyncio.Future[str] | None:

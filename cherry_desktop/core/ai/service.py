@@ -9,10 +9,9 @@ Pre-stream failures raise from the await; mid-stream failures arrive as `error` 
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, StreamManagerError
 from cherry_desktop.core.app.container import Application, Service
@@ -104,11 +103,9 @@ class AiService(Service):
         if request.runtime is not None:
             if self._runtime_handler is None:
                 raise RuntimeHandlerMissingError("no agent runtime handler is registered")
-            result: Any = self._runtime_handler(request)
-            if inspect.isawaitable(result):
-                result = await result
-            stream: AsyncIterator[UIMessageChunk] = result
-            return stream
+            result = self._runtime_handler(request)
+            # The host hands back its stream, or an awaitable of it (validation comes first).
+            return result if isinstance(result, AsyncIterator) else await result
         if (request.topic_id or "").startswith(AGENT_SESSION_TOPIC_PREFIX):
             raise RuntimeMetadataRequiredError(
                 f"agent-session topic {request.topic_id} reached stream_text without runtime metadata")

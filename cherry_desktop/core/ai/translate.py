@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
+from cherry_desktop.core.ai.prompt_streams import PromptStreams
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import TextPart
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.ai.stream import SendResult, StreamListener
 
 #: Marks the translation request (the scripted model server answers it).
 TRANSLATION_MARKER = "[cherry:translate]"
@@ -43,8 +48,8 @@ def translation_system_prompt(language: str) -> str:
             "code as they are. Reply with the translation only.")
 
 
-def start_translation(manager: Any, repos: Repositories, message_id: str, language: str, *,
-                      fallback_model: str | None = None, listeners: Sequence[Any] = ()) -> Any:
+def start_translation(manager: PromptStreams, repos: Repositories, message_id: str, language: str, *,
+                      fallback_model: str | None = None, listeners: Sequence[StreamListener] = ()) -> SendResult:
     """Start translating the chat or agent-session message into `language` (a `LANGUAGES`
     code); returns the stream's `SendResult`. Raises `TranslationError`."""
     from cherry_desktop.core.ai.stream import PersistenceListener, TranslationBackend
@@ -64,7 +69,7 @@ def start_translation(manager: Any, repos: Repositories, message_id: str, langua
         message = repos.session_messages.get_message(message_id)
         session = repos.sessions.find_session(message.owner_id)
         owner_model = session.model if session is not None else None
-    text = "\n".join(getattr(p, "text", "") for p in message.parts if getattr(p, "type", "") == "text").strip()
+    text = "\n".join(p.text for p in message.parts if isinstance(p, TextPart)).strip()
     if not text:
         raise TranslationError(TranslationIssue.NO_TEXT)
     model = message.model_id or owner_model or fallback_model

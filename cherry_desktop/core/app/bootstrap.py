@@ -51,6 +51,8 @@ class CoreServices:
     shared_cache: SharedCache
     credentials: CredentialStore
     settings: SettingsStore
+    # The demo's `DemoHandle` (scripted server and records), set by the app in demo mode. Typed
+    # Any: the demo package imports core, so core cannot name its type without a cycle.
     demo: Any = None
     attachments: AttachmentStore | None = None
     stream_manager: AiStreamManager = field(init=False)
@@ -81,7 +83,7 @@ class CoreServices:
 class _ValueService(Service):
     """Wraps a plain object so the container knows about it (start/stop are no-ops)."""
 
-    def __init__(self, name: str, value: Any) -> None:
+    def __init__(self, name: str, value: object) -> None:
         self.name = name  # type: ignore[misc]
         self.value = value
 

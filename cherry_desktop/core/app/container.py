@@ -11,7 +11,7 @@ app starts the database and settings before the first window, the stream service
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +38,10 @@ class Service:
 class Application:
     """Holds the services of one app instance."""
 
-    def __init__(self, **context: Any) -> None:
+    def __init__(self, **context: object) -> None:
         self._services: dict[str, Service] = {}
         self._started: list[Service] = []
-        self.context: dict[str, Any] = dict(context)
+        self.context: dict[str, object] = dict(context)
 
     def register(self, service: Service) -> None:
         if not service.name:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import sys
+from collections.abc import Sequence
 from importlib.abc import Loader
 from types import ModuleType
 from typing import Any
@@ -25,7 +26,7 @@ def find_spec_unimported(name: str) -> importlib.machinery.ModuleSpec:
     """`name`'s spec without importing its parent package (the parent's __path__ is read from
     the parent's own spec, or from the parent when it is in sys.modules)."""
     parent, _, _ = name.rpartition(".")
-    path: Any = None
+    path: Sequence[str] | None = None
     if parent:
         module = sys.modules.get(parent)
         parent_spec = module.__spec__ if module is not None else find_spec_unimported(parent)
@@ -33,6 +34,8 @@ def find_spec_unimported(name: str) -> importlib.machinery.ModuleSpec:
         if path is None:
             raise ImportError(f"{parent} is not a package")
     for finder in sys.meta_path:
+        # A meta-path finder is any object with `find_spec` (the import system's own protocol,
+        # which an installed hook such as PySide6's may implement without the ABC).
         find_spec = getattr(finder, "find_spec", None)
         spec = find_spec(name, path) if find_spec is not None else None
         if isinstance(spec, importlib.machinery.ModuleSpec) and spec.loader is not None:
@@ -41,18 +44,19 @@ def find_spec_unimported(name: str) -> importlib.machinery.ModuleSpec:
 
 
 class _RunOnLookup:
-    """A deferred module's `__getattr__`: runs the module's code, then answers the lookup."""
+    """A deferred module's `__getattr__` (PEP 562's module hook, installed and removed by name
+    below): runs the module's code, then answers the lookup."""
 
     def __init__(self, module: ModuleType, loader: Loader) -> None:
         self.module = module
         self.loader = loader
 
-    def __call__(self, attr: str) -> Any:
+    def __call__(self, attr: str) -> Any:  # a module attribute: any value
         if attr.startswith("__") and attr != "__all__":
             # Probes (inspect.unwrap's __wrapped__: PySide6's import hook runs it on new modules).
             raise AttributeError(f"module {self.module.__name__!r} has no attribute {attr!r}")
         self.run()
-        return getattr(self.module, attr)
+        return getattr(self.module, attr)  # the lookup this hook answers, now the code has run
 
     def run(self) -> None:
         namespace = vars(self.module)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cherry_desktop import __version__
 from cherry_desktop.core.app.instance_lock import InstanceLock, LockState
@@ -18,17 +17,15 @@ from cherry_desktop.core.storage.credentials import FIX_HINT, CredentialStore
 from cherry_desktop.core.storage.paths import PathRegistry
 from cherry_desktop.core.storage.storage_faults import classify
 
+if TYPE_CHECKING:
+    from peewee import Database
+
 
 def bundled_claude_cli() -> Path | None:
     """The Claude Code CLI bundled in the claude-agent-sdk wheel, found without importing it."""
-    spec = importlib.util.find_spec("claude_agent_sdk")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        cli = Path(location) / "_bundled" / "claude"
-        if cli.exists():
-            return cli
-    return None
+    from cherry_desktop.core.ai.runtime.claude_code.cli_command import bundled_cli_path
+
+    return bundled_cli_path()
 
 
 def claude_cli_version(cli: Path | None) -> str | None:
@@ -128,7 +125,7 @@ def check_instance_lock(paths: PathRegistry, report: DoctorReport) -> None:
         report.lines.append(f"instance lock: {lock.path} free (the app is not running on this data dir)")
 
 
-def check_integrity(db: Any, path: Path, report: DoctorReport) -> None:
+def check_integrity(db: Database, path: Path, report: DoctorReport) -> None:
     """SQLite's `PRAGMA quick_check`: every page readable and well formed."""
     try:
         rows = [str(r[0]) for r in db.execute_sql("PRAGMA quick_check").fetchall()]

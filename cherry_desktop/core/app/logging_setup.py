@@ -10,7 +10,6 @@ from pathlib import Path
 from cherry_desktop.core.storage.private_files import FILE_MODE, tighten, tighten_files
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-_MARK = "_cherry_desktop_handler"
 
 
 def setup_logging(log_file: Path, level: int = logging.INFO, *, max_bytes: int = 5_000_000,
@@ -19,13 +18,12 @@ def setup_logging(log_file: Path, level: int = logging.INFO, *, max_bytes: int =
     log_file.parent.mkdir(parents=True, exist_ok=True)
     root = logging.getLogger()
     for h in list(root.handlers):
-        if getattr(h, _MARK, False):
+        if isinstance(h, _PrivateRotatingFileHandler):
             root.removeHandler(h)
             h.close()
     tighten_files(log_file.parent.glob(log_file.name + "*"))  # an older build's logs were 0644
     handler = _PrivateRotatingFileHandler(log_file, maxBytes=max_bytes, backupCount=backups, encoding="utf-8")
     handler.setFormatter(logging.Formatter(_FORMAT))
-    setattr(handler, _MARK, True)
     root.addHandler(handler)
     if root.level > level or root.level == logging.NOTSET:
         root.setLevel(level)

@@ -19,7 +19,7 @@ import ctypes
 import linecache
 import logging
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.state.shared_cache import TOPIC_STREAM_STATUS_PREFIX, SharedCache
@@ -70,9 +70,11 @@ class MemoryReleaseService(Service):
             self._unsubscribe = None
         self._cancel()
 
-    def on_status(self, key: str, value: Any) -> None:
+    def on_status(self, key: str, value: object) -> None:
+        from cherry_desktop.core.ai.stream import TopicStatusSnapshotEntry  # loaded before this service starts
+
         topic_id = key.removeprefix(TOPIC_STREAM_STATUS_PREFIX)
-        if getattr(value, "status", None) in ACTIVE_STATUSES:
+        if isinstance(value, TopicStatusSnapshotEntry) and value.status in ACTIVE_STATUSES:
             self.active.add(topic_id)
             self._cancel()
             return

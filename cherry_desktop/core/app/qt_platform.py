@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cherry_desktop.core.storage.assets import is_frozen
+
 # soname -> (Debian/Ubuntu package, Fedora package): what Qt's X11 and Wayland plugins link.
 SYSTEM_PACKAGES: Mapping[str, tuple[str, str]] = {
     "libxcb-cursor.so.0": ("libxcb-cursor0", "xcb-util-cursor"),
@@ -202,6 +204,6 @@ def diagnose(result: ProbeResult, env: Mapping[str, str] | None = None) -> Platf
 
 def probe_command() -> list[str]:
     """This app started with `--qt-probe` (the bundle's executable when frozen)."""
-    if getattr(sys, "frozen", False):
+    if is_frozen():
         return [sys.executable, "--qt-probe"]
     return [sys.executable, "-m", "cherry_desktop", "--qt-probe"]

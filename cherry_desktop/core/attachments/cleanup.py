@@ -18,12 +18,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.attachments.store import AttachmentStore, parse_scope
 from cherry_desktop.core.data import DatabaseService
 from cherry_desktop.core.data.models import AgentSession, AgentSessionMessage, Message, Topic
+
+if TYPE_CHECKING:
+    from peewee import SqliteDatabase
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +41,7 @@ _TABLES = (("message", "topic_id", "chat"), ("agent_session_message", "session_i
 _MARKER = '"type":"attachment"'
 
 
-def install_triggers(db: Any, on_change: Any) -> None:
+def install_triggers(db: SqliteDatabase, on_change: Callable[[str, str], None]) -> None:
     """Temp triggers on `db`'s connection calling `on_change(kind, owner_id)` for each deleted
     or re-written message row that held an attachment."""
     db.register_function(on_change, _FUNCTION, 2)
@@ -52,7 +56,8 @@ def install_triggers(db: Any, on_change: Any) -> None:
             f"BEGIN SELECT {_FUNCTION}('{kind}', old.\"{owner}\"); END")
 
 
-def _names_in(rows: Any) -> set[str]:
+def _names_in(rows: Iterable[tuple[str | None]]) -> set[str]:
+    """The stored names in rows of one `data` column (a `.tuples()` query's rows)."""
     names: set[str] = set()
     for (data,) in rows:
         try:
@@ -71,6 +76,7 @@ def referenced_names(scope: str) -> set[str] | None:
     if parsed is None:
         return set()
     kind, owner = parsed
+    # Any: peewee's stubs type a `.tuples()` query's rows as model instances.
     query: Any
     if kind == "chat":
         if not Topic.select().where(Topic.id == owner).exists():

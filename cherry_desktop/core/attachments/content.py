@@ -14,13 +14,13 @@ import binascii
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import unquote_to_bytes
 from xml.sax.saxutils import quoteattr
 
 from cherry_desktop.core.attachments.limits import AttachmentError, decode_text, is_image_type
 from cherry_desktop.core.attachments.store import AttachmentStore
 from cherry_desktop.core.messages import AttachmentPart, FilePart, MessagePart, TextPart, UIMessage, message_text
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 
 log = logging.getLogger(__name__)
 
@@ -123,13 +123,13 @@ def file_contents(message: UIMessage) -> list[FileContent]:
     return out
 
 
-def anthropic_image_block(image: ImageContent) -> dict[str, Any]:
+def anthropic_image_block(image: ImageContent) -> JsonObject:
     """An image as the Anthropic Messages API (and Claude Code's input) takes it."""
     return {"type": "image", "source": {"type": "base64", "media_type": image.media_type, "data": image.data_base64}}
 
 
-def api_content(message: UIMessage, image: Callable[[ImageContent], dict[str, Any]], *,
-                text: str | None = None) -> str | list[dict[str, Any]]:
+def api_content(message: UIMessage, image: Callable[[ImageContent], JsonObject], *,
+                text: str | None = None) -> str | list[JsonValue]:
     """A message's content for a model API: its text, or (a user message with files) parts:
     the text, then each file: an image as `image(...)` makes it, a text file as a text part
     (`text_file_block`). Assistant messages keep their text only. `text` replaces the
@@ -138,7 +138,7 @@ def api_content(message: UIMessage, image: Callable[[ImageContent], dict[str, An
     files = file_contents(message) if message.role == "user" else []
     if not files:
         return text
-    parts: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    parts: list[JsonValue] = [{"type": "text", "text": text}] if text else []
     for f in files:
         parts.append(image(f) if isinstance(f, ImageContent)
                      else {"type": "text", "text": text_file_block(f.filename, f.text)})

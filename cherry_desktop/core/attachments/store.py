@@ -18,6 +18,7 @@ import logging
 import os
 import re
 import shutil
+import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -41,6 +42,11 @@ log = logging.getLogger(__name__)
 CHAT_SCOPE_PREFIX = "chat-"
 SESSION_SCOPE_PREFIX = "session-"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+# Windows opens files in text mode unless told otherwise; the flag exists there only.
+if sys.platform == "win32":
+    _O_BINARY = os.O_BINARY
+else:
+    _O_BINARY = 0
 #: A file younger than this and not in flight is kept by a sweep. Zero: one instance owns a
 #: data dir (`InstanceLock`), and its sends keep their files in flight until their row is saved.
 DEFAULT_GRACE_S = 0.0
@@ -90,7 +96,7 @@ class AttachmentStore:
         path = self.root / stored_name
         try:
             make_private_folder(path.parent)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), FILE_MODE)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_BINARY, FILE_MODE)
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(candidate.data)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+
+# `Any`: what a JSON cell holds (`json.loads`' own type); each reader narrows it to the shape it
+# stores (the repositories check for a dict or a list before they use it).
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import builtins
+
+# `Any` in this module: JSON cells as stored (settings, metadata, stats: dicts whose values
+# readers narrow), peewee field -> value maps, fields and SQL parameters (peewee ships no types).
 from typing import TYPE_CHECKING, Any, cast
 
 import peewee as pw

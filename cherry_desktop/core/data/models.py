@@ -10,6 +10,9 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
+
+# `Any` in this module: peewee's fields, metadata and cursors (untyped), and rows read as
+# namespaces of their columns (attributes named by the model's columns, values as SQLite has them).
 from typing import Any
 
 import peewee as pw

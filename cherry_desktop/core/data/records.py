@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+# `Any`: the JSON cells records carry as stored (provider settings, agent config, message stats and
+# metadata): dicts whose values each reader narrows; the UI and the stream read them by key.
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:

@@ -29,8 +29,10 @@ class FirstExchange:
 
 
 def _text(data: str) -> str:
+    from cherry_desktop.core.messages import TextPart  # loaded with the first parse, as the parts are
+
     parts, _error = parts_from_json(data, where="naming")
-    return "\n".join(getattr(p, "text", "") for p in parts if getattr(p, "type", "") == "text").strip()
+    return "\n".join(p.text for p in parts if isinstance(p, TextPart)).strip()
 
 
 class TopicNameRepository:

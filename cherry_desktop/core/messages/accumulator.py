@@ -8,9 +8,23 @@ of the message); call it at terminal time or for a checkpoint, not per chunk.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator
+
+# `Any` in this module: `apply`'s chunk (its `.type` dispatch is the hot path's narrowing), the
+# builders' field dicts (a part's fields before its model validates them) and message metadata.
 from typing import Any
 
-from cherry_desktop.core.messages.chunks import DataChunk, UIMessageChunk
+from cherry_desktop.core.messages.chunks import (
+    DataChunk,
+    ToolApprovalRequestChunk,
+    ToolInputAvailableChunk,
+    ToolInputDeltaChunk,
+    ToolInputErrorChunk,
+    ToolInputStartChunk,
+    ToolOutputAvailableChunk,
+    ToolOutputDeniedChunk,
+    ToolOutputErrorChunk,
+    UIMessageChunk,
+)
 from cherry_desktop.core.messages.errors import ErrorCode
 from cherry_desktop.core.messages.ui_message import (
     DataPart,
@@ -24,6 +38,10 @@ from cherry_desktop.core.messages.ui_message import (
     UIMessage,
     new_id,
 )
+
+#: The chunks of one tool call (``tool-*``), folded into its `ToolPart`.
+ToolChunk = (ToolInputStartChunk | ToolInputDeltaChunk | ToolInputAvailableChunk | ToolInputErrorChunk
+             | ToolApprovalRequestChunk | ToolOutputAvailableChunk | ToolOutputErrorChunk | ToolOutputDeniedChunk)
 
 
 class _TextBuilder:
@@ -143,48 +161,49 @@ class UIMessageAccumulator:
         if b is not None:
             b.state = "done"
 
-    def _tool(self, chunk: Any) -> _ToolBuilder:
+    def _tool(self, chunk: ToolChunk) -> _ToolBuilder:
         b = self._tools.get(chunk.tool_call_id)
         if b is None:
-            b = _ToolBuilder(chunk.tool_call_id, getattr(chunk, "tool_name", None) or "unknown",
-                             getattr(chunk, "dynamic", True))
+            name, dynamic = "unknown", True  # a chunk that names no tool (its start was lost)
+            if isinstance(chunk, ToolInputStartChunk | ToolInputAvailableChunk):
+                name, dynamic = chunk.tool_name or name, chunk.dynamic
+            elif isinstance(chunk, ToolInputErrorChunk):
+                name = chunk.tool_name or name
+            b = _ToolBuilder(chunk.tool_call_id, name, dynamic)
             self._tools[chunk.tool_call_id] = b
             self._parts.append(b)
         return b
 
-    def _apply_tool(self, chunk: Any) -> None:
-        t = chunk.type
+    def _apply_tool(self, chunk: ToolChunk) -> None:
         b = self._tool(chunk)
         f = b.fields
-        if t == "tool-input-start":
-            for key in ("provider_executed", "provider_metadata"):
-                if getattr(chunk, key, None) is not None:
-                    f[key] = getattr(chunk, key)
-        elif t == "tool-input-delta":
+        if isinstance(chunk, ToolInputStartChunk | ToolInputAvailableChunk):
+            if isinstance(chunk, ToolInputAvailableChunk):
+                f["input"] = chunk.input
+                f["state"] = "input-available"
+                f["tool_name"] = chunk.tool_name
+            if chunk.provider_executed is not None:
+                f["provider_executed"] = chunk.provider_executed
+            if chunk.provider_metadata is not None:
+                f["provider_metadata"] = chunk.provider_metadata
+        elif isinstance(chunk, ToolInputDeltaChunk):
             b.input_pieces.append(chunk.input_text_delta)
-        elif t == "tool-input-available":
-            f["input"] = chunk.input
-            f["state"] = "input-available"
-            f["tool_name"] = chunk.tool_name
-            for key in ("provider_executed", "provider_metadata"):
-                if getattr(chunk, key, None) is not None:
-                    f[key] = getattr(chunk, key)
-        elif t == "tool-input-error":
+        elif isinstance(chunk, ToolInputErrorChunk):
             f["input"] = chunk.input
             f["state"] = "output-error"
             f["error_text"] = chunk.error_text
-        elif t == "tool-approval-request":
+        elif isinstance(chunk, ToolApprovalRequestChunk):
             f["state"] = "approval-requested"
             f["approval"] = ToolApproval(id=chunk.approval_id)
-        elif t == "tool-output-available":
+        elif isinstance(chunk, ToolOutputAvailableChunk):
             f["state"] = "output-available"
             f["output"] = chunk.output
             if chunk.duration_ms is not None:
                 f["duration_ms"] = chunk.duration_ms
-        elif t == "tool-output-error":
+        elif isinstance(chunk, ToolOutputErrorChunk):
             f["state"] = "output-error"
             f["error_text"] = chunk.error_text
-        elif t == "tool-output-denied":
+        else:  # ToolOutputDeniedChunk
             f["state"] = "output-denied"
             if chunk.reason:
                 f["error_text"] = chunk.reason

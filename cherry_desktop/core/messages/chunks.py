@@ -7,6 +7,9 @@ Producers on a hot path may use `Model.model_construct(...)` to skip validation.
 
 from __future__ import annotations
 
+# `Any` in the chunk models: what runtimes and providers send as is (tool input and output,
+# metadata, data payloads), validated as any value: no per-value validation on the hot path,
+# readers narrow. The discriminator gets a dict or a model instance (pydantic's contract).
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Tag, TypeAdapter
@@ -171,6 +174,7 @@ _STATIC_TYPES = frozenset(c.model_fields["type"].default for c in _STATIC)
 
 
 def _chunk_tag(value: Any) -> str:
+    # A dict to validate, or any chunk model instance (all have `type`, no common base declares it).
     t = value.get("type", "") if isinstance(value, dict) else getattr(value, "type", "")
     return str(t) if t in _STATIC_TYPES else "data"
 

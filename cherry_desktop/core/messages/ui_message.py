@@ -8,6 +8,10 @@ persistence listener folds a failed turn's error into a trailing `data-error` pa
 from __future__ import annotations
 
 import uuid
+
+# `Any` in the part models: tool input and output, metadata and data payloads as runtimes and
+# providers sent them (stored and replayed as is, readers narrow); the discriminator gets a dict
+# or a model instance (pydantic's contract).
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
@@ -106,6 +110,7 @@ class AttachmentPart(_Model):
 
 
 def _part_tag(value: Any) -> str:
+    # A dict to validate, or any part model instance (all have `type`, no common base declares it).
     t = value.get("type", "") if isinstance(value, dict) else getattr(value, "type", "")
     if t in ("text", "reasoning", "step-start", "file", "attachment"):
         return str(t)

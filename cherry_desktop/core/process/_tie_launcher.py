@@ -34,6 +34,9 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+
+# `Any`: the stdlib `select` module, whose members differ per platform (poll, kqueue); the
+# launcher uses the ones its platform has.
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
@@ -61,7 +64,7 @@ def _exit_waiter(app_pid: int, child_pid: int) -> Callable[[], str]:
     import select
 
     sel: Any = select
-    pidfd_open = getattr(os, "pidfd_open", None)
+    pidfd_open = getattr(os, "pidfd_open", None)  # Linux 5.3+ only: the launcher probes the platform
     if pidfd_open is not None:
         try:
             app_fd = pidfd_open(app_pid)
@@ -136,7 +139,7 @@ def _marked_processes(marker: bytes) -> list[int]:
 
 def _child_exit_waiter(child_pid: int) -> Callable[[float], bool]:
     """A `wait(timeout) -> bool`: whether the child (the watcher's parent) exited in time."""
-    pidfd_open = getattr(os, "pidfd_open", None)
+    pidfd_open = getattr(os, "pidfd_open", None)  # Linux 5.3+ only: the launcher probes the platform
     if pidfd_open is not None:
         import select
 

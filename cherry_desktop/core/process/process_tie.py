@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 
+from cherry_desktop.core.storage.assets import is_frozen
+
 log = logging.getLogger(__name__)
 
 #: First argument of a frozen app's executable that runs the launcher instead of the app.
@@ -59,7 +61,7 @@ def launcher_prefix(mode: TieMode | None = None) -> list[str]:
     mode = mode or default_mode()
     if mode is TieMode.JOB_OBJECT:
         return []
-    if getattr(sys, "frozen", False):
+    if is_frozen():
         # No interpreter to run a script with: the app's own executable runs the launcher.
         return [sys.executable, FROZEN_LAUNCHER_ARG, mode.value, str(os.getpid()), "--"]
     script = Path(__file__).with_name("_tie_launcher.py")

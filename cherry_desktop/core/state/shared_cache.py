@@ -13,6 +13,9 @@ import logging
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+
+# `Any`: the cache holds whatever core publishes under a key (stream status snapshots, titles, a
+# runtime's setup progress...); each subscriber knows its keys and reads their values.
 from typing import Any
 
 log = logging.getLogger(__name__)

@@ -17,9 +17,22 @@ AssetFolder = Literal["resources", "i18n"]
 _REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
+# PyInstaller marks a frozen interpreter with `sys.frozen` and `sys._MEIPASS` (its bundle), which
+# a plain one lacks: these two are the one place the app asks.
+def is_frozen() -> bool:
+    """The app runs frozen (the PyInstaller bundle), not from a Python install."""
+    return bool(getattr(sys, "frozen", False))
+
+
+def frozen_bundle_dir() -> Path | None:
+    """Where the frozen app unpacked its bundle; None when not frozen."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    return Path(bundle) if isinstance(bundle, str) else None
+
+
 def _candidates(folder: AssetFolder) -> list[Path]:
     found: list[Path] = []
-    bundle = getattr(sys, "_MEIPASS", None)
+    bundle = frozen_bundle_dir()
     if bundle:
         found.append(Path(bundle) / folder)
     found.append(_REPO_ROOT / folder)

@@ -42,7 +42,9 @@ def _is_usable(backend: KeyringBackend) -> bool:
     if name.startswith("keyring.backends.fail"):
         return False
     if name.startswith("keyring.backends.chainer"):
-        return bool(getattr(backend, "backends", []))
+        from keyring.backends.chainer import ChainerBackend  # imported already: it is the backend's module
+
+        return isinstance(backend, ChainerBackend) and bool(backend.backends)
     try:
         return float(backend.priority) > 0
     except Exception:

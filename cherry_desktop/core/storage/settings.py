@@ -14,6 +14,9 @@ import json
 import logging
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+
+# `Any`: settings as stored (a JSON object, validated field by field in `__post_init__`) and
+# the keyword changes `update` validates the same way.
 from typing import Any, Literal
 
 log = logging.getLogger(__name__)
@@ -52,8 +55,9 @@ class AppSettings:
     stream_idle_timeout_s: int = 300
 
     def __post_init__(self) -> None:
+        values = asdict(self)
         for spec in fields(self):
-            value = getattr(self, spec.name)
+            value = values[spec.name]
             expected = type(spec.default)
             if type(value) is not expected:  # exact: True is not an int setting, 1 not a bool
                 raise SettingsError(f"settings.{spec.name}: expected {expected.__name__}, got {value!r}")
@@ -61,8 +65,8 @@ class AppSettings:
             if choices is not None and value not in choices:
                 raise SettingsError(f"settings.{spec.name}: {value!r} is not one of {', '.join(choices)}")
         for name in ("agent_idle_window_s", "stream_idle_timeout_s"):
-            if getattr(self, name) < 0:
-                raise SettingsError(f"settings.{name}: {getattr(self, name)} is negative")
+            if values[name] < 0:
+                raise SettingsError(f"settings.{name}: {values[name]} is negative")
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> AppSettings:

@@ -13,12 +13,36 @@ from __future__ import annotations
 
 import enum
 import logging
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from cherry_desktop.core.data import Repositories
 
+if TYPE_CHECKING:
+    from cherry_desktop.core.ai.runtime.types import AgentRuntimeConnection, ContextUsage
+
 log = logging.getLogger(__name__)
+
+
+class LiveSessionView(Protocol):
+    """What the header reads of a live session (the host's `LiveSession`)."""
+
+    @property
+    def context_usage(self) -> ContextUsage | None: ...
+
+    @property
+    def connection(self) -> AgentRuntimeConnection | None: ...
+
+
+class SessionRuntime(Protocol):
+    """What the header uses of the agent-session host (`AgentSessionRuntimeService`)."""
+
+    def get_entry(self, session_id: str) -> LiveSessionView | None: ...
+
+    def revoke_always_allowed_tools(self, session_id: str, tool_names: list[str] | None = None) -> Iterable[str]: ...
+
+    async def reconcile_agent(self, agent_id: str) -> Mapping[str, str]: ...
 
 
 class PermissionOutcome(enum.Enum):
@@ -51,7 +75,8 @@ def _modes(agent_type: str) -> tuple[str, ...]:
     return tuple(caps.permission_modes) if caps is not None else ("default",)
 
 
-def session_header_info(repos: Repositories, runtime: Any, session_id: str) -> SessionHeaderInfo | None:
+def session_header_info(repos: Repositories, runtime: SessionRuntime | None,
+                        session_id: str) -> SessionHeaderInfo | None:
     session = repos.sessions.find_session(session_id)
     if session is None or session.agent_id is None:
         return None
@@ -77,7 +102,7 @@ def always_allowed_tools(repos: Repositories, session_id: str) -> tuple[str, ...
     return info.always_allowed_tools if info is not None else ()
 
 
-def revoke_always_allowed(repos: Repositories, runtime: Any, session_id: str,
+def revoke_always_allowed(repos: Repositories, runtime: SessionRuntime | None, session_id: str,
                           tool_names: list[str] | None = None) -> tuple[str, ...]:
     """Ask again for `tool_names` (None: every tool) in the session, its live connection
     included; returns the tools still allowed."""
@@ -86,7 +111,7 @@ def revoke_always_allowed(repos: Repositories, runtime: Any, session_id: str,
     return repos.sessions.update_always_allowed_tools(session_id, remove=tool_names, remove_all=tool_names is None)
 
 
-def context_usage(runtime: Any, session_id: str) -> tuple[int | None, int | None]:
+def context_usage(runtime: SessionRuntime | None, session_id: str) -> tuple[int | None, int | None]:
     """The live session's last context usage (its entry's, else its connection's)."""
     entry = runtime.get_entry(session_id) if runtime is not None else None
     if entry is None:
@@ -97,7 +122,8 @@ def context_usage(runtime: Any, session_id: str) -> tuple[int | None, int | None
     return (usage.used_tokens, usage.max_tokens) if usage is not None else (None, None)
 
 
-async def apply_permission_mode(repos: Repositories, runtime: Any, session_id: str, mode: str) -> PermissionOutcome:
+async def apply_permission_mode(repos: Repositories, runtime: SessionRuntime | None, session_id: str,
+                                mode: str) -> PermissionOutcome:
     """Save `mode` as the session's agent's and carry it onto the live connection."""
     session = repos.sessions.get_session(session_id)
     if session.agent_id is None:

@@ -91,10 +91,7 @@ class SessionsBridge(CoreBridge):
         caps = self.runtime_capabilities().get(agent.type) if agent else None
         if caps is None:
             return False
-        # The descriptor has no such field yet (every runtime steers): the core/ai/runtime
-        # workstream replaces this read with the descriptor's own field.
-        explicit = getattr(caps, "supports_steer", None)
-        return True if explicit is None else bool(explicit)
+        return caps.supports_steer
 
     # -- agents and sessions --------------------------------------------------------------------
     def find_agent(self, agent_id: str) -> AgentRecord | None:

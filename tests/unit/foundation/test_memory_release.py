@@ -6,15 +6,10 @@ from __future__ import annotations
 import asyncio
 import linecache
 
-from cherry_desktop.core.ai.stream.types import TopicStreamStatus
+from cherry_desktop.core.ai.stream.types import TopicStatusSnapshotEntry, TopicStreamStatus
 from cherry_desktop.core.app.container import Application
 from cherry_desktop.core.app.memory import MemoryReleaseService, release_memory
 from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
-
-
-class Status:
-    def __init__(self, status: TopicStreamStatus) -> None:
-        self.status = status
 
 
 async def started(cache: SharedCache, released: list[int]) -> MemoryReleaseService:
@@ -24,7 +19,7 @@ async def started(cache: SharedCache, released: list[int]) -> MemoryReleaseServi
 
 
 def publish(cache: SharedCache, topic: str, status: TopicStreamStatus) -> None:
-    cache.set_shared(topic_stream_status_key(topic), Status(status))
+    cache.set_shared(topic_stream_status_key(topic), TopicStatusSnapshotEntry(status=status))
 
 
 async def test_released_once_after_the_last_stream_went_quiet() -> None:

@@ -9,8 +9,11 @@ from typing import Any
 
 from claude_agent_sdk import ResultMessage, StreamEvent, SystemMessage
 
+from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.claude_code.connection import ClaudeCodeConnection
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import QueryRequest
+from cherry_desktop.core.ai.runtime.claude_code.sdk_client import CallbackRouter
+from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt
 from cherry_desktop.core.ai.runtime.types import AgentRuntimeEvent, RuntimeSendInput
 from cherry_desktop.core.messages import UIMessage
 
@@ -63,15 +66,14 @@ class StandInProcessManager:
     def __init__(self) -> None:
         self.client = StandInClient()
 
-    def new_client(self, options: Any, *, api_key: str | None = None) -> StandInClient:
+    def new_client(self, launch: CliLaunch, router: CallbackRouter) -> StandInClient:
         return self.client
 
 
 def _connection() -> ClaudeCodeConnection:
     request = QueryRequest(resume=None, cwd=None, model="x", permission_mode="default", disabled_tools=(),
-                           system_prompt="", env={}, signature="sig")
-    pm = StandInProcessManager()
-    return ClaudeCodeConnection(request=request, process_manager=pm)  # type: ignore[arg-type]
+                           prompt=AgentRuntimePrompt(base=None, append=""), env={}, signature="sig")
+    return ClaudeCodeConnection(request=request, process_manager=StandInProcessManager())
 
 
 def _kinds(events: list[AgentRuntimeEvent | None]) -> list[str]:

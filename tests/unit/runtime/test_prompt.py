@@ -42,7 +42,7 @@ def test_all_nine_blocks_in_order(tmp_path: Path) -> None:
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "system.md").write_text("Custom base for {{username}}.")
     out = _build(tmp_path, _agent(instructions="Be {{agent_name}} on {{model_name}} at {{date}}."),
-                 channel={"name": "Slack #ops"}, citation_tools=["mcp__cherry-tools__kb_search"],
+                 channel=P.LinkedChannel("Slack #ops"), citation_tools=["mcp__cherry-tools__kb_search"],
                  workspace_instructions="Use tabs.")
     assert out.base == "Custom base for bob."
     markers = [P.BLOCK_PRECEDENCE, P.BLOCK_IDENTITY, P.BLOCK_WORKSPACE, P.BLOCK_AGENT, P.BLOCK_ENVIRONMENT,

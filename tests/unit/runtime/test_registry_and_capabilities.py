@@ -6,15 +6,17 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
-from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES, AGENT_TYPES
+from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES, AGENT_TYPES, ToolCategory
 from cherry_desktop.core.ai.runtime.register_drivers import (
     DriverNotRegisteredError,
     RuntimeDriverRegistry,
     register_drivers,
 )
+from cherry_desktop.core.ai.runtime.types import PermissionMode
 from cherry_desktop.core.data.records import ModelRecord, ProviderRecord
 from tests.fakes.scripted_driver import ScriptedDriver
 
@@ -72,11 +74,35 @@ def test_descriptor_invariants() -> None:
         assert caps.permission_modes and caps.create_defaults.permission_mode in caps.permission_modes
         names = [t.name for t in caps.builtin_tools]
         assert len(names) == len(set(names)), "tool names are unique"
-        assert "agent-session" in caps.capabilities
         # every mutating/executing tool asks by default (fail closed)
         for tool in caps.builtin_tools:
             if tool.category in ("write", "execute") and tool.name not in ("BashOutput",):
                 assert tool.requires_approval, tool.name
+
+
+def test_descriptor_labels_modes_and_commands_are_well_formed() -> None:
+    label_keys = [c.label_key for c in AGENT_RUNTIME_CAPABILITIES.values()]
+    assert len(set(label_keys)) == len(label_keys)
+    for caps in AGENT_RUNTIME_CAPABILITIES.values():
+        assert caps.label_key.startswith("agent.runtime.")
+        assert set(caps.permission_modes) <= set(get_args(PermissionMode))
+        assert len(set(caps.permission_modes)) == len(caps.permission_modes)
+        assert {t.category for t in caps.builtin_tools} <= set(get_args(ToolCategory))
+        # Slash commands are offered as typed: "/name", once each.
+        assert all(c.startswith("/") and c[1:].isidentifier() for c in caps.slash_commands)
+        assert len(set(caps.slash_commands)) == len(caps.slash_commands)
+
+
+def test_both_runtimes_offer_steering_and_their_catalog_is_the_descriptors() -> None:
+    """claude-code steers through its PreToolUse hook, pi through its RPC ``steer``; each
+    driver's tool catalog is its descriptor's builtin tools (one table for both)."""
+    registry = RuntimeDriverRegistry()
+    assert register_drivers(registry) == []
+    for agent_type, caps in AGENT_RUNTIME_CAPABILITIES.items():
+        assert caps.supports_steer, agent_type
+        catalog = registry.get(agent_type).list_available_tools()
+        assert [(t.name, t.category, t.requires_approval) for t in catalog] == [
+            (t.name, t.category, t.requires_approval) for t in caps.builtin_tools]
 
 
 def test_claude_code_model_filter_fails_closed_without_a_provider() -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import aclosing
-from typing import Any
 
 from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
 from cherry_desktop.core.ai.providers.reply import BlockKind
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.attachments.content import anthropic_image_block, api_content
 from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessageChunk, error_code_for, message_text
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue, json_int, json_object
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
@@ -21,13 +21,13 @@ _DELTA_KINDS: dict[str, tuple[BlockKind, str]] = {"text_delta": ("text", "text")
                                                   "thinking_delta": ("reasoning", "thinking")}
 
 
-def _as_blocks(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+def _as_blocks(content: JsonValue) -> list[JsonValue]:
+    return content if isinstance(content, list) else [{"type": "text", "text": str(content)}]
 
 
-def anthropic_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
+def anthropic_messages(request: AiStreamRequest) -> list[JsonValue]:
     """User/assistant turns; same-role neighbours merged, user first."""
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     for m in request.messages:
         if m.role == "system":
             continue
@@ -44,7 +44,7 @@ def anthropic_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
             out.append({"role": m.role, "content": content})
     while out and out[0]["role"] != "user":
         out.pop(0)
-    return out
+    return list(out)
 
 
 class AnthropicProvider(HttpStreamingProvider):
@@ -54,10 +54,10 @@ class AnthropicProvider(HttpStreamingProvider):
         base = (self.record.base_url or DEFAULT_BASE_URL).rstrip("/")
         return base + ("/messages" if base.endswith("/v1") else "/v1/messages")
 
-    def body(self, model: str, request: AiStreamRequest) -> dict[str, Any]:
+    def body(self, model: str, request: AiStreamRequest) -> JsonObject:
         params = request.parameters
-        body: dict[str, Any] = {"model": model, "messages": anthropic_messages(request), "stream": True,
-                                "max_tokens": int(params.get("max_tokens", DEFAULT_MAX_TOKENS))}
+        body: JsonObject = {"model": model, "messages": anthropic_messages(request), "stream": True,
+                            "max_tokens": int(params.get("max_tokens", DEFAULT_MAX_TOKENS))}
         system = "\n\n".join(s for s in [request.system or "", *(message_text(m) for m in request.messages
                                                                    if m.role == "system")] if s)
         if system:
@@ -93,24 +93,25 @@ class AnthropicProvider(HttpStreamingProvider):
                     return
                 kind = obj.get("type") or ev.event
                 if kind == "error":
-                    err = obj.get("error") or {}
+                    err = json_object(obj.get("error"))
                     err_type = str(err.get("type", "error"))
                     yield reply.error(f"{err_type}: {err.get('message', '')}".rstrip(),
                                       error_code_for(err_type, default=ErrorCode.PROVIDER_ERROR))
                     return
                 if kind == "message_start":
-                    usage = (obj.get("message") or {}).get("usage") or {}
+                    usage = json_object(json_object(obj.get("message")).get("usage"))
                     if isinstance(usage.get("input_tokens"), int):
-                        meta["prompt_tokens"] = usage["input_tokens"] + int(usage.get("cache_read_input_tokens") or 0) \
-                            + int(usage.get("cache_creation_input_tokens") or 0)
+                        meta["prompt_tokens"] = json_int(usage.get("input_tokens")) \
+                            + json_int(usage.get("cache_read_input_tokens")) \
+                            + json_int(usage.get("cache_creation_input_tokens"))
                 elif kind == "content_block_start":
-                    index = int(obj.get("index", 0))
-                    block_kind = _BLOCK_KINDS.get(str((obj.get("content_block") or {}).get("type")))
+                    index = json_int(obj.get("index", 0))
+                    block_kind = _BLOCK_KINDS.get(str(json_object(obj.get("content_block")).get("type")))
                     if block_kind is not None:
                         yield reply.start(block_kind, f"{block_kind}-{index}", key=index)
                 elif kind == "content_block_delta":
-                    index = int(obj.get("index", 0))
-                    delta = obj.get("delta") or {}
+                    index = json_int(obj.get("index", 0))
+                    delta = json_object(obj.get("delta"))
                     kind_and_field = _DELTA_KINDS.get(str(delta.get("type")))
                     if kind_and_field is not None:
                         block_kind, text_field = kind_and_field
@@ -118,19 +119,20 @@ class AnthropicProvider(HttpStreamingProvider):
                         if piece is not None:
                             yield piece
                 elif kind == "content_block_stop":
-                    end = reply.end(int(obj.get("index", 0)))
+                    end = reply.end(json_int(obj.get("index", 0)))
                     if end is not None:
                         yield end
                 elif kind == "message_delta":
-                    stop_reason = (obj.get("delta") or {}).get("stop_reason") or stop_reason
-                    usage = obj.get("usage") or {}
+                    stop = json_object(obj.get("delta")).get("stop_reason")
+                    stop_reason = stop if isinstance(stop, str) and stop else stop_reason
+                    usage = json_object(obj.get("usage"))
                     if isinstance(usage.get("output_tokens"), int):
                         meta["completion_tokens"] = usage["output_tokens"]
                 elif kind == "message_stop":
                     stopped = True
                     break
         if "prompt_tokens" in meta or "completion_tokens" in meta:
-            meta["total_tokens"] = int(meta.get("prompt_tokens", 0)) + int(meta.get("completion_tokens", 0))
+            meta["total_tokens"] = json_int(meta.get("prompt_tokens")) + json_int(meta.get("completion_tokens"))
         # A block the server never stopped is over once the message is: ended, not left streaming.
         for chunk in reply.ending(request.signal, complete=stopped, finish_reason=stop_reason or "end_turn",
                                   close_blocks=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from typing import Any, Protocol
+from typing import Protocol
 
 import httpx
 
@@ -14,6 +14,7 @@ from cherry_desktop.core.ai.providers.sse import SseEvent, StreamAbortedError, i
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import ProviderRecord
 from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessageChunk, code_for_status
+from cherry_desktop.core.messages.json_value import JsonObject
 
 
 class ChatProvider(Protocol):
@@ -67,7 +68,7 @@ class HttpStreamingProvider:
         headers = self.record.settings.get("headers")
         return {str(k): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {}
 
-    async def open_events(self, url: str, headers: dict[str, str], body: dict[str, Any],
+    async def open_events(self, url: str, headers: dict[str, str], body: JsonObject,
                           request: AiStreamRequest) -> AsyncGenerator[SseEvent | ErrorChunk, None]:
         name = self.display_name
         signal = request.signal

@@ -9,23 +9,23 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import aclosing
-from typing import Any
 
 from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.attachments.content import ImageContent, api_content
 from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessageChunk, code_for_status, error_code_for
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue, json_object
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _PASS_THROUGH = ("temperature", "top_p", "max_tokens", "presence_penalty", "frequency_penalty", "seed", "stop")
 
 
-def _image_url(image: ImageContent) -> dict[str, Any]:
+def _image_url(image: ImageContent) -> JsonObject:
     return {"type": "image_url", "image_url": {"url": f"data:{image.media_type};base64,{image.data_base64}"}}
 
 
-def openai_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def openai_messages(request: AiStreamRequest) -> list[JsonValue]:
+    out: list[JsonValue] = []
     if request.system:
         out.append({"role": "system", "content": request.system})
     for m in request.messages:
@@ -35,15 +35,15 @@ def openai_messages(request: AiStreamRequest) -> list[dict[str, Any]]:
     return out
 
 
-def usage_metadata(usage: dict[str, Any]) -> dict[str, Any]:
-    meta: dict[str, Any] = {}
-    for src, dst in (("prompt_tokens", "prompt_tokens"), ("completion_tokens", "completion_tokens"),
-                     ("total_tokens", "total_tokens")):
-        if isinstance(usage.get(src), int):
-            meta[dst] = usage[src]
-    details = usage.get("completion_tokens_details")
-    if isinstance(details, dict) and isinstance(details.get("reasoning_tokens"), int):
-        meta["thoughts_tokens"] = details["reasoning_tokens"]
+def usage_metadata(usage: JsonObject) -> JsonObject:
+    meta: JsonObject = {}
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = usage.get(key)
+        if isinstance(value, int):
+            meta[key] = value
+    reasoning = json_object(usage.get("completion_tokens_details")).get("reasoning_tokens")
+    if isinstance(reasoning, int):
+        meta["thoughts_tokens"] = reasoning
     return meta
 
 
@@ -80,8 +80,8 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
         return (self.record.base_url or DEFAULT_BASE_URL).rstrip("/") + "/chat/completions"
 
     async def stream(self, model: str, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
-        body: dict[str, Any] = {"model": model, "messages": openai_messages(request), "stream": True,
-                                "stream_options": {"include_usage": True}}
+        body: JsonObject = {"model": model, "messages": openai_messages(request), "stream": True,
+                            "stream_options": {"include_usage": True}}
         body.update({k: v for k, v in request.parameters.items() if k in _PASS_THROUGH})
         headers = {"Accept": "text/event-stream"}
         if self.api_key:
@@ -106,15 +106,17 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
                 if isinstance(obj, ErrorChunk):
                     yield obj
                     return
-                if obj.get("error"):
-                    err = obj["error"]
+                err = obj.get("error")
+                if err:
                     yield reply.error(str(err.get("message", err) if isinstance(err, dict) else err),
                                       openai_error_code(err))
                     return
-                if isinstance(obj.get("usage"), dict):
-                    reply.meta.update(usage_metadata(obj["usage"]))
-                for choice in obj.get("choices") or []:
-                    delta = choice.get("delta") or {}
+                usage = obj.get("usage")
+                if isinstance(usage, dict):
+                    reply.meta.update(usage_metadata(usage))
+                choices = obj.get("choices")
+                for choice in (json_object(c) for c in (choices if isinstance(choices, list) else [])):
+                    delta = json_object(choice.get("delta"))
                     reasoning = delta.get("reasoning_content") or delta.get("reasoning")
                     if isinstance(reasoning, str) and reasoning:
                         for chunk in reply.append("reasoning", "reasoning-0", reasoning):
@@ -128,7 +130,7 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
                         for chunk in reply.append("text", "text-0", content):
                             yield chunk
                     if choice.get("finish_reason"):
-                        finish_reason = str(choice["finish_reason"])
+                        finish_reason = str(choice.get("finish_reason"))
         for chunk in reply.ending(request.signal, complete=finished or finish_reason is not None,
                                   finish_reason=finish_reason or "stop", close_blocks=True):
             yield chunk

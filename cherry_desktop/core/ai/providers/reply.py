@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable
-from typing import Any, Literal
+from typing import Literal
 
 from cherry_desktop.core.ai.providers.sse import SseEvent
 from cherry_desktop.core.ai.stream.types import AbortSignal
@@ -30,6 +30,7 @@ from cherry_desktop.core.messages import (
     TextStartChunk,
     UIMessageChunk,
 )
+from cherry_desktop.core.messages.json_value import JsonObject
 
 BlockKind = Literal["text", "reasoning"]
 
@@ -40,7 +41,7 @@ def provider_error(provider_name: str, detail: str, code: ErrorCode = ErrorCode.
     return ErrorChunk(error_text=f"{provider_name}: {detail}", error_code=code)
 
 
-def parse_json(data: str) -> dict[str, Any] | None:
+def parse_json(data: str) -> JsonObject | None:
     """`data` as a JSON object, or None when it is not one."""
     try:
         obj = json.loads(data)
@@ -63,7 +64,7 @@ class ReplyChunks:
 
     def __init__(self, provider_name: str, model_id: str | None) -> None:
         self.provider_name = provider_name
-        self.meta: dict[str, Any] = {"model_id": model_id}
+        self.meta: JsonObject = {"model_id": model_id}
         self._open: dict[Hashable, tuple[BlockKind, str]] = {}
 
     @staticmethod
@@ -104,7 +105,7 @@ class ReplyChunks:
     def error(self, detail: str, code: ErrorCode = ErrorCode.PROVIDER_ERROR) -> ErrorChunk:
         return provider_error(self.provider_name, detail, code)
 
-    def decode(self, event: SseEvent) -> dict[str, Any] | ErrorChunk:
+    def decode(self, event: SseEvent) -> JsonObject | ErrorChunk:
         """The event's JSON object, or the error chunk that ends a reply with malformed data."""
         obj = parse_json(event.data)
         return obj if obj is not None else self.error(f"malformed stream data: {event.data[:120]!r}",

@@ -12,8 +12,8 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 from cherry_desktop.core.storage.assets import asset_dir
 
 log = logging.getLogger(__name__)
@@ -67,10 +67,10 @@ class BuiltinAgentDefinition:
     permission_mode: str = "default"
 
 
-def _read_bundle(built_in_id: str, directory: Path | None) -> dict[str, Any] | None:
+def _read_bundle(built_in_id: str, directory: Path | None) -> JsonObject | None:
     path = (directory or bundle_dir()) / f"{built_in_id}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data: JsonValue = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:

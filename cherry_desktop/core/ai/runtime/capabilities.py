@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from cherry_desktop.core.ai.runtime.types import PermissionMode
+from cherry_desktop.core.ai.runtime.types import PermissionMode, ToolDescriptor
 from cherry_desktop.core.data.records import ModelRecord, ProviderRecord
 
 AgentType = Literal["claude-code", "pi"]
@@ -46,7 +46,7 @@ class CreateDefaults:
 
 @dataclass(frozen=True)
 class AgentRuntimeCapabilities:
-    """The descriptor of one agent type."""
+    """The descriptor of one agent type. Each field is read by the UI, or says below who reads it."""
 
     type: str
     # Qt translation context/key of the runtime's label; `label` is the untranslated source.
@@ -55,20 +55,22 @@ class AgentRuntimeCapabilities:
     permission_modes: tuple[PermissionMode, ...]
     create_defaults: CreateDefaults
     is_model_compatible: Callable[[ProviderRecord | None, ModelRecord], bool]
+    # Whether the window offers "Steer now" during a turn: the host then redirects the message
+    # into the running turn, or queues it as the next turn when the connection cannot.
+    supports_steer: bool
+    # The tag the runtime's stream adapter stamps on every tool part (the constants above) and
+    # the runtime's own tool catalog (its drivers' `list_available_tools`, pi's approval gate):
+    # the next issues' tool cards and agent edit dialog read them from here.
     transport: str
     builtin_tools: tuple[BuiltinToolDescriptor, ...]
-    capabilities: tuple[str, ...] = ("agent-session",)
-    supports_model_tiers: bool = False
-    supports_soul: bool = True
+    # Not read by the UI yet: the next issues (MCP servers, skills, the composer's slash
+    # commands) read these three.
     supports_mcp: bool = True
     supports_skills: bool = True
     slash_commands: tuple[str, ...] = field(default_factory=tuple)
     # Whether the runtime signs in with its own login (its CLI's) when the provider has no
     # stored key. False: a model without a key cannot run, and the New agent dialog says so.
     own_login: bool = False
-
-    def builtin_tool(self, name: str) -> BuiltinToolDescriptor | None:
-        return next((t for t in self.builtin_tools if t.name == name), None)
 
 
 def _claude_code_model_compatible(provider: ProviderRecord | None, model: ModelRecord) -> bool:
@@ -137,7 +139,8 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         is_model_compatible=_claude_code_model_compatible,
         transport=CLAUDE_CODE_TRANSPORT,
         builtin_tools=CLAUDE_CODE_BUILTIN_TOOLS,
-        supports_model_tiers=True,
+        # Mid-turn steers are injected by a PreToolUse hook (the spec's steer path).
+        supports_steer=True,
         slash_commands=("/compact", "/clear", "/context", "/cost"),
         # Without a key of ours the CLI uses the user's own `claude` login.
         own_login=True,
@@ -155,7 +158,8 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         is_model_compatible=_pi_model_compatible,
         transport=PI_TRANSPORT,
         builtin_tools=PI_BUILTIN_TOOLS,
-        supports_model_tiers=False,
+        # pi's RPC `steer` delivers a steer after the current message or tool.
+        supports_steer=True,
         supports_skills=False,
         # pi's slash commands are its TUI's; in RPC mode a "/compact" prompt would reach the
         # model as text (compaction is an RPC command the driver could map later).
@@ -166,3 +170,9 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
 
 def get_capabilities(agent_type: str) -> AgentRuntimeCapabilities | None:
     return AGENT_RUNTIME_CAPABILITIES.get(agent_type)
+
+
+def builtin_tool_catalog(agent_type: str) -> list[ToolDescriptor]:
+    """The runtime's own tools as its driver lists them (`list_available_tools`)."""
+    caps = AGENT_RUNTIME_CAPABILITIES[agent_type]
+    return [ToolDescriptor(t.name, t.category, t.requires_approval) for t in caps.builtin_tools]

@@ -13,11 +13,16 @@ import importlib
 import inspect
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from cherry_desktop.core.ai.runtime.capabilities import AGENT_TYPES
 from cherry_desktop.core.ai.runtime.types import AgentSessionRuntimeDriver
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.data.service import Repositories
+    from cherry_desktop.core.state.shared_cache import SharedCache
+    from cherry_desktop.core.storage.paths import PathRegistry
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +41,21 @@ class DriverNotRegisteredError(LookupError):
         self.agent_type = agent_type
 
 
+class SecretReader(Protocol):
+    """Where a driver reads a provider's key at connect time (`CredentialStore`: the keyring)."""
+
+    def try_get(self, name: str) -> str | None: ...
+
+
 @dataclass
 class RuntimeDriverDeps:
     """What a driver may be constructed with (passed as `deps=` when its __init__ takes it)."""
 
-    paths: Any = None  # PathRegistry
-    repos: Any = None  # Repositories
-    credentials: Any = None  # CredentialStore
-    shared_cache: Any = None  # SharedCache: what every window mirrors (a runtime's setup progress)
-    extra: dict[str, Any] = field(default_factory=dict)
+    paths: PathRegistry | None = None
+    repos: Repositories | None = None
+    credentials: SecretReader | None = None
+    #: What every window mirrors (a runtime's setup progress, e.g. pi being installed).
+    shared_cache: SharedCache | None = None
 
 
 class RuntimeDriverRegistry:
@@ -77,22 +88,21 @@ class RuntimeDriverRegistry:
         return list(self._drivers.values())
 
 
-def load_driver_class(spec: str) -> type[Any]:
+def load_driver_class(spec: str) -> type[AgentSessionRuntimeDriver]:
+    """The class a ``"module:Class"`` spec names (imported now)."""
     module_name, _, class_name = spec.partition(":")
     module = importlib.import_module(module_name)
+    # Loading by name is this function's job: the spec names the attribute.
     cls = getattr(module, class_name)
     if not isinstance(cls, type):
         raise TypeError(f"{spec} is not a class")
     return cls
 
 
-def _construct(cls: type[Any], deps: RuntimeDriverDeps) -> Any:
-    factory = getattr(cls, "from_deps", None)
-    if callable(factory):
-        return factory(deps)
-    params = inspect.signature(cls).parameters
-    if "deps" in params:
-        return cls(deps=deps)
+def _construct(cls: type[AgentSessionRuntimeDriver], deps: RuntimeDriverDeps) -> AgentSessionRuntimeDriver:
+    """A driver takes the deps as `deps` when its __init__ has that parameter (test drivers may not)."""
+    if "deps" in inspect.signature(cls).parameters:
+        return cls(deps=deps)  # type: ignore[call-arg]
     return cls()
 
 

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from cherry_desktop.core.data.records import (
     AgentRecord,
@@ -20,6 +20,7 @@ from cherry_desktop.core.data.records import (
     WorkspaceRecord,
 )
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 
 PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions"]
 ReconcileResult = Literal["current", "patched", "rebuild", "invalid", "failed"]
@@ -50,7 +51,7 @@ class ToolApprovalRequestEvent:
     approval_id: str
     tool_call_id: str
     tool_name: str
-    input: Any = None
+    input: JsonValue = None
     type: Literal["tool-approval-request"] = "tool-approval-request"
 
 
@@ -256,7 +257,7 @@ DISABLED_MESSAGE = "This tool is disabled for this agent."
 class ApprovalDecision:
     approved: bool
     reason: str | None = None
-    updated_input: Any = None
+    updated_input: JsonObject | None = None
     # Allowed, and this tool is allowed without asking for the rest of the session: the live
     # connection remembers it, and the host saves it with the session for later connections.
     always_allow: bool = False

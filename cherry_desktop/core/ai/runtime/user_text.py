@@ -7,8 +7,6 @@ as a tagged block (`text_file_block`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from cherry_desktop.core.attachments.content import (
     ImageContent,
     TextFileContent,
@@ -18,19 +16,20 @@ from cherry_desktop.core.attachments.content import (
     file_contents,
     text_file_block,
 )
-from cherry_desktop.core.messages import UIMessage
+from cherry_desktop.core.messages import AttachmentPart, FilePart, TextPart, UIMessage
+from cherry_desktop.core.messages.json_value import JsonValue
 
 
 def typed_text(message: UIMessage) -> str:
     """The text parts joined by blank lines; a file no runtime can take, by its name."""
     pieces: list[str] = []
     for part in message.parts:
-        kind = getattr(part, "type", "")
-        if kind == "text":
-            pieces.append(str(getattr(part, "text", "")))
-        elif kind == "attachment" or (kind == "file" and file_content(part) is None):  # type: ignore[arg-type]
-            name = getattr(part, "filename", None) or getattr(part, "url", "")
-            pieces.append(f"[attached file: {name}]")
+        if isinstance(part, TextPart):
+            pieces.append(part.text)
+        elif isinstance(part, AttachmentPart):
+            pieces.append(f"[attached file: {part.filename}]")
+        elif isinstance(part, FilePart) and file_content(part) is None:
+            pieces.append(f"[attached file: {part.filename or part.url}]")
     return "\n\n".join(p for p in pieces if p)
 
 
@@ -45,7 +44,7 @@ def runtime_input_images(message: UIMessage) -> list[ImageContent]:
     return [f for f in file_contents(message) if isinstance(f, ImageContent)]
 
 
-def anthropic_user_blocks(message: UIMessage, text: str) -> list[dict[str, Any]] | None:
+def anthropic_user_blocks(message: UIMessage, text: str) -> list[JsonValue] | None:
     """Anthropic-format content blocks of a message with files (None without any): `text`
     (the typed text, wrapped as the driver needs), then an `image` block per image and a text
     block per text file."""

@@ -9,19 +9,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
 
-from cherry_desktop.core.ai.runtime.capabilities import CLAUDE_CODE_BUILTIN_TOOLS
-from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
+from cherry_desktop.core.ai.runtime.capabilities import builtin_tool_catalog
 from cherry_desktop.core.ai.runtime.claude_code.connection import ClaudeCodeConnection
 from cherry_desktop.core.ai.runtime.claude_code.process_manager import ClaudeCodeProcessManager
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import (
     QueryRequest,
     build_claude_code_query_request,
-    build_sdk_options,
     uses_claude_login,
 )
+from cherry_desktop.core.ai.runtime.claude_code.sdk_client import CallbackRouter, SdkClient
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import DEFAULT_WARM_TTL_S, ClaudeCodeWarmQueryManager
+from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
     RuntimeConnectInput,
@@ -43,7 +42,7 @@ class ClaudeCodeRuntimeDriver:
     type = "claude-code"
     capabilities: Sequence[str] = ("agent-session",)
 
-    def __init__(self, deps: Any = None, *, warm_ttl_s: float = DEFAULT_WARM_TTL_S) -> None:
+    def __init__(self, deps: RuntimeDriverDeps | None = None, *, warm_ttl_s: float = DEFAULT_WARM_TTL_S) -> None:
         self.deps = deps
         self.process_manager = ClaudeCodeProcessManager()
         self.warm_queries = ClaudeCodeWarmQueryManager(ttl_s=warm_ttl_s)
@@ -66,7 +65,7 @@ class ClaudeCodeRuntimeDriver:
             raise RuntimeValidationError("provider-endpoint-missing", provider.id)
 
     def list_available_tools(self, mcp_ids: Sequence[str] = ()) -> list[ToolDescriptor]:
-        return [ToolDescriptor(t.name, t.category, t.requires_approval) for t in CLAUDE_CODE_BUILTIN_TOOLS]
+        return builtin_tool_catalog(self.type)
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -93,11 +92,8 @@ class ClaudeCodeRuntimeDriver:
         await self.prewarm(input.context.session.id, request)
 
     async def prewarm(self, session_id: str, request: QueryRequest) -> bool:
-        async def factory(router: CallbackRouter) -> Any:
-            options = build_sdk_options(
-                request, resume=request.resume, hooks=router.hooks(), can_use_tool=router.can_use_tool
-            )
-            client = self.process_manager.new_client(options, api_key=request.api_key)
+        async def factory(router: CallbackRouter) -> SdkClient:
+            client = self.process_manager.new_client(request.launch(request.resume), router)
             await client.connect()
             return client
 

@@ -7,9 +7,10 @@ it started, whatever the CLI later deletes. A prompt-injected command could send
 The CLI reads ``CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR`` (a descriptor number) instead: when the
 descriptor is a socket it reads the key from it up to a newline, closes it and forgets the
 variable (it writes the key to disk only under ``CLAUDE_CODE_REMOTE``, which Cherry never sets).
-So the transport makes a socket pair, writes ``key + "\\n"`` into one end and closes it, and the
-CLI inherits the other end (``pass_fds``). The key is in no file, no argument and no environment:
-a tool sees the number only, and a socket cannot be reopened through ``/proc/<pid>/fd``.
+So the transport (`transport.CliTransport`) makes a socket pair, writes ``key + "\\n"`` into one
+end and closes it, and the CLI inherits the other end (``pass_fds`` of its spawn: `key_handoff`).
+The key is in no file, no argument and no environment: a tool sees the number only, and a
+socket cannot be reopened through ``/proc/<pid>/fd``.
 
 Windows has no descriptor to pass (the CLI itself refuses it there): the key stays in the
 child's environment.
@@ -21,15 +22,10 @@ import contextlib
 import os
 import socket
 from collections.abc import Iterator
-from contextvars import ContextVar
-from typing import Any
 
 #: The CLI's variable naming the descriptor it reads its API key from.
 KEY_FD_ENV = "CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR"
 KEY_ENV = "ANTHROPIC_API_KEY"
-
-#: Descriptors the next `open_process` of the current task passes to its child.
-_PASS_FDS: ContextVar[tuple[int, ...]] = ContextVar("cherry_claude_code_pass_fds", default=())
 
 
 def fd_handoff_supported() -> bool:
@@ -52,36 +48,15 @@ def key_socket(key: str) -> Iterator[int]:
 
 
 @contextlib.contextmanager
-def passing_fds(fds: tuple[int, ...]) -> Iterator[None]:
-    """`open_process` calls in this task (the SDK transport's spawn) also pass ``fds``."""
-    token = _PASS_FDS.set(fds)
-    try:
-        yield
-    finally:
-        _PASS_FDS.reset(token)
-
-
-class _AnyioPassingFds:
-    """`anyio` as the SDK's transport module sees it: `open_process` adds `_PASS_FDS`.
-
-    The SDK spawns the CLI with ``anyio.open_process(...)`` and offers no way to pass a
-    descriptor; everything else is anyio's own."""
-
-    def __init__(self, anyio_module: Any) -> None:
-        self._anyio = anyio_module
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._anyio, name)
-
-    async def open_process(self, *args: Any, **kwargs: Any) -> Any:
-        fds = _PASS_FDS.get()
-        if fds:
-            kwargs["pass_fds"] = (*kwargs.get("pass_fds", ()), *fds)
-        return await self._anyio.open_process(*args, **kwargs)
-
-
-def install_pass_fds_hook(transport_module: Any) -> None:
-    """Let the SDK transport module's spawn pass `passing_fds` descriptors (idempotent)."""
-    current = transport_module.anyio
-    if not isinstance(current, _AnyioPassingFds):
-        transport_module.anyio = _AnyioPassingFds(current)
+def key_handoff(key: str | None) -> Iterator[tuple[dict[str, str], tuple[int, ...]]]:
+    """What hands `key` to a CLI spawned inside the block: the environment entries to add and the
+    descriptors the spawn passes on (``pass_fds``). Nothing without a key; on Windows the key
+    itself in the environment."""
+    if not key:
+        yield {}, ()
+    elif not fd_handoff_supported():
+        yield {KEY_ENV: key}, ()
+    else:
+        with key_socket(key) as fd:
+            # An empty ANTHROPIC_API_KEY hides one the app itself inherited.
+            yield {KEY_ENV: "", KEY_FD_ENV: str(fd)}, (fd,)

@@ -2,11 +2,11 @@
 
 The resume id is, in order: the explicit token from the host, else the newest persisted token
 of the session, else none (a brand-new SDK session). Never ``continue_conversation``, never
-cwd-based discovery. The system prompt is `build_agent_runtime_prompt` mapped onto the SDK
-(preset ``claude_code`` plus ``append``; a workspace ``system.md`` base replaces the preset).
-The API key never goes into the child's environment (a tool the CLI runs could read it there,
-`printenv` or ``/proc/<cli>/environ``): it rides in `QueryRequest.api_key` to the transport,
-which hands it over a socket (`key_handoff`).
+cwd-based discovery. The system prompt is `build_agent_runtime_prompt`'s, mapped onto the CLI's
+flags by the transport (`cli_command`: the ``claude_code`` base plus ``append``; a workspace
+``system.md`` base replaces it). The API key never goes into the child's environment (a tool
+the CLI runs could read it there, `printenv` or ``/proc/<cli>/environ``): it rides in
+`QueryRequest.api_key` to the transport, which hands it over a socket (`key_handoff`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
+from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
-from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeValidationError
+from cherry_desktop.core.ai.runtime.types import PermissionMode, RuntimeConnectInput, RuntimeValidationError
 from cherry_desktop.core.data.records import ProviderRecord
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,10 @@ def sdk_model_name(model_id: str | None) -> str | None:
     return model_id
 
 
-def system_prompt_option(prompt: AgentRuntimePrompt) -> Any:
+def system_prompt_option(prompt: AgentRuntimePrompt) -> str | dict[str, str]:
+    """The prompt as `ClaudeAgentOptions.system_prompt` takes it (the bare SDK side of
+    bench/claude_turn.py, the SDK-surface test): the ``claude_code`` preset with Cherry's policy
+    appended, or a string replacing it."""
     if prompt.base is None:
         return {"type": "preset", "preset": "claude_code", "append": prompt.append}
     return f"{prompt.base}\n\n{prompt.append}"
@@ -104,13 +107,22 @@ class QueryRequest:
     resume: str | None
     cwd: str | None
     model: str | None
-    permission_mode: str
+    permission_mode: PermissionMode
     disabled_tools: tuple[str, ...]
-    system_prompt: Any
+    prompt: AgentRuntimePrompt
     env: dict[str, str]
     signature: str
     #: The keyring's key, handed to the CLI over a socket by the transport, never via `env`.
     api_key: str | None = field(default=None, repr=False)
+
+    def launch(self, resume: str | None, *, permission_mode: PermissionMode | None = None,
+               disabled_tools: Iterable[str] | None = None) -> CliLaunch:
+        """The CLI process of this query, on `resume` (and the connection's live policy, when a
+        rebuild starts it after a reconcile changed them)."""
+        return CliLaunch(
+            cwd=self.cwd, model=self.model, permission_mode=permission_mode or self.permission_mode,
+            disabled_tools=self.disabled_tools if disabled_tools is None else tuple(sorted(disabled_tools)),
+            prompt=self.prompt, resume=resume, env=dict(self.env), api_key=self.api_key)
 
 
 def query_signature(
@@ -120,7 +132,7 @@ def query_signature(
     api_key: str | None = None,
     permission_mode: str,
     disabled_tools: tuple[str, ...],
-    system_prompt: Any,
+    prompt: AgentRuntimePrompt,
     cwd: str | None,
 ) -> str:
     """A digest of everything spawn-frozen (credentials hashed, never stored in clear)."""
@@ -130,7 +142,7 @@ def query_signature(
         "api_key": api_key,
         "permission_mode": permission_mode,
         "disabled_tools": disabled_tools,
-        "prompt": system_prompt,
+        "prompt": system_prompt_option(prompt),
         "cwd": cwd,
     }
     return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
@@ -140,7 +152,7 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
     """Resolve the resume id and every spawn-time fact of a query for this session."""
     ctx = input.context
     resume = resolve_resume_token(resume_token, input.get_last_resume_token)
-    system_prompt = system_prompt_option(build_connection_prompt(input, sdk_model_name(ctx.model_id)))
+    prompt = build_connection_prompt(input, sdk_model_name(ctx.model_id))
     env = child_env(input)
     api_key = child_api_key(input)
     cwd = str(ctx.workspace_path) if ctx.workspace_path else None
@@ -152,45 +164,12 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
         api_key=api_key,
         permission_mode=input.permission_mode,
         disabled_tools=disabled,
-        system_prompt=system_prompt,
+        prompt=prompt,
         cwd=cwd,
     )
-    return QueryRequest(resume, cwd, model, input.permission_mode, disabled, system_prompt, env, signature,
-                        api_key)
+    return QueryRequest(resume, cwd, model, input.permission_mode, disabled, prompt, env, signature, api_key)
 
 
 def log_cli_stderr(line: str) -> None:
     """Where a CLI's stderr goes: the debug log, never the app's own stderr."""
     log.debug("claude cli: %s", line.rstrip())
-
-
-def build_sdk_options(
-    request: QueryRequest,
-    *,
-    resume: str | None,
-    hooks: dict[str, list[Any]],
-    can_use_tool: Any,
-    stderr: Callable[[str], None] = log_cli_stderr,
-) -> Any:
-    """`ClaudeAgentOptions` for a request (imports the SDK: call on connect/prewarm only).
-
-    Every client built here hands its CLI's stderr to `stderr` (without one, the SDK lets the
-    CLI write to the app's stderr: a prewarmed CLI printed its diagnostics there)."""
-    from cherry_desktop.core.ai.runtime.claude_code.sdk import load_sdk
-
-    sdk = load_sdk()
-    return sdk.ClaudeAgentOptions(
-        cwd=request.cwd,
-        model=request.model,
-        permission_mode=request.permission_mode,
-        disallowed_tools=list(request.disabled_tools),
-        system_prompt=request.system_prompt,
-        env=dict(request.env),
-        resume=resume,
-        include_partial_messages=True,
-        hooks=hooks,
-        can_use_tool=can_use_tool,
-        stderr=stderr,
-        # Workspace CLAUDE.md / .claude settings the user vouched for by picking the workspace.
-        setting_sources=["project"],
-    )

@@ -1,15 +1,21 @@
 """Lazy access to `claude_agent_sdk` (~0.4 s, ~14 MB to import): only on first connect/prewarm.
 
 What of the SDK's dependencies the app never runs is left unimported (`sdk_import`).
+
+The app uses the SDK's public surface only: `ClaudeSDKClient(options, transport=...)` with its
+own `Transport` (`transport.CliTransport`), `ClaudeAgentOptions` for what the SDK applies over
+its control protocol (hooks, the permission callback), its message and permission types. The
+one private fact it relies on is where the wheel bundles the CLI (`cli_command.BUNDLED_DIR`);
+`pyproject.toml` bounds the SDK to the minor line this was checked on, and
+`tests/unit/runtime/test_claude_sdk_surface.py` fails when the SDK changes what the app
+mirrors (the bundled CLI's place, the command line its own transport builds).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-import warnings
 from types import ModuleType
-from typing import Any
 
 from cherry_desktop.core.ai.runtime.claude_code.sdk_import import prepare_sdk_import
 
@@ -17,7 +23,8 @@ _sdk: ModuleType | None = None
 
 
 def load_sdk() -> ModuleType:
-    """Import and return `claude_agent_sdk` (cached)."""
+    """Import and return `claude_agent_sdk` (cached). Call before any ``from claude_agent_sdk
+    import ...`` so its first import leaves out what the app never runs."""
     global _sdk
     if _sdk is None:
         if "claude_agent_sdk" not in sys.modules:
@@ -26,25 +33,5 @@ def load_sdk() -> ModuleType:
     return _sdk
 
 
-def ignore_shadowed_can_use_tool_warning() -> None:
-    """Silence the SDK's warning that ``can_use_tool`` is unused under bypassPermissions."""
-    load_sdk()
-    shadowed = getattr(importlib.import_module("claude_agent_sdk.types"), "CanUseToolShadowedWarning", None)
-    if isinstance(shadowed, type) and issubclass(shadowed, Warning):
-        # Every connection keeps `can_use_tool` even in bypassPermissions on purpose: a live
-        # reconcile may switch to a prompting mode, and the callback cannot be added later.
-        # Disabled tools are gated by the PreToolUse hook in every mode.
-        warnings.filterwarnings("ignore", category=shadowed)
-
-
 def sdk_loaded() -> bool:
     return _sdk is not None
-
-
-def configure_can_use_tool(options: Any) -> Any:
-    """The options the SDK's own transport would get (``can_use_tool`` -> stdio prompt tool).
-
-    A custom transport bypasses that step inside `ClaudeSDKClient.connect`, so do it here.
-    """
-    client_module = importlib.import_module("claude_agent_sdk.client")
-    return client_module._configure_can_use_tool(options)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
+
+# `Any`: `DeferredServer` stands in for mcp's `Server`: it takes and returns what the real one does.
 from typing import Any
 
 from cherry_desktop.core.app.deferred_import import defer_module

@@ -12,14 +12,12 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from cherry_desktop.core.ai.runtime.claude_code.callbacks import CallbackRouter
+from cherry_desktop.core.ai.runtime.claude_code.sdk_client import CallbackRouter, SdkClient, close_client
 
 log = logging.getLogger(__name__)
 
 DEFAULT_WARM_TTL_S = 120.0
-CLOSE_TIMEOUT_S = 5.0
 
 
 @dataclass
@@ -27,17 +25,9 @@ class WarmQuery:
     session_id: str
     signature: str
     resume: str | None
-    client: Any
+    client: SdkClient
     router: CallbackRouter
     ttl_task: asyncio.Task[None] | None = field(default=None, repr=False)
-
-
-async def close_client(client: Any, timeout: float = CLOSE_TIMEOUT_S) -> None:
-    """Disconnect an SDK client, bounded in time; never raises."""
-    try:
-        await asyncio.wait_for(client.disconnect(), timeout)
-    except (Exception, asyncio.CancelledError):
-        log.debug("closing a Claude Code client failed", exc_info=True)
 
 
 class ClaudeCodeWarmQueryManager:
@@ -54,7 +44,7 @@ class ClaudeCodeWarmQueryManager:
         session_id: str,
         signature: str,
         resume: str | None,
-        factory: Callable[[CallbackRouter], Awaitable[Any]],
+        factory: Callable[[CallbackRouter], Awaitable[SdkClient]],
     ) -> bool:
         """Start (or keep) a warm query for the session; True when one is ready."""
         current = self._warm.get(session_id)

@@ -23,30 +23,18 @@ import contextlib
 import logging
 import re
 import time
-import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
-from cherry_desktop.core.ai.runtime.pi.gate import (
-    GateRequest,
-    gate_answer,
-    is_gate_ready,
-    is_key_request,
-    key_answer,
-    parse_gate_request,
-)
-from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch, remove_home
-from cherry_desktop.core.ai.runtime.pi.policy import GateVerdict, decide
+from cherry_desktop.core.ai.runtime.pi.approvals import PiApprovals
+from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch, pi_model_name, remove_home
 from cherry_desktop.core.ai.runtime.pi.records import parse_record
 from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError, PiRpcProcess
 from cherry_desktop.core.ai.runtime.pi.stream_adapter import PiStreamAdapter
 from cherry_desktop.core.ai.runtime.types import (
     CUT_SHORT_METADATA_KEY,
-    DENIED_MESSAGE,
-    DISABLED_MESSAGE,
     AgentRuntimeEvent,
     ApprovalDecision,
     ChunkEvent,
@@ -61,17 +49,16 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeSendInput,
     SteerBoundaryEvent,
     SteerUndeliveredEvent,
-    ToolApprovalRequestEvent,
     TurnCompleteEvent,
     wrap_steer_reminder,
 )
 from cherry_desktop.core.ai.runtime.user_text import runtime_input_images, runtime_input_text
 from cherry_desktop.core.messages import MessageMetadataChunk
+from cherry_desktop.core.messages.json_value import JsonObject
 
 log = logging.getLogger(__name__)
 
 _HTTP_STATUS = re.compile(r"^([1-5]\d\d)\b")
-_DIALOG_METHODS = frozenset({"select", "confirm", "input", "editor"})
 
 
 class PiGateMissingError(RuntimeError):
@@ -85,7 +72,7 @@ class TurnState(Enum):
     ABORTING = "aborting"
 
 
-def _user_text(message: dict[str, Any]) -> str:
+def _user_text(message: JsonObject) -> str:
     content = message.get("content")
     if isinstance(content, str):
         return content
@@ -119,19 +106,14 @@ class PiConnection:
         self._frozen_mode: PermissionMode | None = None
         self._disabled = set(disabled_tools)
         self._spawn_disabled = frozenset(disabled_tools)
-        self._write_roots = write_roots
         self._reconcile_lock = asyncio.Lock()
-        self._approvals: dict[str, GateRequest] = {}
-        # Tools the user allowed "always" in this session: not asked again (as the Claude Code
-        # connection does; `ApprovalDecision.always_allow`; the driver seeds it with the
-        # session's saved grants). Never a disabled tool: the gate's verdict comes first.
-        self.always_allowed_tools: set[str] = set()
+        self._approvals = PiApprovals(self, launch=launch, write_roots=write_roots, outlet=self.event_outlet,
+                                      send=self._send, released=self._tool_released, denied_tool_ids=self._denied)
         self._state = TurnState.IDLE
         self._user_messages_in_run = 0
         self._stashed_steers: list[tuple[str, str]] = []
         self._boundary_ids: list[str] = []
         self._pi_steering: list[str] = []
-        self._gate_ready = False
         self._closed = False
         self._dead = False
         self.process = PiRpcProcess(launch.argv, cwd=launch.cwd, env=launch.env, on_record=self._on_record,
@@ -144,20 +126,21 @@ class PiConnection:
 
     async def start(self) -> None:
         state = await self.process.start()
-        if not self._gate_ready:
+        if not self._approvals.gate_ready:
             await self.process.terminate()
             raise PiGateMissingError("pi started without Cherry's approval gate")
         await self.process.command({"type": "set_auto_retry", "enabled": False})
         await self.process.command({"type": "set_steering_mode", "mode": "all"})
         self._adopt_state(state)
 
-    def _adopt_state(self, state: dict[str, Any]) -> None:
+    def _adopt_state(self, state: JsonObject) -> None:
         session_id = state.get("sessionId")
         self.session_id = str(session_id) if session_id else None
         self.session_file = str(state.get("sessionFile") or "") or None
         model = state.get("model")
-        if isinstance(model, dict) and isinstance(model.get("contextWindow"), int):
-            self._adapter.context_window = model["contextWindow"]
+        window = model.get("contextWindow") if isinstance(model, dict) else None
+        if isinstance(window, int):
+            self._adapter.context_window = window
 
     # ---- events --------------------------------------------------------------------------
 
@@ -172,7 +155,7 @@ class PiConnection:
 
     # ---- pi records ----------------------------------------------------------------------
 
-    def _on_record(self, record: dict[str, Any]) -> None:
+    def _on_record(self, record: JsonObject) -> None:
         kind = record.get("type")
         now = self._clock()
         if kind == "message_update":  # nearly every record of a turn
@@ -180,7 +163,7 @@ class PiConnection:
                 self.event_outlet.emit(event)
             return
         if kind == "extension_ui_request":
-            self._on_ui_request(record)
+            self._approvals.on_ui_request(record)
             return
         if kind == "agent_start":
             if self._state is TurnState.ABORTING:
@@ -255,7 +238,7 @@ class PiConnection:
 
     def _on_exit(self) -> None:
         self._dead = True
-        self._resolve_approvals(allow=False, reason="pi exited")
+        self._approvals.resolve_all(allow=False, reason="pi exited")
         if self._state is not TurnState.IDLE and not self._closed:
             if self._adapter.turn_has_output:
                 # Salvage: the partial answer is kept and the turn settles, but the row says it
@@ -273,58 +256,32 @@ class PiConnection:
         self._state = TurnState.IDLE
         self.event_outlet.emit(None)
 
-    # ---- approvals -----------------------------------------------------------------------
+    # ---- approvals (`PiApprovals`) -------------------------------------------------------
 
-    def _on_ui_request(self, record: dict[str, Any]) -> None:
-        if is_gate_ready(record):
-            self._gate_ready = True
-            return
-        if is_key_request(record):
-            self._send(key_answer(str(record.get("id")), self.launch.api_key))
-            return
-        request = parse_gate_request(record)
-        if request is None:
-            if record.get("method") in _DIALOG_METHODS:  # nothing else may block pi on a dialog
-                self._send({"type": "extension_ui_response", "id": record.get("id"), "cancelled": True})
-            return
-        verdict = decide(request.tool_name, request.input, permission_mode=self._permission_mode,
-                         disabled_tools=self._disabled, cwd=self.launch.cwd, write_roots=self._write_roots)
-        if verdict is GateVerdict.ASK and request.tool_name in self.always_allowed_tools:
-            verdict = GateVerdict.ALLOW
-        if verdict is GateVerdict.ALLOW:
-            self._adapter.tool_released(request.tool_call_id, self._clock())
-            self._send(gate_answer(request.ui_request_id, allow=True))
-        elif verdict is GateVerdict.DISABLED or self._state is TurnState.ABORTING:
-            self._denied.add(request.tool_call_id)
-            self._send(gate_answer(request.ui_request_id, allow=False, reason=DISABLED_MESSAGE))
-        else:
-            approval_id = f"approval-{uuid.uuid4().hex}"
-            self._approvals[approval_id] = request
-            self.event_outlet.emit(ToolApprovalRequestEvent(approval_id=approval_id,
-                                                            tool_call_id=request.tool_call_id,
-                                                            tool_name=request.tool_name, input=request.input))
+    @property
+    def always_allowed_tools(self) -> set[str]:
+        """The session's always-allowed tools (`HoldsToolGrants`)."""
+        return self._approvals.always_allowed_tools
+
+    @always_allowed_tools.setter
+    def always_allowed_tools(self, tools: set[str]) -> None:
+        self._approvals.always_allowed_tools = tools
+
+    @property
+    def disabled_tools(self) -> Collection[str]:
+        return self._disabled
+
+    @property
+    def stopping(self) -> bool:
+        return self._state is TurnState.ABORTING
+
+    def _tool_released(self, tool_call_id: str) -> None:
+        self._adapter.tool_released(tool_call_id, self._clock())
 
     async def respond_tool_approval(self, approval_id: str, decision: ApprovalDecision) -> bool:
-        request = self._approvals.pop(approval_id, None)
-        if request is None:
-            return False
-        if decision.approved:
-            self._adapter.tool_released(request.tool_call_id, self._clock())
-            if decision.always_allow:
-                self.always_allowed_tools.add(request.tool_name)
-        else:
-            self._denied.add(request.tool_call_id)
-        reason = decision.reason or DENIED_MESSAGE
-        self._send(gate_answer(request.ui_request_id, allow=decision.approved, reason=reason))
-        return True
+        return self._approvals.respond(approval_id, decision)
 
-    def _resolve_approvals(self, *, allow: bool, reason: str) -> None:
-        approvals, self._approvals = self._approvals, {}
-        for request in approvals.values():
-            self._denied.add(request.tool_call_id)
-            self._send(gate_answer(request.ui_request_id, allow=allow, reason=reason))
-
-    def _send(self, record: dict[str, Any]) -> None:
+    def _send(self, record: JsonObject) -> None:
         with contextlib.suppress(PiProcessError, ConnectionError, RuntimeError):
             self.process.send_record(record)
 
@@ -353,7 +310,7 @@ class PiConnection:
         text = runtime_input_text(input.message)
         if input.system_reminder:
             text = wrap_steer_reminder(text)
-        command: dict[str, Any] = {"type": "prompt", "message": text}
+        command: JsonObject = {"type": "prompt", "message": text}
         images = runtime_input_images(input.message)
         if images:
             # pi's RPC `prompt` takes images as pi-ai `ImageContent` (text files are in `text`).
@@ -382,7 +339,7 @@ class PiConnection:
         if self._state is TurnState.IDLE or not self.is_alive:
             return
         self._state = TurnState.ABORTING
-        self._resolve_approvals(allow=False, reason="Stopped by the user.")
+        self._approvals.resolve_all(allow=False, reason="Stopped by the user.")
         with contextlib.suppress(Exception):
             await self.process.command({"type": "abort"})
 
@@ -407,8 +364,6 @@ class PiConnection:
                 else:
                     self._permission_mode = input.permission_mode
                 result = "patched"
-            from cherry_desktop.core.ai.runtime.pi.launch import pi_model_name
-
             if input.model_id is not None and pi_model_name(input.model_id) != self.launch.model:
                 return "rebuild"
             if frozenset(disabled) != self._spawn_disabled:
@@ -419,7 +374,7 @@ class PiConnection:
         if self._closed:
             return
         self._closed = True
-        self._resolve_approvals(allow=False, reason="connection closed")
+        self._approvals.resolve_all(allow=False, reason="connection closed")
         if self.turn_active and not self.process.exited:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.process.command({"type": "abort"}), 2.0)

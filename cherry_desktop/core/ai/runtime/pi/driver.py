@@ -13,9 +13,8 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES, PI_BUILTIN_TOOLS
+from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES, builtin_tool_catalog
 from cherry_desktop.core.ai.runtime.pi.connection import PiConnection
 from cherry_desktop.core.ai.runtime.pi.install import (
     PI_PINNED_VERSION,
@@ -33,6 +32,7 @@ from cherry_desktop.core.ai.runtime.pi.launch import (
     remove_home,
 )
 from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError
+from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
     RuntimeConnectInput,
@@ -58,13 +58,13 @@ class PiRuntimeDriver:
     type = "pi"
     capabilities: Sequence[str] = ("agent-session",)
 
-    def __init__(self, deps: Any = None, *, installation: PiInstallation | None = None,
+    def __init__(self, deps: RuntimeDriverDeps | None = None, *, installation: PiInstallation | None = None,
                  warm_ttl_s: float = DEFAULT_WARM_TTL_S) -> None:
         self.deps = deps
         self.warm_ttl_s = warm_ttl_s
         self._warm: dict[str, tuple[PiConnection, asyncio.TimerHandle | None]] = {}
-        paths = getattr(deps, "paths", None)
-        self.paths: PathRegistry = paths if isinstance(paths, PathRegistry) else build_path_registry()
+        paths = deps.paths if deps is not None else None
+        self.paths: PathRegistry = paths if paths is not None else build_path_registry()
         self._installation = installation
         self._connections: set[PiConnection] = set()
         self._install_lock = asyncio.Lock()
@@ -85,7 +85,7 @@ class PiRuntimeDriver:
             raise RuntimeValidationError("provider-unsupported", provider.type)
 
     def list_available_tools(self, mcp_ids: Sequence[str] = ()) -> list[ToolDescriptor]:
-        return [ToolDescriptor(t.name, t.category, t.requires_approval) for t in PI_BUILTIN_TOOLS]
+        return builtin_tool_catalog(self.type)
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -136,7 +136,7 @@ class PiRuntimeDriver:
 
     def _report_setup(self, line: str | None) -> None:
         """Tell the windows that pi is being installed (`line`: npm's newest), or no more (None)."""
-        cache = getattr(self.deps, "shared_cache", None)
+        cache = self.deps.shared_cache if self.deps is not None else None
         if cache is None:
             return
         key = agent_runtime_setup_key(self.type)

@@ -22,7 +22,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 
 GATE_FILE_NAME = "cherry-approval-gate.ts"
 GATE_READY = "cherry-gate:ready"
@@ -76,10 +77,10 @@ class GateRequest:
     ui_request_id: str
     tool_call_id: str
     tool_name: str
-    input: Any
+    input: JsonValue
 
 
-def parse_gate_request(record: dict[str, Any]) -> GateRequest | None:
+def parse_gate_request(record: JsonObject) -> GateRequest | None:
     """The gate's ``extension_ui_request``, or None for any other UI request."""
     if record.get("method") != "input" or record.get("title") != APPROVAL_TITLE:
         return None
@@ -97,19 +98,19 @@ def parse_gate_request(record: dict[str, Any]) -> GateRequest | None:
     )
 
 
-def gate_answer(ui_request_id: str, *, allow: bool, reason: str | None = None) -> dict[str, Any]:
+def gate_answer(ui_request_id: str, *, allow: bool, reason: str | None = None) -> JsonObject:
     value = ALLOW if allow else f"{DENY_PREFIX}{reason or 'The user denied this tool call.'}"
     return {"type": "extension_ui_response", "id": ui_request_id, "value": value}
 
 
-def is_key_request(record: dict[str, Any]) -> bool:
+def is_key_request(record: JsonObject) -> bool:
     return record.get("method") == "input" and record.get("title") == KEY_TITLE
 
 
-def key_answer(ui_request_id: str, key: str) -> dict[str, Any]:
+def key_answer(ui_request_id: str, key: str) -> JsonObject:
     """The provider's key for the gate ("" when there is none: pi keeps the placeholder)."""
     return {"type": "extension_ui_response", "id": ui_request_id, "value": key}
 
 
-def is_gate_ready(record: dict[str, Any]) -> bool:
+def is_gate_ready(record: JsonObject) -> bool:
     return record.get("method") == "notify" and record.get("message") == GATE_READY

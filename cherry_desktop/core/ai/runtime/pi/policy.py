@@ -16,10 +16,10 @@ import os
 from collections.abc import Collection, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
 from cherry_desktop.core.ai.runtime.capabilities import PI_BUILTIN_TOOLS, BuiltinToolDescriptor
 from cherry_desktop.core.ai.runtime.types import PermissionMode
+from cherry_desktop.core.messages.json_value import JsonValue
 
 _TOOLS: dict[str, BuiltinToolDescriptor] = {t.name: t for t in PI_BUILTIN_TOOLS}
 _PATH_KEYS = ("path", "file_path")
@@ -41,7 +41,7 @@ def _inside(path: Path, roots: Sequence[Path]) -> bool:
     return False
 
 
-def resolve_tool_path(raw: Any, cwd: Path) -> Path | None:
+def resolve_tool_path(raw: object, cwd: Path) -> Path | None:
     """The canonical path a write/edit targets (symlinks resolved), None when absent."""
     if not isinstance(raw, str) or not raw:
         return None
@@ -53,7 +53,7 @@ def resolve_tool_path(raw: Any, cwd: Path) -> Path | None:
 
 def decide(
     tool_name: str,
-    tool_input: Any,
+    tool_input: JsonValue,
     *,
     permission_mode: PermissionMode,
     disabled_tools: Collection[str],

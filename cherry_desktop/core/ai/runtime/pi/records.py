@@ -10,7 +10,7 @@ A streaming delta, by far the most frequent line, is therefore read from its hea
 (the key order pi's ``JSON.stringify`` writes), giving ``{"type": "message_update",
 "assistantMessageEvent": {"type", "contentIndex", "delta"}}``, which is all `PiStreamAdapter` reads
 of a delta. ``turn_end`` and ``agent_end`` (the turn's messages again) are read up to their type
-only: the connection uses nothing else of them. Any other line, or one whose head differs in the
+only: the connection uses nothing else of them. Every other line, or one whose head differs in the
 least (another pi version, another key order, whitespace), is parsed whole with `json.loads`:
 the fast paths only skip work, never guess.
 """
@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+
+from cherry_desktop.core.messages.json_value import JsonValue
 
 #: `json`'s own string decoder (C), which the stubs do not declare: (text, index after the opening
 #: quote) -> (the string, index after its closing quote).
@@ -34,10 +35,10 @@ _TYPE_ONLY = re.compile(rb'\{"type":"(turn_end|agent_end)",')
 _KINDS = {b"text_delta": "text_delta", b"thinking_delta": "thinking_delta", b"toolcall_delta": "toolcall_delta"}
 
 
-def parse_record(line: bytes) -> Any:
+def parse_record(line: bytes) -> JsonValue:
     """The JSON value of one line (see the module doc); raises `ValueError` as `json.loads` does."""
     if not line.endswith(b"}"):
-        return json.loads(line)  # cut short (pi died writing it): json.loads says so
+        return _loads(line)  # cut short (pi died writing it): json.loads says so
     head = _DELTA_HEAD.match(line)
     if head is not None:
         # The head is ASCII, so its byte length is the delta's character offset in the text.
@@ -47,4 +48,9 @@ def parse_record(line: bytes) -> Any:
     kind = _TYPE_ONLY.match(line)
     if kind is not None:
         return {"type": kind.group(1).decode()}
-    return json.loads(line)
+    return _loads(line)
+
+
+def _loads(line: bytes) -> JsonValue:
+    value: JsonValue = json.loads(line)
+    return value

@@ -20,8 +20,8 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 from cherry_desktop.core.process import process_tie
 
 log = logging.getLogger(__name__)
@@ -46,9 +46,9 @@ class PiRpcProcess:
         *,
         cwd: Path,
         env: dict[str, str],
-        on_record: Callable[[dict[str, Any]], None],
+        on_record: Callable[[JsonObject], None],
         on_exit: Callable[[], None] | None = None,
-        parse: Callable[[bytes], Any] = json.loads,
+        parse: Callable[[bytes], JsonValue] = json.loads,
     ) -> None:
         self.argv = list(argv)
         self.cwd = cwd
@@ -59,7 +59,7 @@ class PiRpcProcess:
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
         self._stderr_task: asyncio.Task[None] | None = None
-        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pending: dict[str, asyncio.Future[JsonObject]] = {}
         self._ids = itertools.count(1)
         self.stderr_tail: list[str] = []
         self.exited = False
@@ -72,7 +72,7 @@ class PiRpcProcess:
     def returncode(self) -> int | None:
         return self._process.returncode if self._process is not None else None
 
-    async def start(self) -> dict[str, Any]:
+    async def start(self) -> JsonObject:
         """Spawn pi and wait until it answers ``get_state``; returns the state."""
         # Tied to the app (`process_tie`): pi leads its own process group and dies with the app,
         # SIGTERM first, SIGKILL 0.5 s later, its bash tool's processes too.
@@ -97,17 +97,17 @@ class PiRpcProcess:
         data = response.get("data")
         return data if isinstance(data, dict) else {}
 
-    def send_record(self, record: dict[str, Any]) -> None:
+    def send_record(self, record: JsonObject) -> None:
         """Write one record (no response awaited)."""
         process = self._process
         if process is None or process.stdin is None or self.exited:
             raise PiProcessError("pi is not running")
         process.stdin.write(json.dumps(record, ensure_ascii=False).encode() + b"\n")
 
-    async def command(self, record: dict[str, Any], *, timeout: float = COMMAND_TIMEOUT_S) -> dict[str, Any]:
+    async def command(self, record: JsonObject, *, timeout: float = COMMAND_TIMEOUT_S) -> JsonObject:
         """Send a command and await its response; `PiProcessError` when pi refuses it."""
         command_id = f"c{next(self._ids)}"
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
         self._pending[command_id] = future
         try:
             self.send_record({**record, "id": command_id})
@@ -140,8 +140,9 @@ class PiRpcProcess:
                     continue
                 if not isinstance(record, dict):
                     continue
-                if record.get("type") == "response" and record.get("id") in self._pending:
-                    future = self._pending[record["id"]]
+                command_id = record.get("id")
+                if record.get("type") == "response" and isinstance(command_id, str) and command_id in self._pending:
+                    future = self._pending[command_id]
                     if not future.done():
                         future.set_result(record)
                     continue

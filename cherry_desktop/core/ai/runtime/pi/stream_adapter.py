@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import TypeAdapter
 
@@ -45,19 +45,17 @@ from cherry_desktop.core.messages import (
     ToolOutputAvailableChunk,
     ToolOutputDeniedChunk,
     ToolOutputErrorChunk,
+    UIMessageChunk,
 )
+from cherry_desktop.core.messages.json_value import JsonObject, JsonValue, json_int, json_object
 
-PROVIDER_METADATA: dict[str, Any] = {"cherry": {"transport": PI_TRANSPORT}}
+PROVIDER_METADATA: JsonObject = {"cherry": {"transport": PI_TRANSPORT}}
 #: Text deltas are most chunks of a turn: validated through the model's validator directly
 #: (the keyword packing of `BaseModel.__init__` costs as much as validating them).
 _TEXT_DELTA = TypeAdapter(TextDeltaChunk)
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) else 0
-
-
-def _text_of(content: Any) -> str:
+def _text_of(content: JsonValue) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -85,7 +83,7 @@ class PiStreamAdapter:
         self._tool_started_at: dict[str, float] = {}
         self._compacting = False
         self.turn_has_output = False
-        self.last_assistant: dict[str, Any] | None = None
+        self.last_assistant: JsonObject | None = None
         self.context_window: int | None = None
         #: When set, text deltas go straight here instead of into `adapt`'s result as
         #: `ChunkEvent`s; the caller treats both outputs as one ordered stream.
@@ -99,7 +97,7 @@ class PiStreamAdapter:
     def in_step(self) -> bool:
         return self._step is not None
 
-    def adapt(self, record: dict[str, Any], now: float) -> list[AgentRuntimeEvent]:
+    def adapt(self, record: JsonObject, now: float) -> list[AgentRuntimeEvent]:
         kind = record.get("type")
         if kind == "message_update":
             step = self._step
@@ -132,13 +130,13 @@ class PiStreamAdapter:
 
     # ---- assistant message ---------------------------------------------------------------
 
-    def _chunk(self, chunk: Any) -> ChunkEvent:
+    def _chunk(self, chunk: UIMessageChunk) -> ChunkEvent:
         self.turn_has_output = True
         return ChunkEvent(chunk)
 
-    def _update(self, step: _Step, event: dict[str, Any], now: float) -> list[AgentRuntimeEvent]:
+    def _update(self, step: _Step, event: JsonObject, now: float) -> list[AgentRuntimeEvent]:
         etype = str(event.get("type"))
-        index = _int(event.get("contentIndex"))
+        index = json_int(event.get("contentIndex"))
         block_id = f"{step.key}:{index}"
         if etype.endswith("_delta") and step.first_token_at is None:
             step.first_token_at = now
@@ -169,8 +167,7 @@ class PiStreamAdapter:
             delta = str(event.get("delta", ""))
             return [self._chunk(ToolInputDeltaChunk(tool_call_id=tool_id, input_text_delta=delta))]
         if etype == "toolcall_end":
-            call = event.get("toolCall") if isinstance(event.get("toolCall"), dict) else {}
-            assert isinstance(call, dict)
+            call = json_object(event.get("toolCall"))
             known_id, known_name = step.tool_ids.get(index, ("", ""))
             step.blocks.pop(index, None)
             return [self._chunk(ToolInputAvailableChunk(
@@ -179,7 +176,7 @@ class PiStreamAdapter:
                 provider_metadata=PROVIDER_METADATA))]
         return []
 
-    def _end_step(self, message: dict[str, Any], now: float) -> list[AgentRuntimeEvent]:
+    def _end_step(self, message: JsonObject, now: float) -> list[AgentRuntimeEvent]:
         step, self._step = self._step, None
         self.last_assistant = message
         events: list[AgentRuntimeEvent] = []
@@ -192,16 +189,15 @@ class PiStreamAdapter:
             elif kind == "reasoning":
                 events.append(self._chunk(ReasoningEndChunk(id=block_id)))
         events.append(ChunkEvent(FinishStepChunk()))
-        usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
-        assert isinstance(usage, dict)
+        usage = json_object(message.get("usage"))
         ttft = completion = None
         if step.started_at is not None and step.first_token_at is not None:
             ttft = max(0, round((step.first_token_at - step.started_at) * 1000))
             completion = max(ttft, round((now - step.started_at) * 1000))
         events.append(UsageEvent(
-            input_tokens=_int(usage.get("input")), output_tokens=_int(usage.get("output")),
-            cache_read_tokens=_int(usage.get("cacheRead")), cache_write_tokens=_int(usage.get("cacheWrite")),
-            time_first_token_ms=ttft, time_completion_ms=completion, model=message.get("model")))
+            input_tokens=json_int(usage.get("input")), output_tokens=json_int(usage.get("output")),
+            cache_read_tokens=json_int(usage.get("cacheRead")), cache_write_tokens=json_int(usage.get("cacheWrite")),
+            time_first_token_ms=ttft, time_completion_ms=completion, model=_str_or_none(message.get("model"))))
         self._request_started_at = now
         return events
 
@@ -213,12 +209,11 @@ class PiStreamAdapter:
 
     # ---- tools / compaction --------------------------------------------------------------
 
-    def _tool_end(self, record: dict[str, Any], now: float) -> list[AgentRuntimeEvent]:
+    def _tool_end(self, record: JsonObject, now: float) -> list[AgentRuntimeEvent]:
         tool_id = str(record.get("toolCallId"))
         started = self._tool_started_at.pop(tool_id, None)
         duration = (now - started) * 1000 if started is not None else None
-        result = record.get("result") if isinstance(record.get("result"), dict) else {}
-        assert isinstance(result, dict)
+        result = json_object(record.get("result"))
         text = _text_of(result.get("content"))
         if tool_id in self.denied_tool_ids:
             return [self._chunk(ToolOutputDeniedChunk(tool_call_id=tool_id, reason=text))]
@@ -227,7 +222,7 @@ class PiStreamAdapter:
         return [self._chunk(ToolOutputAvailableChunk(tool_call_id=tool_id, output=text, provider_executed=True,
                                                      duration_ms=duration))]
 
-    def _compaction_end(self, record: dict[str, Any]) -> list[AgentRuntimeEvent]:
+    def _compaction_end(self, record: JsonObject) -> list[AgentRuntimeEvent]:
         self._compacting = False
         result = record.get("result")
         if isinstance(result, dict):
@@ -253,16 +248,20 @@ class PiStreamAdapter:
         usage = message.get("usage") if isinstance(message, dict) else None
         if not isinstance(usage, dict):
             return None
-        used = sum(_int(usage.get(k)) for k in ("input", "output", "cacheRead", "cacheWrite"))
+        used = sum(json_int(usage.get(k)) for k in ("input", "output", "cacheRead", "cacheWrite"))
         if used <= 0:
             return None
         return ContextUsageEvent(used_tokens=used, max_tokens=self.context_window)
 
 
-def _partial_tool(event: dict[str, Any], index: int) -> tuple[str, str]:
+def _str_or_none(value: JsonValue) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _partial_tool(event: JsonObject, index: int) -> tuple[str, str]:
     partial = event.get("partial")
     content = partial.get("content") if isinstance(partial, dict) else None
-    if isinstance(content, list) and 0 <= index < len(content) and isinstance(content[index], dict):
-        block = content[index]
+    block = content[index] if isinstance(content, list) and 0 <= index < len(content) else None
+    if isinstance(block, dict):
         return str(block.get("id") or ""), str(block.get("name") or "")
     return "", ""
