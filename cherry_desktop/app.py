@@ -1,7 +1,9 @@
 """Composition root: parse the command line, start core, then Qt and the first window.
 
 `cherry-desktop [--data-dir DIR] [--demo] [--screenshot PNG]`, `cherry-desktop --version`,
-`cherry-desktop doctor [--data-dir DIR]`. Qt is imported only on the GUI path, so `doctor`
+`cherry-desktop doctor [--data-dir DIR]`, `cherry-desktop serve [--data-dir DIR] [--port N]
+[--key KEY] [--demo]` (`cherry_desktop.serve`: core and the API without a window). Qt is
+imported only on the GUI path, so `doctor`
 and `--version` work without a display.
 """
 
@@ -52,6 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
                              help="install the pinned pi coding agent with npm into the app's runtime folder")
     install.add_argument("--prefix", metavar="DIR", type=Path, default=None,
                          help="install into DIR instead (an npm --prefix)")
+    serve = sub.add_parser("serve", parents=[common],
+                           help="run core and the local API (agents, topics, models) without a window")
+    serve.add_argument("--port", type=int, default=None,
+                       help="the port on 127.0.0.1 (default: the gateway port of Settings, 23333)")
+    serve.add_argument("--key", default=None,
+                       help="the API key for this run (also $CHERRY_API_KEY); default: the stored key")
+    serve.add_argument("--demo", action="store_true", help="also start the offline demo model server")
     return parser
 
 
@@ -70,6 +79,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if report.ok else 1
     if args.command == "install-pi":
         return install_pi_command(args.prefix or paths.get("feature.agents.pi.install"))
+    if args.command == "serve":
+        from cherry_desktop.serve import ServeOptions, serve_command
+
+        try:
+            return serve_command(paths, ServeOptions(port=args.port, key=args.key, demo=args.demo))
+        except Exception as exc:
+            fault = classify(exc, paths.get("app.data"))
+            if fault is None:
+                raise
+            print(f"cherry-desktop serve: {fault}", file=sys.stderr)
+            return STORAGE_FAULT_EXIT_CODE
     try:
         return _start_app(paths, demo=args.demo, screenshot=args.screenshot)
     except Exception as exc:
