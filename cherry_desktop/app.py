@@ -263,6 +263,7 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
     # The window paints first: core's stream services import most of its code (~0.15 s here),
     # so they start right after (the window shows its first topic once they run).
     core = await start_core(paths, services=False)
+    gateway = None
     try:
         if demo:
             from cherry_desktop.demo.bootstrap import start_demo
@@ -274,15 +275,27 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
         _serve_later_launches(paths, controller)
         await controller.first_paint()
         await core.start_services()
+        gateway = await _start_gateway(core)
         asyncio.get_running_loop().call_later(STARTUP_GC_PAUSE_S, _end_startup_gc_pause)
         return int(await controller.wait_closed())
     finally:
         # Core first: running turns are saved `paused` while the demo model still answers
         # (stopping the demo server first would end them as API errors).
         await core.stop()
+        if gateway is not None:  # after core: the API's running turns end with [DONE] first
+            await gateway.stop()
         if core.demo is not None:
             await core.demo.stop()
         log.info("stopped")
+
+
+async def _start_gateway(core: Any) -> Any:
+    """The local API gateway, running while Settings enables it (`core.gateway`)."""
+    from cherry_desktop.core.gateway.control import GatewayControl
+
+    core.gateway = GatewayControl(core)
+    await core.gateway.apply()
+    return core.gateway
 
 
 def _serve_later_launches(paths: PathRegistry, controller: Any) -> None:

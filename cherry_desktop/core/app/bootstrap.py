@@ -52,6 +52,8 @@ class CoreServices:
     credentials: CredentialStore
     settings: SettingsStore
     demo: Any = None
+    # The local API gateway's control (`core.gateway.control.GatewayControl`) once the app runs it.
+    gateway: Any = None
     attachments: AttachmentStore | None = None
     stream_manager: AiStreamManager = field(init=False)
     ai_service: AiService = field(init=False)
