@@ -293,7 +293,9 @@ async def _start_gateway(core: Any) -> Any:
     """The local API gateway, running while Settings enables it (`core.gateway`)."""
     from cherry_desktop.core.gateway.control import GatewayControl
 
-    core.gateway = GatewayControl(core)
+    core.gateway = GatewayControl(core, binding=core.agent_runtime)
+    # Claude Code agents on providers that are not Anthropic-compatible run through it.
+    core.agent_runtime.set_gateway_access(core.gateway)
     await core.gateway.apply()
     return core.gateway
 

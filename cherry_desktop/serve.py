@@ -131,13 +131,15 @@ async def _serve(paths: PathRegistry, options: ServeOptions) -> int:
             return 1
         port = options.port if options.port is not None else core.settings.settings.gateway_port
         gateway = ApiGateway(core.repos, core.credentials, GatewayKeyCheck(fixed_key=key), port=port,
-                             agent_api=AgentApi(core))
+                             binding=core.agent_runtime, agent_api=AgentApi(core))
         try:
             url = await gateway.start()
         except PortInUseError as exc:
             _say(f"cherry-desktop serve: port {exc.port} on 127.0.0.1 is already in use; "
                  "pass another --port (or stop what listens there)", error=True)
             return 1
+        # Claude Code agents on providers that are not Anthropic-compatible run through it.
+        core.agent_runtime.set_gateway_access(gateway)
         _say(f"cherry-desktop serve: listening on {url}")
         await signals.requested.wait()
         return 0

@@ -60,6 +60,10 @@ class ApiGateway:
     def port(self) -> int:
         return self._http.port
 
+    def key(self) -> str:
+        """The key requests must carry (what Cherry's own gateway-owned connections send)."""
+        return self.key_check.key
+
     def set_binding(self, binding: UsageBinding | None) -> None:
         self.models.binding = binding
 

@@ -34,6 +34,7 @@ from cherry_desktop.core.ai.runtime.types import (
     PushesEvents,
     ResumeTokenEvent,
     SteerBoundaryEvent,
+    SteerInjectedEvent,
     SteerUndeliveredEvent,
     ToolApprovalRequestEvent,
     TurnCompleteEvent,
@@ -118,6 +119,9 @@ class EventRouter:
         elif isinstance(event, TurnCompleteEvent):
             if live is not None:
                 session.settle_turn(live)
+        elif isinstance(event, SteerInjectedEvent):
+            if live is not None and live.reserved_continuation_id is None:
+                live.reserved_continuation_id = new_id()
         elif isinstance(event, SteerBoundaryEvent):
             if live is not None and seg is not None:
                 self._roll(live, seg, event.message_ids)
@@ -166,7 +170,8 @@ class EventRouter:
             return
         leads = [m for m in turn.redirected if m.id in message_ids]
         turn.redirected = [m for m in turn.redirected if m.id not in message_ids]
-        new = Segment(id=new_id(), turn=turn, assistant_message_id=new_id(), model_id=old.model_id,
+        continuation_id, turn.reserved_continuation_id = turn.reserved_continuation_id or new_id(), None
+        new = Segment(id=new_id(), turn=turn, assistant_message_id=continuation_id, model_id=old.model_id,
                       lead_message_ids=tuple(m.id for m in leads) or tuple(message_ids))
         old.rolled = True
         turn.segments.append(new)

@@ -123,6 +123,9 @@ class RuntimeTurn:
     segments: list[Segment] = field(default_factory=list)
     # Steers redirected into this turn and not yet rolled at a boundary.
     redirected: list[UIMessage] = field(default_factory=list)
+    # The continuation row's id, reserved when a steer was injected (before the runtime's next
+    # model request, which a gateway-owned connection's usage binds to); used by the roll.
+    reserved_continuation_id: str | None = None
     # Steers of this turn the runtime reported undelivered (or the settle's safety net
     # caught): they were put back in the queue.
     undelivered: set[str] = field(default_factory=set)

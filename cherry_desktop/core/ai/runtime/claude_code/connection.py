@@ -44,6 +44,7 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeRedirectInput,
     RuntimeSendInput,
     SteerBoundaryEvent,
+    SteerInjectedEvent,
     SteerUndeliveredEvent,
     ToolApprovalRequestEvent,
     TurnCompleteEvent,
@@ -204,6 +205,8 @@ class ClaudeCodeConnection:
         """Read one client's messages; returns 'closed', 'dead' or 'rebuild'."""
         # Bound once: this loop runs for every message of the connection's life.
         adapt, clock, emit = self._adapter.adapt, self._clock, self.event_outlet.emit
+        # A gateway-owned connection's usage is recorded by the gateway, from the provider call.
+        drop_usage = self._request.gateway_owned
         try:
             async for message in client.receive_messages():
                 if type(message).__name__ == "ResultMessage":
@@ -219,6 +222,8 @@ class ClaudeCodeConnection:
                 for event in adapt(message, clock()):
                     if event.type == "resume-token":
                         self.resume_token = event.token
+                    elif event.type == "usage" and drop_usage:
+                        continue
                     emit(event)
         except asyncio.CancelledError:
             raise
@@ -265,6 +270,8 @@ class ClaudeCodeConnection:
         for event in events:
             if event.type == "resume-token":
                 self.resume_token = event.token
+            elif event.type == "usage" and self._request.gateway_owned:
+                continue  # recorded by the gateway
             self.event_outlet.emit(event)
         self._turn_active = False
         self._pending_input = None
@@ -427,6 +434,8 @@ class ClaudeCodeConnection:
             return {}
         steers, self._stashed_steers = self._stashed_steers, []
         self._boundary_ids.extend(message_id for message_id, _ in steers)
+        # Now, before the CLI's next request: the host reserves the continuation row's id.
+        self.event_outlet.emit(SteerInjectedEvent(message_ids=tuple(message_id for message_id, _ in steers)))
         text = "\n\n".join(t for _, t in steers)
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": wrap_steer_reminder(text)}}
 
