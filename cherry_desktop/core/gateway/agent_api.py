@@ -142,7 +142,7 @@ class AgentApi:
         await self.core.services_ready.wait()
         listener = SseListener()
         attached = self.core.stream_manager.attach(listener, topic_id)
-        if attached.status != "streaming" and attached.status != "awaiting-approval":
+        if attached.status != "streaming":  # only a live stream registers the listener
             listener.close()
             return _error(404, "no-live-stream", f"topic {topic_id!r} has no live stream ({attached.status})")
         for replay in attached.replays:
