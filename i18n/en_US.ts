@@ -1504,4 +1504,139 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>This answer cannot be used to continue the conversation.</translation>
     </message>
 </context>
+<context>
+    <name>ErrorWords</name>
+    <message>
+        <source>The model's service refused the API key. Check the key in Providers.</source>
+        <translation>The model's service refused the API key. Check the key in Providers.</translation>
+    </message>
+    <message>
+        <source>The model's service is limiting requests right now. Wait a moment, then try again.</source>
+        <translation>The model's service is limiting requests right now. Wait a moment, then try again.</translation>
+    </message>
+    <message>
+        <source>The model's service is overloaded. Try again in a little while.</source>
+        <translation>The model's service is overloaded. Try again in a little while.</translation>
+    </message>
+    <message>
+        <source>The model's service had a problem of its own. Try again later.</source>
+        <translation>The model's service had a problem of its own. Try again later.</translation>
+    </message>
+    <message>
+        <source>The model's service refused the request.</source>
+        <translation>The model's service refused the request.</translation>
+    </message>
+    <message>
+        <source>The model's service reported an error.</source>
+        <translation>The model's service reported an error.</translation>
+    </message>
+    <message>
+        <source>The model's service could not be reached. Check the network connection and the provider's address.</source>
+        <translation>The model's service could not be reached. Check the network connection and the provider's address.</translation>
+    </message>
+    <message>
+        <source>The model's service took too long to answer.</source>
+        <translation>The model's service took too long to answer.</translation>
+    </message>
+    <message>
+        <source>The connection ended before the reply was complete.</source>
+        <translation>The connection ended before the reply was complete.</translation>
+    </message>
+    <message>
+        <source>The model's service sent a reply that could not be read.</source>
+        <translation>The model's service sent a reply that could not be read.</translation>
+    </message>
+    <message>
+        <source>The model of this chat is no longer available. Choose another one.</source>
+        <translation>The model of this chat is no longer available. Choose another one.</translation>
+    </message>
+    <message>
+        <source>The provider of this model is turned off. Turn it on in Providers, or choose another model.</source>
+        <translation>The provider of this model is turned off. Turn it on in Providers, or choose another model.</translation>
+    </message>
+    <message>
+        <source>This chat has no model yet. Choose one in the Model list above.</source>
+        <translation>This chat has no model yet. Choose one in the Model list above.</translation>
+    </message>
+    <message>
+        <source>The agent's process ended during the turn.</source>
+        <translation>The agent's process ended during the turn.</translation>
+    </message>
+    <message>
+        <source>The agent reported an error.</source>
+        <translation>The agent reported an error.</translation>
+    </message>
+    <message>
+        <source>The agent could not be started.</source>
+        <translation>The agent could not be started.</translation>
+    </message>
+    <message>
+        <source>This session cannot run: its agent, workspace or model is not usable.</source>
+        <translation>This session cannot run: its agent, workspace or model is not usable.</translation>
+    </message>
+    <message>
+        <source>The session was closed during the turn.</source>
+        <translation>The session was closed during the turn.</translation>
+    </message>
+    <message>
+        <source>The queued message could not be started.</source>
+        <translation>The queued message could not be started.</translation>
+    </message>
+    <message>
+        <source>The reply could not be saved, so the turn did not start.</source>
+        <translation>The reply could not be saved, so the turn did not start.</translation>
+    </message>
+    <message>
+        <source>The reply stopped: the model sent nothing for too long.</source>
+        <translation>The reply stopped: the model sent nothing for too long.</translation>
+    </message>
+    <message>
+        <source>The reply could not be saved.</source>
+        <translation>The reply could not be saved.</translation>
+    </message>
+    <message>
+        <source>The reply was interrupted when the app stopped.</source>
+        <translation>The reply was interrupted when the app stopped.</translation>
+    </message>
+    <message>
+        <source>The turn could not continue.</source>
+        <translation>The turn could not continue.</translation>
+    </message>
+    <message>
+        <source>A backup or restore is in progress. Send again when it is done.</source>
+        <translation>A backup or restore is in progress. Send again when it is done.</translation>
+    </message>
+    <message>
+        <source>This conversation no longer exists.</source>
+        <translation>This conversation no longer exists.</translation>
+    </message>
+    <message>
+        <source>That message no longer exists.</source>
+        <translation>That message no longer exists.</translation>
+    </message>
+    <message>
+        <source>Only a reply of the model can be regenerated.</source>
+        <translation>Only a reply of the model can be regenerated.</translation>
+    </message>
+    <message>
+        <source>The message is empty.</source>
+        <translation>The message is empty.</translation>
+    </message>
+    <message>
+        <source>Wait until the current reply has finished.</source>
+        <translation>Wait until the current reply has finished.</translation>
+    </message>
+    <message>
+        <source>The same model was asked twice.</source>
+        <translation>The same model was asked twice.</translation>
+    </message>
+    <message>
+        <source>This chat cannot do that.</source>
+        <translation>This chat cannot do that.</translation>
+    </message>
+    <message>
+        <source>The reply failed.</source>
+        <translation>The reply failed.</translation>
+    </message>
+</context>
 </TS>

@@ -1503,4 +1503,139 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>此回答无法用于继续对话。</translation>
     </message>
 </context>
+<context>
+    <name>ErrorWords</name>
+    <message>
+        <source>The model's service refused the API key. Check the key in Providers.</source>
+        <translation>模型服务拒绝了 API 密钥。请在“服务商”中检查密钥。</translation>
+    </message>
+    <message>
+        <source>The model's service is limiting requests right now. Wait a moment, then try again.</source>
+        <translation>模型服务当前正在限制请求。请稍等片刻再试。</translation>
+    </message>
+    <message>
+        <source>The model's service is overloaded. Try again in a little while.</source>
+        <translation>模型服务负载过高。请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The model's service had a problem of its own. Try again later.</source>
+        <translation>模型服务自身出现了问题。请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The model's service refused the request.</source>
+        <translation>模型服务拒绝了此请求。</translation>
+    </message>
+    <message>
+        <source>The model's service reported an error.</source>
+        <translation>模型服务报告了一个错误。</translation>
+    </message>
+    <message>
+        <source>The model's service could not be reached. Check the network connection and the provider's address.</source>
+        <translation>无法连接到模型服务。请检查网络连接和服务商的地址。</translation>
+    </message>
+    <message>
+        <source>The model's service took too long to answer.</source>
+        <translation>模型服务响应超时。</translation>
+    </message>
+    <message>
+        <source>The connection ended before the reply was complete.</source>
+        <translation>回复尚未完成，连接就已中断。</translation>
+    </message>
+    <message>
+        <source>The model's service sent a reply that could not be read.</source>
+        <translation>模型服务返回的回复无法读取。</translation>
+    </message>
+    <message>
+        <source>The model of this chat is no longer available. Choose another one.</source>
+        <translation>此对话的模型已不可用。请选择其他模型。</translation>
+    </message>
+    <message>
+        <source>The provider of this model is turned off. Turn it on in Providers, or choose another model.</source>
+        <translation>此模型的服务商已关闭。请在“服务商”中启用它，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source>This chat has no model yet. Choose one in the Model list above.</source>
+        <translation>此对话还没有模型。请在上方的“模型”列表中选择一个。</translation>
+    </message>
+    <message>
+        <source>The agent's process ended during the turn.</source>
+        <translation>智能体进程在本轮进行中结束了。</translation>
+    </message>
+    <message>
+        <source>The agent reported an error.</source>
+        <translation>智能体报告了一个错误。</translation>
+    </message>
+    <message>
+        <source>The agent could not be started.</source>
+        <translation>无法启动智能体。</translation>
+    </message>
+    <message>
+        <source>This session cannot run: its agent, workspace or model is not usable.</source>
+        <translation>此会话无法运行：它的智能体、工作区或模型不可用。</translation>
+    </message>
+    <message>
+        <source>The session was closed during the turn.</source>
+        <translation>会话在本轮进行中被关闭。</translation>
+    </message>
+    <message>
+        <source>The queued message could not be started.</source>
+        <translation>排队的消息无法开始。</translation>
+    </message>
+    <message>
+        <source>The reply could not be saved, so the turn did not start.</source>
+        <translation>无法保存回复，因此本轮没有开始。</translation>
+    </message>
+    <message>
+        <source>The reply stopped: the model sent nothing for too long.</source>
+        <translation>回复已停止：模型太久没有发送任何内容。</translation>
+    </message>
+    <message>
+        <source>The reply could not be saved.</source>
+        <translation>无法保存回复。</translation>
+    </message>
+    <message>
+        <source>The reply was interrupted when the app stopped.</source>
+        <translation>应用停止时回复被中断。</translation>
+    </message>
+    <message>
+        <source>The turn could not continue.</source>
+        <translation>本轮无法继续。</translation>
+    </message>
+    <message>
+        <source>A backup or restore is in progress. Send again when it is done.</source>
+        <translation>正在备份或恢复。完成后请重新发送。</translation>
+    </message>
+    <message>
+        <source>This conversation no longer exists.</source>
+        <translation>此对话已不存在。</translation>
+    </message>
+    <message>
+        <source>That message no longer exists.</source>
+        <translation>该消息已不存在。</translation>
+    </message>
+    <message>
+        <source>Only a reply of the model can be regenerated.</source>
+        <translation>只有模型的回复可以重新生成。</translation>
+    </message>
+    <message>
+        <source>The message is empty.</source>
+        <translation>消息为空。</translation>
+    </message>
+    <message>
+        <source>Wait until the current reply has finished.</source>
+        <translation>请等待当前回复完成。</translation>
+    </message>
+    <message>
+        <source>The same model was asked twice.</source>
+        <translation>同一个模型被请求了两次。</translation>
+    </message>
+    <message>
+        <source>This chat cannot do that.</source>
+        <translation>此对话不支持该操作。</translation>
+    </message>
+    <message>
+        <source>The reply failed.</source>
+        <translation>回复失败。</translation>
+    </message>
+</context>
 </TS>

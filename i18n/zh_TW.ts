@@ -1503,4 +1503,139 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>此回答無法用於繼續對話。</translation>
     </message>
 </context>
+<context>
+    <name>ErrorWords</name>
+    <message>
+        <source>The model's service refused the API key. Check the key in Providers.</source>
+        <translation>模型服務拒絕了 API 金鑰。請在「服務商」中檢查金鑰。</translation>
+    </message>
+    <message>
+        <source>The model's service is limiting requests right now. Wait a moment, then try again.</source>
+        <translation>模型服務目前正在限制請求。請稍候片刻再試。</translation>
+    </message>
+    <message>
+        <source>The model's service is overloaded. Try again in a little while.</source>
+        <translation>模型服務負載過高。請稍後再試。</translation>
+    </message>
+    <message>
+        <source>The model's service had a problem of its own. Try again later.</source>
+        <translation>模型服務本身出現了問題。請稍後再試。</translation>
+    </message>
+    <message>
+        <source>The model's service refused the request.</source>
+        <translation>模型服務拒絕了此請求。</translation>
+    </message>
+    <message>
+        <source>The model's service reported an error.</source>
+        <translation>模型服務回報了一個錯誤。</translation>
+    </message>
+    <message>
+        <source>The model's service could not be reached. Check the network connection and the provider's address.</source>
+        <translation>無法連線到模型服務。請檢查網路連線與服務商的位址。</translation>
+    </message>
+    <message>
+        <source>The model's service took too long to answer.</source>
+        <translation>模型服務回應逾時。</translation>
+    </message>
+    <message>
+        <source>The connection ended before the reply was complete.</source>
+        <translation>回覆尚未完成，連線就已中斷。</translation>
+    </message>
+    <message>
+        <source>The model's service sent a reply that could not be read.</source>
+        <translation>模型服務傳回的回覆無法讀取。</translation>
+    </message>
+    <message>
+        <source>The model of this chat is no longer available. Choose another one.</source>
+        <translation>此對話的模型已無法使用。請選擇其他模型。</translation>
+    </message>
+    <message>
+        <source>The provider of this model is turned off. Turn it on in Providers, or choose another model.</source>
+        <translation>此模型的服務商已關閉。請在「服務商」中啟用它，或選擇其他模型。</translation>
+    </message>
+    <message>
+        <source>This chat has no model yet. Choose one in the Model list above.</source>
+        <translation>此對話還沒有模型。請在上方的「模型」清單中選擇一個。</translation>
+    </message>
+    <message>
+        <source>The agent's process ended during the turn.</source>
+        <translation>智慧體程序在本輪進行中結束了。</translation>
+    </message>
+    <message>
+        <source>The agent reported an error.</source>
+        <translation>智慧體回報了一個錯誤。</translation>
+    </message>
+    <message>
+        <source>The agent could not be started.</source>
+        <translation>無法啟動智慧體。</translation>
+    </message>
+    <message>
+        <source>This session cannot run: its agent, workspace or model is not usable.</source>
+        <translation>此工作階段無法執行：它的智慧體、工作區或模型無法使用。</translation>
+    </message>
+    <message>
+        <source>The session was closed during the turn.</source>
+        <translation>工作階段在本輪進行中被關閉。</translation>
+    </message>
+    <message>
+        <source>The queued message could not be started.</source>
+        <translation>排隊的訊息無法開始。</translation>
+    </message>
+    <message>
+        <source>The reply could not be saved, so the turn did not start.</source>
+        <translation>無法儲存回覆，因此本輪沒有開始。</translation>
+    </message>
+    <message>
+        <source>The reply stopped: the model sent nothing for too long.</source>
+        <translation>回覆已停止：模型太久沒有傳送任何內容。</translation>
+    </message>
+    <message>
+        <source>The reply could not be saved.</source>
+        <translation>無法儲存回覆。</translation>
+    </message>
+    <message>
+        <source>The reply was interrupted when the app stopped.</source>
+        <translation>應用程式停止時回覆被中斷。</translation>
+    </message>
+    <message>
+        <source>The turn could not continue.</source>
+        <translation>本輪無法繼續。</translation>
+    </message>
+    <message>
+        <source>A backup or restore is in progress. Send again when it is done.</source>
+        <translation>正在備份或還原。完成後請重新傳送。</translation>
+    </message>
+    <message>
+        <source>This conversation no longer exists.</source>
+        <translation>此對話已不存在。</translation>
+    </message>
+    <message>
+        <source>That message no longer exists.</source>
+        <translation>該訊息已不存在。</translation>
+    </message>
+    <message>
+        <source>Only a reply of the model can be regenerated.</source>
+        <translation>只有模型的回覆可以重新產生。</translation>
+    </message>
+    <message>
+        <source>The message is empty.</source>
+        <translation>訊息為空。</translation>
+    </message>
+    <message>
+        <source>Wait until the current reply has finished.</source>
+        <translation>請等待目前的回覆完成。</translation>
+    </message>
+    <message>
+        <source>The same model was asked twice.</source>
+        <translation>同一個模型被請求了兩次。</translation>
+    </message>
+    <message>
+        <source>This chat cannot do that.</source>
+        <translation>此對話不支援該操作。</translation>
+    </message>
+    <message>
+        <source>The reply failed.</source>
+        <translation>回覆失敗。</translation>
+    </message>
+</context>
 </TS>

@@ -15,6 +15,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
+from cherry_desktop.ui.error_words import ErrorWords
+
 # Translucent, so one tint reads on the light and the dark theme.
 QUOTE_BACKGROUND = "#26888888"
 # A tail past this size is committed at its last line break even without a blank line, so
@@ -345,14 +347,16 @@ class ToolCard(QFrame):
 
 
 class ErrorBlock(QLabel):
-    """A failed turn's error, readable (never a raw traceback)."""
+    """A failed turn's error, readable (never a raw traceback): the words for its `code`, the
+    source's own `message` below them; a row stored without a code shows its message."""
 
-    def __init__(self, message: str, parent: QWidget | None = None) -> None:
+    def __init__(self, message: str, parent: QWidget | None = None, code: str | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("errorBlock")
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setText(self.tr("The reply failed: %1").replace("%1", message))
+        worded = ErrorWords().describe(code, message)
+        self.setText(worded or self.tr("The reply failed: %1").replace("%1", message))
 
 
 def _num(stats: dict[str, Any], *keys: str) -> float | None:

@@ -14,6 +14,8 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from cherry_desktop.core.ai.renderer import RendererListener
+
 log = logging.getLogger(__name__)
 
 FRAME_MS = 16
@@ -46,8 +48,9 @@ class StreamChunk:
         self.anchor_message_id = anchor_message_id
 
 
-class QtStreamListener(QObject):
-    """Forwards one topic's stream into a window, coalesced per frame.
+class QtStreamListener(QObject, RendererListener):
+    """Forwards one topic's stream into a window, coalesced per frame (a `RendererListener`:
+    with background mode "abort", the stream stops when the last window's listener goes).
 
     Signals:
         chunks_ready(list): the frame's `StreamChunk`s, in arrival order.

@@ -13,18 +13,13 @@ from cherry_desktop.ui._blocks import ErrorBlock, LiveText, ReasoningBlock, Tool
 from cherry_desktop.ui._markdown import MarkdownView
 from cherry_desktop.ui._todo_card import CompactionDivider, make_tool_card
 from cherry_desktop.ui._translate import TranslationBlock
+from cherry_desktop.ui.error_words import error_fields
 
 #: The message-metadata key core's runtimes set on a turn cut short (core's
 #: `CUT_SHORT_METADATA_KEY`; its value is a `CutShortReason`).
 CUT_SHORT_KEY = "cut_short"
 #: Core's `HISTORY_RESET_METADATA_KEY`: the runtime refused to resume, a new conversation began.
 HISTORY_RESET_KEY = "history_reset"
-
-
-def _error_message(data: Any) -> str:
-    if isinstance(data, dict):
-        return str(data.get("message") or data.get("error") or data)
-    return str(data)
 
 
 class MessageRow(QFrame):
@@ -152,7 +147,7 @@ class MessageRow(QFrame):
                 self._tools[part.tool_call_id] = card
                 self.body.addWidget(card)
             elif kind == "data-error":
-                self.show_error(_error_message(getattr(part, "data", "")))
+                self.show_error(*error_fields(getattr(part, "data", "")))
             elif kind == "data-compaction":
                 self.show_compaction(getattr(part, "data", None))
             elif kind == "data-translation":
@@ -218,9 +213,9 @@ class MessageRow(QFrame):
         note.setWordWrap(True)
         self.body.addWidget(note)
 
-    def show_error(self, message: str) -> None:
+    def show_error(self, message: str, code: str | None = None) -> None:
         self.error_text = message
-        self.body.addWidget(ErrorBlock(message))
+        self.body.addWidget(ErrorBlock(message, code=code))
 
     # -- live ----------------------------------------------------------------------------------
     def apply_chunk(self, chunk: Any) -> str | None:
@@ -248,9 +243,9 @@ class MessageRow(QFrame):
         elif t.startswith("tool-"):
             return self._apply_tool(chunk)
         elif t == "error":
-            self.show_error(chunk.error_text)
+            self.show_error(chunk.error_text, chunk.error_code)
         elif t.startswith("data-error"):
-            self.show_error(_error_message(getattr(chunk, "data", "")))
+            self.show_error(*error_fields(getattr(chunk, "data", "")))
         elif t == "data-compaction":
             self.show_compaction(getattr(chunk, "data", None))
         elif t in ("message-metadata", "finish"):

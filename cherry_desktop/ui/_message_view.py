@@ -317,7 +317,8 @@ class MessageView(QScrollArea):
         if approvals:
             self.approvals_changed.emit()
 
-    def finish_live(self, status: str, error_text: str | None = None, anchor_message_id: str | None = None) -> None:
+    def finish_live(self, status: str, error_text: str | None = None, anchor_message_id: str | None = None,
+                    error_code: str | None = None) -> None:
         """End the live rows; in a multi-model group only the answer of `anchor_message_id`
         (each model's answer ends on its own)."""
         for row in self._rows:
@@ -326,7 +327,7 @@ class MessageView(QScrollArea):
                 row.finish_live(status)
                 row.streamed = True
                 if error_text and row.error_text is None:
-                    row.show_error(error_text)
+                    row.show_error(error_text, error_code)
                 row.live = False
         self.approvals_changed.emit()
 

@@ -42,6 +42,7 @@ from cherry_desktop.ui._translate import translate_row
 from cherry_desktop.ui._usage import UsageSummary
 from cherry_desktop.ui._window_stream import WindowStream
 from cherry_desktop.ui.bridge import BridgeUnavailableError
+from cherry_desktop.ui.error_words import ErrorWords
 
 if TYPE_CHECKING:
     from cherry_desktop.ui._controller import UiController
@@ -546,7 +547,8 @@ class ChatWindow(QMainWindow):
         if isinstance(exc, BridgeUnavailableError):
             message = self.tr("This part of the app is not available yet (%1).").replace("%1", exc.what)
         else:
-            message = self.words.describe_error(exc) or str(exc) or type(exc).__name__
+            message = (self.words.describe_error(exc) or ErrorWords().describe_exception(exc)
+                       or str(exc) or type(exc).__name__)
         if self.topic_id is not None and not is_agent_session_topic(self.topic_id):
             self._refresh_header()
         self._show_error(message)

@@ -17,6 +17,7 @@ from cherry_desktop.ui._listener import QtStreamListener, StreamChunk
 from cherry_desktop.ui._session_header import follow_session_header
 from cherry_desktop.ui._tasks import spawn
 from cherry_desktop.ui._usage import refresh_footers
+from cherry_desktop.ui.error_words import terminal_error
 
 if TYPE_CHECKING:
     from cherry_desktop.ui._message_view import MessageView
@@ -129,9 +130,8 @@ class WindowStream(QObject):
         follow_session_header(self.session_header, batch)
 
     def on_terminal(self, status: str, result: Any) -> None:
-        error = getattr(result, "error", None)
-        self.message_view.finish_live(status, getattr(error, "message", None) if error is not None else None,
-                                      getattr(result, "anchor_message_id", None))
+        error_text, error_code = terminal_error(result)
+        self.message_view.finish_live(status, error_text, getattr(result, "anchor_message_id", None), error_code)
         self.live_text_at_terminal = self.live_text()
         self.session_header.set_todos(None)
         if bool(getattr(result, "is_topic_done", True)):

@@ -72,6 +72,24 @@ async def test_close_mid_stream_then_reopen_replays_and_continues(live_controlle
     assert b.live_text_at_terminal == final
 
 
+async def test_background_abort_stops_the_stream_when_its_last_window_closes(live_controller: Any, live_core: Any,
+                                                                            scripted_ai: Any, qtbot: Any) -> None:
+    """A window's listener is a renderer: with background mode "abort", closing the last
+    window that watches a stream stops it at its next chunk, and the partial is kept."""
+    live_core.stream_manager.set_background_mode("abort")
+    topic_id = _new_topic(live_core)
+    a = live_controller.open_window(topic_id)
+    await _send_from_composer(qtbot, a, "tell me a story")
+    feed = await scripted_ai.feed()
+    feed.text("Once ", "upon ")
+    await until(lambda: "Once upon" in a.live_text())
+    a.close()
+    feed.text("a time")
+    await until(lambda: live_core.shared_cache.get(topic_stream_status_key(topic_id)).status == "aborted")
+    row = live_core.repos.messages.branch(topic_id)[-1]
+    assert row.status == "paused" and _final_text(live_core, topic_id).startswith("Once upon")
+
+
 async def test_finished_topic_reads_from_database(live_controller: Any, live_core: Any, scripted_ai: Any,
                                                   qtbot: Any) -> None:
     topic_id = _new_topic(live_core)

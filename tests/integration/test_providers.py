@@ -27,7 +27,7 @@ from cherry_desktop.core.ai.stream import (
     user_parts,
 )
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.messages import TextDeltaChunk, UIMessage, UIMessageAccumulator, UIMessageChunk
+from cherry_desktop.core.messages import ErrorCode, TextDeltaChunk, UIMessage, UIMessageAccumulator, UIMessageChunk
 from cherry_desktop.core.state.shared_cache import topic_stream_status_key
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.demo.bootstrap import demo_provider_settings
@@ -71,6 +71,11 @@ def errors(chunks: list[UIMessageChunk]) -> list[str]:
     return [c.error_text for c in chunks if c.type == "error"]  # type: ignore[union-attr]
 
 
+def codes(chunks: list[UIMessageChunk]) -> list[ErrorCode | None]:
+    """The stable codes of the error chunks (the UI words these; the text stays the detail)."""
+    return [c.error_code for c in chunks if c.type == "error"]  # type: ignore[union-attr]
+
+
 # -- OpenAI-compatible ----------------------------------------------------------------------
 
 
@@ -97,19 +102,21 @@ async def test_openai_streams_text_reasoning_and_usage(provider_server: Scripted
     assert got.body["messages"] == [{"role": "system", "content": "Be brief"}, {"role": "user", "content": "Hello"}]
 
 
-@pytest.mark.parametrize(("status", "body", "expected"), [
+@pytest.mark.parametrize(("status", "body", "expected", "code"), [
     (401, json.dumps({"error": {"message": "Invalid API key", "type": "auth"}}),
-     "HTTP 401 Unauthorized: Invalid API key"),
-    (500, "upstream exploded", "HTTP 500 Internal Server Error: upstream exploded"),
+     "HTTP 401 Unauthorized: Invalid API key", ErrorCode.AUTH_FAILED),
+    (429, json.dumps({"error": {"message": "Slow down"}}), "HTTP 429 Status: Slow down",
+     ErrorCode.RATE_LIMITED),
+    (500, "upstream exploded", "HTTP 500 Internal Server Error: upstream exploded", ErrorCode.PROVIDER_UNAVAILABLE),
 ])
 async def test_openai_http_errors_become_readable_error_chunks(provider_server: ScriptedServer, service: AiService,
                                                                repos: Repositories, status: int, body: str,
-                                                               expected: str) -> None:
+                                                               expected: str, code: ErrorCode) -> None:
     url = provider_server.base + "/v1"
     model = register(repos, url, type="openai")
     provider_server.replies.append(Reply(status=status, pieces=[(0, body)], content_type="application/json"))
     chunks = await collect(await service.stream_text(request(model)))
-    assert errors(chunks) == [f"Scripted: {expected}"]
+    assert errors(chunks) == [f"Scripted: {expected}"] and codes(chunks) == [code]
 
 
 async def test_openai_malformed_and_truncated_streams(provider_server: ScriptedServer, service: AiService,
@@ -119,15 +126,20 @@ async def test_openai_malformed_and_truncated_streams(provider_server: ScriptedS
     provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="ok")), (0, "data: {not json\n\n")]))
     chunks = await collect(await service.stream_text(request(model)))
     assert len(errors(chunks)) == 1 and "malformed stream data" in errors(chunks)[0]
+    assert codes(chunks) == [ErrorCode.MALFORMED_RESPONSE]
     assert fold(chunks).snapshot().text() == "ok"
 
     provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="cut"))]))  # closes with no [DONE]
     chunks = await collect(await service.stream_text(request(model)))
     assert errors(chunks) == ["Scripted: the stream ended before the reply was complete"]
+    assert codes(chunks) == [ErrorCode.STREAM_INCOMPLETE]
 
     provider_server.replies.append(Reply(pieces=[(0, sse({"error": {"message": "context length exceeded"}}))]))
     chunks = await collect(await service.stream_text(request(model)))
-    assert errors(chunks) == ["Scripted: context length exceeded"]
+    assert errors(chunks) == ["Scripted: context length exceeded"] and codes(chunks) == [ErrorCode.PROVIDER_ERROR]
+    quota = {"error": {"message": "quota", "code": "insufficient_quota"}}
+    provider_server.replies.append(Reply(pieces=[(0, sse(quota))]))
+    assert codes(await collect(await service.stream_text(request(model)))) == [ErrorCode.RATE_LIMITED]
 
 
 async def test_openai_slow_stream_in_split_network_reads(provider_server: ScriptedServer, service: AiService,
@@ -165,11 +177,13 @@ async def test_connection_refused_and_read_timeout(repos: Repositories, provider
         chunks = await collect(await svc.stream_text(request(model)))
         assert len(errors(chunks)) == 1
         assert "could not reach http://127.0.0.1:9/v1/chat/completions" in errors(chunks)[0]
+        assert codes(chunks) == [ErrorCode.NETWORK_ERROR]
         url = provider_server.base + "/v1"
         model = register(repos, url, type="openai-compatible", provider_id="slow")
         provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="x"))], hang=True))
         chunks = await collect(await svc.stream_text(request(model)))
         assert errors(chunks) == ["Scripted: the stream stopped responding (read timeout)"]
+        assert codes(chunks) == [ErrorCode.TIMEOUT]
     finally:
         await svc.on_stop()
 
@@ -230,11 +244,13 @@ async def test_anthropic_error_event_and_http_error(provider_server: ScriptedSer
     provider_server.replies.append(Reply(pieces=[(0, e) for e in events]))
     chunks = await collect(await service.stream_text(request(model)))
     assert errors(chunks) == ["Scripted: overloaded_error: Overloaded"]
+    assert codes(chunks) == [ErrorCode.PROVIDER_OVERLOADED]
     assert provider_server.received[0].path == "/v1/messages"
     provider_server.replies.append(Reply(status=529, content_type="application/json", pieces=[
         (0, json.dumps({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}))]))
     chunks = await collect(await service.stream_text(request(model)))
     assert errors(chunks) == ["Scripted: HTTP 529 Overloaded: Overloaded"]
+    assert codes(chunks) == [ErrorCode.PROVIDER_OVERLOADED]
 
 
 async def test_anthropic_reply_ending_without_block_stops_closes_its_blocks(provider_server: ScriptedServer,
@@ -360,6 +376,7 @@ async def test_chat_topic_end_to_end_through_manager_service_and_openai_provider
     row = repos.messages.get_message(res.placeholder_ids[0])
     assert row.status == "error"
     assert row.parts[-1].data["message"] == "Scripted: HTTP 401 Unauthorized: bad key"  # type: ignore[union-attr]
+    assert row.parts[-1].data["code"] == "auth-failed"  # type: ignore[union-attr]
 
     # A user stop on a silent upstream persists the partial as paused.
     provider_server.replies.append(Reply(pieces=[(0, openai_delta(content="partial"))], hang=True))

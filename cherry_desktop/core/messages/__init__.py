@@ -27,6 +27,7 @@ from cherry_desktop.core.messages.chunks import (
     UIMessageChunk,
     parse_chunk,
 )
+from cherry_desktop.core.messages.errors import ErrorCode, code_for_status, error_code_for
 from cherry_desktop.core.messages.ui_message import (
     AttachmentPart,
     DataPart,
@@ -50,6 +51,7 @@ __all__ = [
     "DataChunk",
     "DataPart",
     "ErrorChunk",
+    "ErrorCode",
     "FilePart",
     "FinishChunk",
     "FinishStepChunk",
@@ -79,6 +81,8 @@ __all__ = [
     "UIMessage",
     "UIMessageAccumulator",
     "UIMessageChunk",
+    "code_for_status",
+    "error_code_for",
     "message_attachments",
     "message_text",
     "new_id",

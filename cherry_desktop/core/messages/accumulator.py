@@ -11,6 +11,7 @@ from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
 from cherry_desktop.core.messages.chunks import DataChunk, UIMessageChunk
+from cherry_desktop.core.messages.errors import ErrorCode
 from cherry_desktop.core.messages.ui_message import (
     DataPart,
     MessagePart,
@@ -78,6 +79,7 @@ class UIMessageAccumulator:
         self._tools: dict[str, _ToolBuilder] = {}
         self._data: dict[tuple[str, str], int] = {}
         self.error_text: str | None = None
+        self.error_code: ErrorCode | None = None
         self.finish_reason: str | None = None
         self.chunk_count = 0
 
@@ -123,6 +125,7 @@ class UIMessageAccumulator:
             self._parts.append(StepStartPart())
         elif t == "error":
             self.error_text = c.error_text
+            self.error_code = c.error_code
         elif t.startswith("data-"):
             self._apply_data(c)
         # finish-step and abort carry nothing to keep.

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Tag, TypeAdapter
 
+from cherry_desktop.core.messages.errors import ErrorCode
+
 
 class _Chunk(BaseModel):
     # defer_build: schemas are built on first use, off the path to the first painted window.
@@ -137,8 +139,12 @@ class FinishChunk(_Chunk):
 
 
 class ErrorChunk(_Chunk):
+    """The turn failed: `error_text` is the source's own words, `error_code` what failed
+    (None from a source that does not say; the stream manager then stores `unknown`)."""
+
     type: Literal["error"] = "error"
     error_text: str
+    error_code: ErrorCode | None = None
 
 
 class AbortChunk(_Chunk):

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from cherry_desktop.core.ai.stream import TerminalListener
 from cherry_desktop.core.ai.stream.types import StreamDoneResult
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
@@ -95,8 +96,7 @@ async def test_a_message_sent_after_the_host_released_but_before_the_topic_ended
     gate = asyncio.Event()
     real_listeners = h.runtime.segment_listeners
 
-    class Blocking(Subscriber):
-        terminal_only = True
+    class Blocking(Subscriber, TerminalListener):
 
         async def on_done(self, result: StreamDoneResult) -> None:
             if not late:

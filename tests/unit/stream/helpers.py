@@ -10,9 +10,12 @@ from typing import Any
 from cherry_desktop.core.ai.stream import (
     AiStreamOpenRequest,
     AiStreamRequest,
+    PersistingListener,
+    RendererListener,
     StreamDoneResult,
     StreamErrorResult,
     StreamPausedResult,
+    TerminalListener,
     user_parts,
 )
 from cherry_desktop.core.messages import (
@@ -104,11 +107,11 @@ class FakeAi:
         return self.feeds[(topic_id, model_id)][index]
 
 
-class Recorder:
-    """A window-like listener recording everything it gets."""
+class Recording:
+    """A listener recording everything it gets (no kind: a channel, an SSE response, a
+    headless caller). `Recorder` is the window one."""
 
-    def __init__(self, id: str = "wc:1:t", *, raise_on_chunk: bool = False, raise_on_terminal: bool = False,
-                 terminal_only: bool = False, persists: bool = False) -> None:
+    def __init__(self, id: str = "wc:1:t", *, raise_on_chunk: bool = False, raise_on_terminal: bool = False) -> None:
         self._id = id
         self.alive = True
         self.chunks: list[tuple[UIMessageChunk, str | None, str | None]] = []
@@ -117,10 +120,6 @@ class Recorder:
         self.errors: list[StreamErrorResult] = []
         self.raise_on_chunk = raise_on_chunk
         self.raise_on_terminal = raise_on_terminal
-        if terminal_only:
-            self.terminal_only = True
-        if persists:
-            self.persists = True  # counts as a persistence-bearing listener (drain waits for it)
         self.on_terminal: Callable[[Any], None] | None = None
 
     @property
@@ -158,6 +157,18 @@ class Recorder:
 
     def text(self) -> str:
         return "".join(getattr(c, "delta", "") for c, _, _ in self.chunks if c.type == "text-delta")
+
+
+class Recorder(Recording, RendererListener):
+    """A window-like listener (a renderer: `background_mode = "abort"` watches it)."""
+
+
+class TerminalRecorder(Recording, TerminalListener):
+    """A terminal-only listener (heard before the subscribers, never a subscriber)."""
+
+
+class PersistingRecorder(Recording, PersistingListener):
+    """A terminal-only listener that counts as persistence (`drain_in_flight` waits for it)."""
 
 
 async def until(cond: Callable[[], bool], timeout: float = 3.0) -> None:

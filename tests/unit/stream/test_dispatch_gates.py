@@ -19,7 +19,7 @@ from cherry_desktop.core.ai.stream import (
 from cherry_desktop.core.app.bootstrap import build_core
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.unit.stream.helpers import END, FakeAi, Recorder, submit, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, PersistingRecorder, Recorder, submit, text_chunks, until
 
 M1 = "p::m1"
 
@@ -98,7 +98,7 @@ async def test_drain_waits_for_persisting_streams_never_for_prompt_streams() -> 
     mgr = AiStreamManager(stream_text=fake.stream_text)
     naming = Recorder("naming-cb")
     mgr.stream_prompt(stream_id="naming:1", unique_model_id=M1, prompt="name it", listener=naming)
-    persisting = Recorder("persistence:t", terminal_only=True, persists=True)
+    persisting = PersistingRecorder("persistence:t")
     mgr.send(SendInput(topic_id="t", models=[ModelDispatch(M1, AiStreamRequest(model_id=M1))],
                        listeners=[persisting]))
     chat_feed = await fake.feed("t", M1)

@@ -12,12 +12,14 @@ from cherry_desktop.core.ai.stream import (
     ModelDispatch,
     PersistenceListener,
     SendInput,
+    TranslationBackend,
     WritesPausedError,
     recover_interrupted_messages,
+    user_parts,
 )
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextDeltaChunk
-from tests.unit.stream.helpers import END, FakeAi, Recorder, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, PersistingRecorder, Recorder, Recording, text_chunks, until
 
 M1 = "p::m1"
 
@@ -85,6 +87,56 @@ async def test_all_windows_closed_background_abort_persists_paused(repos: Reposi
     assert feed.closed and mgr.inspect(topic).status == "aborted"  # type: ignore[union-attr]
 
 
+async def test_background_abort_leaves_a_stream_that_never_had_a_window_to_run_and_persist(
+        repos: Repositories) -> None:
+    """"Abort — no subscribers" is about the last *renderer*: a stream with only its
+    persistence listener (a headless dispatch), one with a non-window listener (an API caller),
+    and a translation stream all run to their end and persist."""
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text, background_mode="abort")
+    topic = repos.topics.create_topic().id
+    row_id, persist = persisted(repos, topic)
+    mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[persist]))
+    (await fake.feed(topic, M1)).push(*text_chunks("whole reply"), END)
+
+    api = Recording("sse:1")
+    mgr.send(SendInput(topic_id="api", models=models("api"), listeners=[api]))
+    (await fake.feed("api", M1)).push(*text_chunks("for the caller"), END)
+
+    source = repos.messages.create_message(topic_id=topic, role="user", parts=user_parts("hola"))
+    backend = TranslationBackend(repos.messages, target_message_id=source.id, target_language="en")
+    mgr.stream_prompt(stream_id="translate:1", unique_model_id=M1, prompt="Translate: hola",
+                      listener=PersistenceListener(backend=backend, topic_id="translate:1", model_id=M1))
+    (await fake.feed("translate:1", M1)).push(*text_chunks("hello"), END)
+
+    await until(lambda: repos.messages.get_message(row_id).status != "pending" and bool(api.terminals)
+                and mgr.inspect("translate:1") is None)
+    row = repos.messages.get_message(row_id)
+    assert row.status == "success" and "".join(getattr(p, "text", "") for p in row.parts) == "whole reply"
+    assert api.done and api.text() == "for the caller"
+    translated = [p for p in repos.messages.get_message(source.id).parts if p.type == "data-translation"]
+    assert len(translated) == 1 and translated[0].data["text"] == "hello"  # type: ignore[union-attr]
+
+
+async def test_background_abort_counts_only_renderers_as_watching(repos: Repositories) -> None:
+    """A window and an API caller watch one stream: when the window goes, the stream stops
+    (its partial persisted `paused`) although the caller still listens."""
+    fake = FakeAi()
+    mgr = AiStreamManager(stream_text=fake.stream_text, background_mode="abort")
+    topic = repos.topics.create_topic().id
+    row_id, persist = persisted(repos, topic)
+    win, api = Recorder("wc:1"), Recording("sse:1")
+    mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[win, api, persist]))
+    feed = await fake.feed(topic, M1)
+    feed.push(*text_chunks("par"))
+    await until(lambda: len(api.chunks) == 5)
+    win.alive = False
+    feed.push(TextDeltaChunk(id="t1", delta="t"), END)
+    await until(lambda: repos.messages.get_message(row_id).status != "pending")
+    assert repos.messages.get_message(row_id).status == "paused"
+    assert api.paused and api.paused[0].stop_reason == "no-subscribers"
+
+
 async def test_multi_window_both_windows_get_every_chunk_in_order() -> None:
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
@@ -131,7 +183,7 @@ async def test_main_process_restart_clears_streams_and_pending_rows_recover(repo
 async def test_write_quiesce_blocks_new_turns_and_drains_running_ones() -> None:
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
-    rec = Recorder(terminal_only=True, persists=True)
+    rec = PersistingRecorder()
     mgr.send(SendInput(topic_id="t", models=models("t"), listeners=[rec]))
     feed = await fake.feed("t", M1)
     hold = mgr.pause("backup")

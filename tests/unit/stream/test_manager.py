@@ -395,18 +395,23 @@ async def test_stream_prompt_is_silent_unattachable_and_evicted_at_once() -> Non
     assert mgr.shared_cache.snapshot() == {}
 
 
-async def test_public_execution_callbacks_drive_terminals() -> None:
+async def test_an_execution_settles_once_at_its_first_terminal() -> None:
+    """An upstream that fails mid-stream ends the execution as error; the chunks and the end
+    it sends after that reach nobody and change nothing."""
     mgr, fake = make()
     rec = Recorder()
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
-    await fake.feed("t", M1)
-    mgr.on_chunk("t", M1, TextDeltaChunk(id="x", delta="direct"))
+    feed = await fake.feed("t", M1)
+    feed.push(TextDeltaChunk(id="x", delta="direct"))
+    await until(lambda: bool(rec.chunks))
     assert rec.chunks[-1][0].delta == "direct"  # type: ignore[union-attr]
-    await mgr.on_execution_error("t", M1, "boom")
+    feed.fail(RuntimeError("boom"))
+    feed.push(TextDeltaChunk(id="x", delta="late"), END)
+    await until(lambda: bool(rec.errors))
     assert rec.errors[0].error.message == "boom"
     assert status(mgr, "t").status == "error"
-    await mgr.on_execution_done("t", M1)  # already terminal: ignored
-    assert rec.done == []
+    await asyncio.sleep(0.01)
+    assert rec.done == [] and len(rec.errors) == 1 and len(rec.chunks) == 1
 
 
 async def test_shutdown_pauses_running_streams_and_awaits_their_persistence() -> None:

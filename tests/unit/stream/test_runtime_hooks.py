@@ -1,5 +1,5 @@
 """The agent host's hooks: agent follow-up inject, will_continue_topic, start_runtime_turn,
-terminate_held_topic_stream and roll_execution."""
+and terminate_held_topic_stream (the agent host's steer-boundary roll is these three)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.messages import TextDeltaChunk
 from cherry_desktop.core.state.shared_cache import topic_stream_status_key
-from tests.unit.stream.helpers import END, FakeAi, Recorder, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, Recording, TerminalRecorder, text_chunks, until
 
 T = "agent-session:s1"
 M = "claude-code::sonnet"
@@ -34,7 +34,7 @@ def status(mgr: AiStreamManager) -> str | None:
     return e.status if isinstance(e, TopicStatusSnapshotEntry) else None
 
 
-def start(mgr: AiStreamManager, *listeners: Recorder) -> None:
+def start(mgr: AiStreamManager, *listeners: Recording) -> None:
     mgr.send(SendInput(topic_id=T, models=[ModelDispatch(M, runtime_request("turn-1", "a1"), "a1")],
                        listeners=list(listeners)))
 
@@ -54,7 +54,7 @@ async def test_will_continue_then_start_runtime_turn_keeps_listeners_on_the_same
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
     win = Recorder("wc:1")
-    persist_1 = Recorder("persistence:agents-db:s1", terminal_only=True)
+    persist_1 = TerminalRecorder("persistence:agents-db:s1")
     start(mgr, win, persist_1)
     feed = await fake.feed(T, M)
     assert mgr.will_continue_topic(T) is True
@@ -63,7 +63,7 @@ async def test_will_continue_then_start_runtime_turn_keeps_listeners_on_the_same
     assert not persist_1.done[0].is_topic_done and status(mgr) == "streaming"
     assert mgr.has_live_stream(T) and mgr.inspect(T).held  # type: ignore[union-attr]
 
-    persist_2 = Recorder("persistence:agents-db:s1", terminal_only=True)
+    persist_2 = TerminalRecorder("persistence:agents-db:s1")
     res = mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-2", "a2"),
                                  listeners=[persist_2])
     assert res.mode == "started"
@@ -78,7 +78,7 @@ async def test_will_continue_then_start_runtime_turn_keeps_listeners_on_the_same
 async def test_will_continue_can_be_called_from_a_terminal_listener() -> None:
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
-    host = Recorder("persistence:agents-db:s1", terminal_only=True)
+    host = TerminalRecorder("persistence:agents-db:s1")
     host.on_terminal = lambda result: mgr.will_continue_topic(T)
     start(mgr, host)
     (await fake.feed(T, M)).push(*text_chunks("x"), END)
@@ -105,7 +105,7 @@ async def test_start_runtime_turn_after_terminal_inherits_live_subscribers_and_r
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
     win = Recorder("wc:1")
-    start(mgr, win, Recorder("persistence:old", terminal_only=True))
+    start(mgr, win, TerminalRecorder("persistence:old"))
     feed = await fake.feed(T, M)
     with pytest.raises(StreamManagerError):
         mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-x", "ax"))
@@ -118,23 +118,6 @@ async def test_start_runtime_turn_after_terminal_inherits_live_subscribers_and_r
     assert win.chunks[-1][0].delta == "again"  # type: ignore[union-attr]
 
 
-async def test_roll_execution_returns_the_pre_steer_message_and_accumulates_the_continuation() -> None:
-    fake = FakeAi()
-    mgr = AiStreamManager(stream_text=fake.stream_text)
-    win = Recorder("wc:1")
-    start(mgr, win)
-    feed = await fake.feed(T, M)
-    feed.push(*text_chunks("before"))
-    await until(lambda: len(win.chunks) == 8)
-    partial = mgr.roll_execution(T, M, "a2")
-    assert partial is not None and partial.text() == "before" and partial.id == "a1"
-    feed.push(*text_chunks("after", part_id="t2"), END)
-    await until(lambda: bool(win.done))
-    assert win.done[0].anchor_message_id == "a2" and win.done[0].final_message is not None
-    assert win.done[0].final_message.text() == "after" and win.chunks[-1][2] == "a2"
-    assert mgr.roll_execution(T, M, "a3") is None
-
-
 async def test_topic_is_never_neither_live_nor_idle_across_a_hold_and_its_continuation() -> None:
     """has_live_stream stays True while the turn's terminal listeners run, across the hold,
     and through a runtime turn started from a terminal listener; it flips once, after the
@@ -142,7 +125,7 @@ async def test_topic_is_never_neither_live_nor_idle_across_a_hold_and_its_contin
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
     seen: list[tuple[str, bool]] = []
-    persist_2 = Recorder("persistence:agents-db:s1:2", terminal_only=True)
+    persist_2 = TerminalRecorder("persistence:agents-db:s1:2")
 
     def host_terminal(result: object) -> None:
         seen.append(("host", mgr.has_live_stream(T)))
@@ -150,7 +133,7 @@ async def test_topic_is_never_neither_live_nor_idle_across_a_hold_and_its_contin
             mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-2", "a2"),
                                    listeners=[persist_2])
 
-    host = Recorder("runtime:terminal", terminal_only=True)
+    host = TerminalRecorder("runtime:terminal")
     host.on_terminal = host_terminal
     win = Recorder("wc:1")
     win.on_terminal = lambda result: seen.append(("window", mgr.has_live_stream(T)))

@@ -98,7 +98,7 @@ async def test_a_provider_preparing_a_model_twice_is_refused_by_send(repos: Repo
 # -- chunks of executions that are no longer current -------------------------------------------------
 
 
-async def test_chunks_after_a_stop_reach_no_listener_by_the_loop_or_on_chunk() -> None:
+async def test_chunks_after_a_stop_reach_no_listener_by_the_loop_or_deliver() -> None:
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text)
     rec = Recorder()
@@ -110,7 +110,6 @@ async def test_chunks_after_a_stop_reach_no_listener_by_the_loop_or_on_chunk() -
     assert stream is not None
     ex = stream.executions[M1]
     mgr.abort("t")
-    mgr.on_chunk("t", M1, delta("late-on-chunk"))
     mgr.runner.deliver(stream, ex, delta("late-deliver"))
     feed.push(delta("late-loop"))
     await until(lambda: bool(rec.paused))
@@ -129,7 +128,6 @@ async def test_chunks_after_an_executions_own_terminal_reach_no_listener() -> No
     (await fake.feed("t", M1)).push(*text_chunks("ok"), END)
     await until(lambda: bool(rec.done))
     mgr.runner.deliver(stream, ex, delta("after-done"))
-    mgr.on_chunk("t", M1, delta("after-done-2"))
     assert rec.text() == "ok"
     assert mgr.inspect("t").executions[0].buffer_size == 4  # type: ignore[union-attr]
 

@@ -19,7 +19,7 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.ai.stream.context import persistent as persistent_module
 from cherry_desktop.core.data import Repositories
-from tests.unit.stream.helpers import END, FakeAi, Recorder, step_boundary, submit, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, TerminalRecorder, step_boundary, submit, text_chunks, until
 
 M1 = "p::m1"
 
@@ -97,7 +97,7 @@ async def test_topic_stays_live_while_its_terminal_listeners_run() -> None:
     mgr = AiStreamManager(stream_text=fake.stream_text)
     live_in_persistence: list[bool] = []
     live_in_window: list[bool] = []
-    persist = Recorder("persistence:x", terminal_only=True)
+    persist = TerminalRecorder("persistence:x")
     persist.on_terminal = lambda _r: live_in_persistence.append(mgr.has_live_stream("t"))
     win = Recorder("wc:1")
     win.on_terminal = lambda _r: live_in_window.append(mgr.has_live_stream("t"))

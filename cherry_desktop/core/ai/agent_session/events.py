@@ -41,7 +41,7 @@ from cherry_desktop.core.ai.runtime.types import (
     UsageEvent,
 )
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.messages import DataChunk, ToolApprovalRequestChunk, new_id
+from cherry_desktop.core.messages import DataChunk, ErrorCode, ToolApprovalRequestChunk, error_code_for, new_id
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session.live_session import LiveSession
@@ -143,7 +143,10 @@ class EventRouter:
                                    data={"used_tokens": event.used_tokens, "max_tokens": event.max_tokens}))
         elif isinstance(event, ErrorEvent):
             if live is not None:
-                session.fail_turn(live, event.message, event.code)
+                # The runtime's own code (`api_error`, a terminal reason) and the HTTP status
+                # it saw become one stable code; its message stays the detail.
+                session.fail_turn(live, event.message,
+                                  error_code_for(event.code, status=event.status, default=ErrorCode.RUNTIME_FAILED))
             if event.fatal and session.detach_connection(conn):
                 # The driver tore the connection down: the next turn reconnects and resumes.
                 session.service.spawn(close_connection(session.session_id, conn))

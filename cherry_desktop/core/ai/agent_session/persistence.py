@@ -14,16 +14,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
+from cherry_desktop.core.ai.stream.listeners import ChunkBlindListener
 from cherry_desktop.core.ai.stream.persistence import PersistInput, PersistStatus
 from cherry_desktop.core.ai.stream.types import (
     StreamDoneResult,
     StreamErrorResult,
     StreamPausedResult,
     StreamTerminalResult,
-    UniqueModelId,
 )
 from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository, NotFoundError
-from cherry_desktop.core.messages import MessagePart, UIMessage, UIMessageChunk
+from cherry_desktop.core.messages import MessagePart, UIMessage
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +71,9 @@ class AgentSessionMessageBackend:
             self._messages.update_message(self.message_id, parts=list(partial.parts))
 
 
-class RuntimeTerminalListener:
-    """Tells the host a segment reached terminal (after its persistence listener ran)."""
-
-    terminal_only = True
-    ignores_chunks = True  # always alive, no-op on_chunk: skipped per chunk
+class RuntimeTerminalListener(ChunkBlindListener):
+    """Tells the host a segment reached terminal (after its persistence listener ran);
+    terminal-only and never offered chunks."""
 
     def __init__(self, *, topic_id: str, anchor_message_id: str,
                  on_terminal: Callable[[PersistStatus, StreamTerminalResult], Awaitable[None]]) -> None:
@@ -87,13 +85,6 @@ class RuntimeTerminalListener:
     @property
     def id(self) -> str:
         return self._id
-
-    def is_alive(self) -> bool:
-        return True
-
-    def on_chunk(self, chunk: UIMessageChunk, source_model_id: UniqueModelId | None = None,
-                 anchor_message_id: str | None = None) -> None:
-        return None
 
     async def _fire(self, status: PersistStatus, result: StreamTerminalResult) -> None:
         if result.anchor_message_id != self.anchor_message_id or self.fired:

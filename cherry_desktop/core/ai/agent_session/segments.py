@@ -18,7 +18,7 @@ from cherry_desktop.core.ai.agent_session.state import END, Failure, Segment
 from cherry_desktop.core.ai.stream.persistence import PersistenceListener, PersistStatus
 from cherry_desktop.core.ai.stream.trace import TraceFlushListener
 from cherry_desktop.core.ai.stream.types import StreamListener, StreamTerminalResult
-from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk
+from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessageChunk, error_code_for
 
 if TYPE_CHECKING:
     from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
@@ -66,7 +66,8 @@ async def segment_chunks(session: LiveSession, seg: Segment) -> AsyncIterator[UI
                 return
             if isinstance(item, Failure):
                 finished = True
-                yield ErrorChunk(error_text=item.message)
+                yield ErrorChunk(error_text=item.message,
+                                 error_code=error_code_for(item.code, default=ErrorCode.RUNTIME_FAILED))
                 return
             yield item  # type: ignore[misc]
     finally:

@@ -10,7 +10,7 @@ from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
 from cherry_desktop.core.ai.providers.reply import BlockKind
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.attachments.content import anthropic_image_block, api_content
-from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk, message_text
+from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessageChunk, error_code_for, message_text
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
@@ -94,7 +94,9 @@ class AnthropicProvider(HttpStreamingProvider):
                 kind = obj.get("type") or ev.event
                 if kind == "error":
                     err = obj.get("error") or {}
-                    yield reply.error(f"{err.get('type', 'error')}: {err.get('message', '')}".rstrip())
+                    err_type = str(err.get("type", "error"))
+                    yield reply.error(f"{err_type}: {err.get('message', '')}".rstrip(),
+                                      error_code_for(err_type, default=ErrorCode.PROVIDER_ERROR))
                     return
                 if kind == "message_start":
                     usage = (obj.get("message") or {}).get("usage") or {}

@@ -13,7 +13,7 @@ from cherry_desktop.core.ai.providers.reply import ReplyChunks, provider_error
 from cherry_desktop.core.ai.providers.sse import SseEvent, StreamAbortedError, iter_sse, race
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import ProviderRecord
-from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk
+from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessageChunk, code_for_status
 
 
 class ChatProvider(Protocol):
@@ -77,10 +77,10 @@ class HttpStreamingProvider:
         except StreamAbortedError:
             return
         except httpx.TimeoutException:
-            yield provider_error(name, f"the request to {url} timed out")
+            yield provider_error(name, f"the request to {url} timed out", ErrorCode.TIMEOUT)
             return
         except httpx.HTTPError as exc:
-            yield provider_error(name, f"could not reach {url} ({exc or type(exc).__name__})")
+            yield provider_error(name, f"could not reach {url} ({exc or type(exc).__name__})", ErrorCode.NETWORK_ERROR)
             return
         try:
             if response.status_code >= 400:
@@ -88,7 +88,8 @@ class HttpStreamingProvider:
                 reason = response.reason_phrase or ""
                 detail = error_message_from_body(body_bytes)
                 yield provider_error(name, f"HTTP {response.status_code} {reason}".rstrip()
-                                     + (f": {detail}" if detail else ""))
+                                     + (f": {detail}" if detail else ""),
+                                     code_for_status(response.status_code) or ErrorCode.PROVIDER_ERROR)
                 return
             async with aclosing(iter_sse(response, signal)) as events:
                 async for event in events:
@@ -96,8 +97,9 @@ class HttpStreamingProvider:
         except StreamAbortedError:
             return
         except httpx.TimeoutException:
-            yield provider_error(name, "the stream stopped responding (read timeout)")
+            yield provider_error(name, "the stream stopped responding (read timeout)", ErrorCode.TIMEOUT)
         except httpx.HTTPError as exc:
-            yield provider_error(name, f"the connection failed mid-stream ({exc or type(exc).__name__})")
+            yield provider_error(name, f"the connection failed mid-stream ({exc or type(exc).__name__})",
+                                 ErrorCode.NETWORK_ERROR)
         finally:
             await response.aclose()

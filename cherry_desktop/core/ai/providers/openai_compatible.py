@@ -14,7 +14,7 @@ from typing import Any
 from cherry_desktop.core.ai.providers.base import HttpStreamingProvider
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.attachments.content import ImageContent, api_content
-from cherry_desktop.core.messages import ErrorChunk, UIMessageChunk
+from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessageChunk, code_for_status, error_code_for
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _PASS_THROUGH = ("temperature", "top_p", "max_tokens", "presence_penalty", "frequency_penalty", "seed", "stop")
@@ -45,6 +45,32 @@ def usage_metadata(usage: dict[str, Any]) -> dict[str, Any]:
     if isinstance(details, dict) and isinstance(details.get("reasoning_tokens"), int):
         meta["thoughts_tokens"] = details["reasoning_tokens"]
     return meta
+
+
+# OpenAI's (and compatible servers') `error.code` / `error.type` words for what failed.
+_OPENAI_ERRORS = {
+    "invalid_api_key": ErrorCode.AUTH_FAILED,
+    "authentication_error": ErrorCode.AUTH_FAILED,
+    "rate_limit_exceeded": ErrorCode.RATE_LIMITED,
+    "insufficient_quota": ErrorCode.RATE_LIMITED,
+    "server_error": ErrorCode.PROVIDER_UNAVAILABLE,
+    "model_not_found": ErrorCode.REQUEST_REJECTED,
+    "context_length_exceeded": ErrorCode.REQUEST_REJECTED,
+}
+
+
+def openai_error_code(err: object) -> ErrorCode:
+    """The code of an in-stream `error` object: its `code` (a word, or an HTTP status as some
+    compatible servers send), else its `type`."""
+    if not isinstance(err, dict):
+        return ErrorCode.PROVIDER_ERROR
+    raw = err.get("code")
+    if isinstance(raw, int) or (isinstance(raw, str) and raw.isdigit()):
+        return code_for_status(int(raw)) or ErrorCode.PROVIDER_ERROR
+    for key in (raw, err.get("type")):
+        if isinstance(key, str) and key in _OPENAI_ERRORS:
+            return _OPENAI_ERRORS[key]
+    return error_code_for(str(err.get("type") or ""), default=ErrorCode.PROVIDER_ERROR)
 
 
 class OpenAICompatibleProvider(HttpStreamingProvider):
@@ -82,7 +108,8 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
                     return
                 if obj.get("error"):
                     err = obj["error"]
-                    yield reply.error(str(err.get("message", err) if isinstance(err, dict) else err))
+                    yield reply.error(str(err.get("message", err) if isinstance(err, dict) else err),
+                                      openai_error_code(err))
                     return
                 if isinstance(obj.get("usage"), dict):
                     reply.meta.update(usage_metadata(obj["usage"]))

@@ -17,6 +17,7 @@ from cherry_desktop.core.ai.providers.sse import SseEvent
 from cherry_desktop.core.ai.stream.types import AbortSignal
 from cherry_desktop.core.messages import (
     ErrorChunk,
+    ErrorCode,
     FinishChunk,
     FinishStepChunk,
     ReasoningDeltaChunk,
@@ -33,9 +34,10 @@ from cherry_desktop.core.messages import (
 BlockKind = Literal["text", "reasoning"]
 
 
-def provider_error(provider_name: str, detail: str) -> ErrorChunk:
-    """An `error` chunk whose text says which provider failed."""
-    return ErrorChunk(error_text=f"{provider_name}: {detail}")
+def provider_error(provider_name: str, detail: str, code: ErrorCode = ErrorCode.PROVIDER_ERROR) -> ErrorChunk:
+    """An `error` chunk: `code` says what failed, its text which provider and how (in the
+    provider's own words where it gave any: the UI's detail line)."""
+    return ErrorChunk(error_text=f"{provider_name}: {detail}", error_code=code)
 
 
 def parse_json(data: str) -> dict[str, Any] | None:
@@ -99,13 +101,14 @@ class ReplyChunks:
         ends = [self.end(key) for key in reversed(list(self._open))]
         return [chunk for chunk in ends if chunk is not None]
 
-    def error(self, detail: str) -> ErrorChunk:
-        return provider_error(self.provider_name, detail)
+    def error(self, detail: str, code: ErrorCode = ErrorCode.PROVIDER_ERROR) -> ErrorChunk:
+        return provider_error(self.provider_name, detail, code)
 
     def decode(self, event: SseEvent) -> dict[str, Any] | ErrorChunk:
         """The event's JSON object, or the error chunk that ends a reply with malformed data."""
         obj = parse_json(event.data)
-        return obj if obj is not None else self.error(f"malformed stream data: {event.data[:120]!r}")
+        return obj if obj is not None else self.error(f"malformed stream data: {event.data[:120]!r}",
+                                                      ErrorCode.MALFORMED_RESPONSE)
 
     def ending(self, signal: AbortSignal | None, *, complete: bool, finish_reason: str,
                close_blocks: bool = False) -> list[UIMessageChunk]:
@@ -118,7 +121,7 @@ class ReplyChunks:
         if signal is not None and signal.aborted:
             return []
         if not complete:
-            return [self.error("the stream ended before the reply was complete")]
+            return [self.error("the stream ended before the reply was complete", ErrorCode.STREAM_INCOMPLETE)]
         closing = self.end_all() if close_blocks else []
         self.meta["finish_reason"] = finish_reason
         return [*closing, FinishStepChunk(), FinishChunk(finish_reason=finish_reason, message_metadata=self.meta)]

@@ -39,6 +39,7 @@ class MessageServiceBackend:
 
     async def persist_assistant(self, input: PersistInput) -> None:
         message = input.final_message
+        # Message metadata is free-form JSON (tokens, finish reason, a provider's extras).
         metadata: dict[str, Any] = dict(message.metadata) if message is not None else {}
         if input.model_id:
             metadata.setdefault("model_id", input.model_id)
@@ -150,8 +151,8 @@ class TranslationBackend:
                         data={"text": input.final_message.text(), "target_language": self.target_language,
                               "model_id": input.model_id})
         parts: list[MessagePart] = [p for p in target.parts
-                                    if not (getattr(p, "type", None) == "data-translation"
-                                            and getattr(p, "id", None) == self.target_language)]
+                                    if not (isinstance(p, DataPart) and p.type == "data-translation"
+                                            and p.id == self.target_language)]
         parts.append(part)
         try:
             self.messages.update_message(self.target_message_id, parts=parts)

@@ -5,7 +5,8 @@ turn yields at its next step boundary (`request.steer_yield`), and when it compl
 the head of the queue is answered by a `steer-continuation` dispatch whose executions run on
 the same `ActiveStream`, so the renderer listeners carry forward. The agent-session host uses
 the same mechanism through `will_continue_topic` / `start_runtime_turn` /
-`terminate_held_topic_stream`, and `roll_execution` for its steer-boundary roll.
+`terminate_held_topic_stream` (its steer-boundary roll: hold the topic, end the pre-steer
+segment's execution, start the continuation's on the same stream).
 
 These functions reach the manager only through `ContinuationHost`, a small public interface
 (`AiStreamManager` implements it); the topic's hold state changes only through `TopicHold`.
@@ -16,10 +17,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Coroutine, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
+from cherry_desktop.core.ai.stream.listeners import is_subscriber
 from cherry_desktop.core.ai.stream.quiesce import WriteQuiesce
-from cherry_desktop.core.ai.stream.state import ActiveStream, StreamExecution, is_subscriber
+from cherry_desktop.core.ai.stream.state import ActiveStream, StreamExecution
 from cherry_desktop.core.ai.stream.types import (
     AiStreamRequest,
     ChatContextProvider,
@@ -38,7 +40,7 @@ from cherry_desktop.core.ai.stream.types import (
     TransportTimings,
     UniqueModelId,
 )
-from cherry_desktop.core.messages import UIMessage
+from cherry_desktop.core.messages import ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +73,7 @@ class ContinuationHost(Protocol):
     async def dispatch_to_listeners(self, stream: ActiveStream,
                                     result: StreamTerminalResult) -> StreamTerminalResult: ...
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, coro: Coroutine[object, object, None]) -> None:
         """Run `coro` in the background (kept referenced until done)."""
         ...
 
@@ -109,31 +111,24 @@ async def chain_steer(mgr: ContinuationHost, stream: ActiveStream) -> None:
     try:
         provider = next((p for p in mgr.context_providers if p.can_handle(stream.topic_id)), None)
         if provider is None:
-            raise DispatchError("no-provider", f"no context provider for {stream.topic_id}")
+            raise DispatchError(ErrorCode.TOPIC_NOT_FOUND, f"no context provider for {stream.topic_id}")
         prepared = await provider.prepare_dispatch(None, req, DispatchContext(has_live_stream=True))
         if not prepared.models:
-            raise DispatchError("no-models", "the steer continuation has no model to run")
+            raise DispatchError(ErrorCode.NO_MODEL, "the steer continuation has no model to run")
         if not mgr.is_current(stream):
             raise StreamManagerError("the topic stream was replaced before the continuation started")
         continue_on(mgr, stream, prepared.models, prepared.listeners, prepared.siblings_group_id)
     except Exception as exc:
         log.exception("steer continuation of %s failed to launch", stream.topic_id)
-        await fail_held(mgr, stream, SerializedError.from_exception(exc, code="continuation-failed"))
+        await fail_held(mgr, stream, SerializedError.from_exception(exc, code=ErrorCode.CONTINUATION_FAILED))
 
 
 def continue_on(mgr: ContinuationHost, stream: ActiveStream, models: Sequence[ModelDispatch],
                  listeners: Sequence[StreamListener], siblings_group_id: int | None) -> list[UniqueModelId]:
     """Launch `models` on the existing stream: subscribers stay, the finished turn's
     terminal-only listeners (its rows' persistence) give way to the new ones."""
-    for lid, listener in list(stream.listeners.items()):
-        if not is_subscriber(listener):
-            del stream.listeners[lid]
-    for listener in listeners:
-        stream.listeners[listener.id] = listener
-    stream.refresh_listeners()
-    for model_id, ex in list(stream.executions.items()):
-        if ex.status != "streaming":
-            del stream.executions[model_id]
+    stream.hand_over_listeners(listeners)
+    stream.drop_finished_executions()
     stream.hold = stream.hold.release()
     stream.siblings_group_id = siblings_group_id
     stream.last_error = None
@@ -212,22 +207,8 @@ async def terminate_held_topic_stream(mgr: ContinuationHost, topic_id: str,
     if stream is None or stream.any_streaming() or not stream.hold.holding:
         return False
     if error is None:
-        error = SerializedError(message="the continuation could not start", code="continuation-failed")
+        error = SerializedError(message="the continuation could not start", code=ErrorCode.CONTINUATION_FAILED)
     elif isinstance(error, str):
-        error = SerializedError(message=error, code="continuation-failed")
+        error = SerializedError(message=error, code=ErrorCode.CONTINUATION_FAILED)
     await fail_held(mgr, stream, error)
     return True
-
-
-def roll_execution(mgr: ContinuationHost, topic_id: str, model_id: UniqueModelId,
-                   new_anchor_message_id: str) -> UIMessage | None:
-    """Steer-boundary roll: return the running execution's message so far (the host
-    finalises that row) and continue accumulating onto `new_anchor_message_id`."""
-    stream = mgr.stream(topic_id)
-    ex = stream.executions.get(model_id) if stream is not None else None
-    if ex is None or ex.status != "streaming":
-        return None
-    partial = ex.reset_for_roll(new_anchor_message_id)
-    if stream is not None:
-        mgr.publish(stream)
-    return partial

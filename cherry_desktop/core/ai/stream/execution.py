@@ -12,13 +12,14 @@ import asyncio
 import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Protocol, Unpack, runtime_checkable
 
+from cherry_desktop.core.ai.stream.config import ConfigOverrides
 from cherry_desktop.core.ai.stream.quiesce import WriteQuiesce
 from cherry_desktop.core.ai.stream.registry import StreamRegistry
-from cherry_desktop.core.ai.stream.state import TOOL_CHUNK_TYPES, ActiveStream, StreamExecution
-from cherry_desktop.core.ai.stream.terminal import build_result, derive_terminal_status, dispatch_terminal
+from cherry_desktop.core.ai.stream.state import TOOL_CHUNK_TYPES, ActiveStream, StreamExecution, ToolChunk
+from cherry_desktop.core.ai.stream.terminal import derive_terminal_status, dispatch_terminal, result_fields
 from cherry_desktop.core.ai.stream.types import (
     AiStreamManagerConfig,
     AiStreamRequest,
@@ -32,7 +33,7 @@ from cherry_desktop.core.ai.stream.types import (
     StreamTextFn,
     TopicStreamStatus,
 )
-from cherry_desktop.core.messages import UIMessageChunk
+from cherry_desktop.core.messages import ErrorCode, UIMessageChunk
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,15 @@ def now_ms() -> float:
     return time.monotonic() * 1000.0
 
 
-async def _no_stream_text(request: AiStreamRequest) -> Any:
+async def _no_stream_text(request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
     raise RuntimeError("AiStreamManager has no stream_text source configured")
+
+
+@runtime_checkable
+class ClosableSource(Protocol):
+    """A chunk source to close once read (an async generator, an HTTP reply)."""
+
+    async def aclose(self) -> None: ...
 
 
 class ExecutionRunner:
@@ -96,15 +104,17 @@ class ExecutionRunner:
         elif error is not None:
             await self.execution_error(stream, ex, error)
         elif ex.accumulator.error_text is not None:
-            await self.execution_error(stream, ex, SerializedError(message=ex.accumulator.error_text,
-                                                                   name="StreamError"))
+            # The source's own words stay the message; a source that gave no code is `unknown`.
+            await self.execution_error(stream, ex, SerializedError(
+                message=ex.accumulator.error_text, name="StreamError",
+                code=ex.accumulator.error_code or ErrorCode.UNKNOWN))
         else:
             await self.execution_done(stream, ex)
 
     async def _read(self, stream: ActiveStream, ex: StreamExecution) -> SerializedError | None:
         signal = ex.abort_controller.signal
         error: SerializedError | None = None
-        source: Any = None
+        source: AsyncIterator[UIMessageChunk] | None = None
         ex.reading = True
         try:
             source = await self.stream_text(ex.request)
@@ -128,10 +138,9 @@ class ExecutionRunner:
             error = SerializedError.from_exception(exc)
         finally:
             ex.reading = False
-        aclose = getattr(source, "aclose", None)
-        if aclose is not None:
+        if isinstance(source, ClosableSource):
             try:
-                await aclose()
+                await source.aclose()
             except Exception:
                 log.debug("closing the source of %s/%s failed", stream.topic_id, ex.model_id, exc_info=True)
         return error
@@ -148,7 +157,7 @@ class ExecutionRunner:
         if stream.status == "pending":
             stream.status = "streaming"
             self.publish(stream)
-        if chunk.type in TOOL_CHUNK_TYPES and ex.track_tool(chunk):
+        if chunk.type in TOOL_CHUNK_TYPES and isinstance(chunk, ToolChunk) and ex.track_tool(chunk):
             # A runtime that waits inside a live turn (Claude Code's can_use_tool) must show
             # `awaiting-approval` now, and drop it as soon as the tool's output shows.
             self.publish(stream)
@@ -167,8 +176,10 @@ class ExecutionRunner:
                 log.exception("on_chunk failed for listener %s", listener.id)
         if dead:
             stream.prune_dead()
-        if self.abort_when_unwatched and stream.subscriber_count == 0 and ex.status == "streaming":
-            log.info("topic %s has no subscribers left: aborting (background_mode=abort)", stream.topic_id)
+        if self.abort_when_unwatched and stream.abandoned and ex.status == "streaming":
+            # Only a stream some window watched: one that never had a renderer (a translation
+            # with its persistence listener, a headless stream) runs to its end.
+            log.info("topic %s has no renderer left: aborting (background_mode=abort)", stream.topic_id)
             for running in stream.executions.values():
                 if running.status == "streaming":
                     self.stop(running, "no-subscribers")
@@ -242,15 +253,15 @@ class ExecutionRunner:
     async def execution_done(self, stream: ActiveStream, ex: StreamExecution) -> None:
         self._close(ex, "done")
         done_now = not stream.any_streaming() and not self.will_continue(stream)
-        await self._settle(stream, ex, build_result(StreamDoneResult, stream, ex, done_now))
+        await self._settle(stream, ex, StreamDoneResult(**result_fields(stream, ex, done_now)))
 
     async def execution_paused(self, stream: ActiveStream, ex: StreamExecution) -> None:
         self._close(ex, "aborted")
         # Drop-on-abort: a queued steer never chains after a stop.
         stream.pending_steers.clear()
         done_now = not stream.any_streaming() and not stream.hold.holding
-        await self._settle(stream, ex, build_result(StreamPausedResult, stream, ex, done_now,
-                                                    stop_reason=ex.stop_reason))
+        await self._settle(stream, ex, StreamPausedResult(**result_fields(stream, ex, done_now),
+                                                          stop_reason=ex.stop_reason))
 
     async def execution_error(self, stream: ActiveStream, ex: StreamExecution, error: SerializedError) -> None:
         self._close(ex, "error")
@@ -258,7 +269,7 @@ class ExecutionRunner:
         stream.last_error = error
         stream.pending_steers.clear()
         done_now = not stream.any_streaming() and not stream.hold.holding
-        await self._settle(stream, ex, build_result(StreamErrorResult, stream, ex, done_now, error=error))
+        await self._settle(stream, ex, StreamErrorResult(**result_fields(stream, ex, done_now), error=error))
 
     async def _settle(self, stream: ActiveStream, ex: StreamExecution, result: StreamTerminalResult) -> None:
         heard = await self.dispatch(stream, result)
@@ -297,6 +308,6 @@ class ExecutionRunner:
         stream.lifecycle.on_terminal(stream)
         stream.lifecycle.cleanup(stream, lambda: self.registry.evict_if_current(stream))
 
-    def replace_config(self, **changes: Any) -> AiStreamManagerConfig:
+    def replace_config(self, **changes: Unpack[ConfigOverrides]) -> AiStreamManagerConfig:
         self.set_config(dataclasses.replace(self.config, **changes))
         return self.config

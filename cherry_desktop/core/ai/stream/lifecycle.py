@@ -1,49 +1,35 @@
-"""`StreamLifecycle`: what differs between chat streams and one-shot prompt streams.
+"""`StreamLifecycle` strategies: what differs between chat streams and one-shot prompt streams.
 
 The manager stays policy-free: whether a stream's status is mirrored into the SharedCache,
 whether a window may attach, and when a finished stream leaves the registry are the
-lifecycle's call.
+lifecycle's call. A lifecycle sees a stream through the narrow `LifecycleStream` view
+(types.py), so it knows nothing of the manager's state classes.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
 
-from cherry_desktop.core.ai.stream.state import ActiveStream
-from cherry_desktop.core.ai.stream.types import ActiveExecution, TopicStatusSnapshotEntry
+from cherry_desktop.core.ai.stream.types import (
+    ActiveExecution,
+    LifecycleStream,
+    StreamLifecycle,
+    TopicStatusSnapshotEntry,
+    TopicStreamStatus,
+)
 from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
 
-
-@runtime_checkable
-class StreamLifecycle(Protocol):
-    @property
-    def name(self) -> str: ...
-
-    def on_created(self, stream: ActiveStream) -> None:
-        """The stream was just registered (status `pending`)."""
-
-    def on_promoted_to_streaming(self, stream: ActiveStream) -> None:
-        """First chunk anywhere, or the executions changed while streaming."""
-
-    def on_terminal(self, stream: ActiveStream) -> None:
-        """The topic reached a terminal status."""
-
-    def can_attach(self, stream: ActiveStream) -> bool: ...
-
-    def cleanup(self, stream: ActiveStream, evict: Callable[[], None]) -> None:
-        """Decide when `evict` removes the finished stream from the registry."""
+__all__ = ["ChatStreamLifecycle", "PromptStreamLifecycle", "StreamLifecycle", "status_entry"]
 
 
-def status_entry(stream: ActiveStream, previous: object) -> TopicStatusSnapshotEntry:
+def status_entry(stream: LifecycleStream, previous: object) -> TopicStatusSnapshotEntry:
     """The SharedCache value for `stream`; `last_completed_at` moves only on `done`."""
     last = previous.last_completed_at if isinstance(previous, TopicStatusSnapshotEntry) else None
     if stream.status == "done":
         last = time.time() * 1000.0
     execs = stream.executions.values()
-    status = stream.status
+    status: TopicStreamStatus = stream.status
     if status in ("pending", "streaming") and any(e.awaiting_approval and e.status == "streaming" for e in execs):
         # A live turn paused on the user's decision (the runtime waits inside the turn).
         status = "awaiting-approval"
@@ -66,27 +52,25 @@ class ChatStreamLifecycle:
         self.shared_cache = shared_cache
         self.grace_period_ms = grace_period_ms
 
-    def publish(self, stream: ActiveStream) -> None:
+    def publish(self, stream: LifecycleStream) -> None:
         key = topic_stream_status_key(stream.topic_id)
         self.shared_cache.set_shared(key, status_entry(stream, self.shared_cache.get(key)))
 
-    def on_created(self, stream: ActiveStream) -> None:
+    def on_created(self, stream: LifecycleStream) -> None:
         self.publish(stream)
 
-    def on_promoted_to_streaming(self, stream: ActiveStream) -> None:
+    def on_promoted_to_streaming(self, stream: LifecycleStream) -> None:
         self.publish(stream)
 
-    def on_terminal(self, stream: ActiveStream) -> None:
+    def on_terminal(self, stream: LifecycleStream) -> None:
         self.publish(stream)
 
-    def can_attach(self, stream: ActiveStream) -> bool:
+    def can_attach(self, stream: LifecycleStream) -> bool:
         return True
 
-    def cleanup(self, stream: ActiveStream, evict: Callable[[], None]) -> None:
+    def cleanup(self, stream: LifecycleStream, evict: Callable[[], None]) -> None:
         # The SharedCache entry stays: terminal values are what the UI observes afterwards.
-        delay = max(0.0, self.grace_period_ms / 1000.0)
-        stream.expires_at = time.monotonic() * 1000.0 + self.grace_period_ms
-        stream.cleanup_timer = asyncio.get_running_loop().call_later(delay, evict)
+        stream.schedule_eviction(self.grace_period_ms, evict)
 
 
 class PromptStreamLifecycle:
@@ -94,17 +78,17 @@ class PromptStreamLifecycle:
 
     name = "prompt"
 
-    def on_created(self, stream: ActiveStream) -> None:
+    def on_created(self, stream: LifecycleStream) -> None:
         pass
 
-    def on_promoted_to_streaming(self, stream: ActiveStream) -> None:
+    def on_promoted_to_streaming(self, stream: LifecycleStream) -> None:
         pass
 
-    def on_terminal(self, stream: ActiveStream) -> None:
+    def on_terminal(self, stream: LifecycleStream) -> None:
         pass
 
-    def can_attach(self, stream: ActiveStream) -> bool:
+    def can_attach(self, stream: LifecycleStream) -> bool:
         return False
 
-    def cleanup(self, stream: ActiveStream, evict: Callable[[], None]) -> None:
+    def cleanup(self, stream: LifecycleStream, evict: Callable[[], None]) -> None:
         evict()

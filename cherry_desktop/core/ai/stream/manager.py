@@ -9,14 +9,17 @@ the public `ContinuationHost` methods below) and `WriteQuiesce`. One asyncio loo
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import logging
 from collections.abc import Coroutine, Sequence
-from typing import Any
+from typing import Unpack
 
 from cherry_desktop.core.ai.stream import continuation as _cont
+from cherry_desktop.core.ai.stream.config import ConfigOverrides
 from cherry_desktop.core.ai.stream.execution import ExecutionRunner
 from cherry_desktop.core.ai.stream.lifecycle import ChatStreamLifecycle, PromptStreamLifecycle, StreamLifecycle
-from cherry_desktop.core.ai.stream.quiesce import WriteQuiesce
+from cherry_desktop.core.ai.stream.quiesce import WriteHold, WriteQuiesce
 from cherry_desktop.core.ai.stream.registry import BootGate, StreamRegistry, TopicLocks
 from cherry_desktop.core.ai.stream.replay import build_compact_replay
 from cherry_desktop.core.ai.stream.state import (
@@ -32,6 +35,7 @@ from cherry_desktop.core.ai.stream.types import (
     AiStreamManagerConfig,
     AiStreamRequest,
     AttachResponse,
+    AttachStatus,
     BackgroundMode,
     ChatContextProvider,
     DuplicateModelError,
@@ -49,10 +53,16 @@ from cherry_desktop.core.ai.stream.types import (
     UniqueModelId,
     WritesPausedError,
 )
-from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+from cherry_desktop.core.messages import UIMessage
 from cherry_desktop.core.state.shared_cache import SharedCache
 
 log = logging.getLogger(__name__)
+
+
+# What `attach` says of a stream past its terminal (a stopped one reads "paused").
+_FINAL_ATTACH_STATUS: dict[TopicStreamStatus, AttachStatus] = {
+    "pending": "streaming", "streaming": "streaming", "done": "done", "aborted": "paused",
+    "error": "error", "awaiting-approval": "awaiting-approval"}
 
 
 def check_distinct_models(model_ids: Sequence[UniqueModelId]) -> None:
@@ -68,10 +78,8 @@ class AiStreamManager:
     """Registry of active topic streams (see module docstring)."""
 
     def __init__(self, config: AiStreamManagerConfig | None = None, *, stream_text: StreamTextFn | None = None,
-                 shared_cache: SharedCache | None = None, **overrides: Any) -> None:
-        base = config or AiStreamManagerConfig()
-        if overrides:
-            base = AiStreamManagerConfig(**{**base.__dict__, **overrides})
+                 shared_cache: SharedCache | None = None, **overrides: Unpack[ConfigOverrides]) -> None:
+        base = dataclasses.replace(config or AiStreamManagerConfig(), **overrides)
         self.shared_cache = shared_cache if shared_cache is not None else SharedCache()
         self.chat_lifecycle: StreamLifecycle = ChatStreamLifecycle(self.shared_cache, base.grace_period_ms)
         self.prompt_lifecycle: StreamLifecycle = PromptStreamLifecycle()
@@ -112,7 +120,7 @@ class AiStreamManager:
     async def wait_boot_reconciled(self) -> None:
         await self.boot_gate.wait()
 
-    def dispatch_lock(self, topic_id: str) -> Any:
+    def dispatch_lock(self, topic_id: str) -> contextlib.AbstractAsyncContextManager[None]:
         """`async with manager.dispatch_lock(topic_id)`: one dispatch at a time per topic."""
         return self.dispatch_locks.hold(topic_id)
 
@@ -160,17 +168,6 @@ class AiStreamManager:
         return self.send(SendInput(topic_id=stream_id, models=[ModelDispatch(unique_model_id, request)],
                                    listeners=listeners, lifecycle=self.prompt_lifecycle))
 
-    # -- chunks from outside the loop -------------------------------------------------------------
-    def on_chunk(self, topic_id: str, model_id: UniqueModelId, chunk: UIMessageChunk) -> None:
-        """Deliver one chunk as the execution loop does (public for tests); a chunk for an
-        execution that is no longer current is dropped."""
-        stream = self.registry.get(topic_id)
-        ex = stream.executions.get(model_id) if stream is not None else None
-        if stream is None or ex is None:
-            log.debug("on_chunk for unknown %s/%s dropped", topic_id, model_id)
-            return
-        self.runner.deliver(stream, ex, chunk)
-
     # -- ContinuationHost (public for continuation.py) ---------------------------------------------
     def stream(self, topic_id: str) -> ActiveStream | None:
         return self.registry.get(topic_id)
@@ -191,39 +188,10 @@ class AiStreamManager:
         """The single funnel of terminal events (persistence first, then subscribers)."""
         return await self.runner.dispatch(stream, result)
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, coro: Coroutine[object, object, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._background_tasks.add(task)
         task.add_done_callback(self._background_tasks.discard)
-
-    # public execution-loop callbacks (driven internally; public for tests and hosts)
-    async def on_execution_done(self, topic_id: str, model_id: UniqueModelId) -> None:
-        found = self._find(topic_id, model_id)
-        if found is not None:
-            await self.runner.execution_done(*found)
-
-    async def on_execution_paused(self, topic_id: str, model_id: UniqueModelId) -> None:
-        found = self._find(topic_id, model_id)
-        if found is not None:
-            await self.runner.execution_paused(*found)
-
-    async def on_execution_error(self, topic_id: str, model_id: UniqueModelId,
-                                 error: SerializedError | BaseException | str) -> None:
-        found = self._find(topic_id, model_id)
-        if found is None:
-            return
-        if isinstance(error, BaseException):
-            error = SerializedError.from_exception(error)
-        elif isinstance(error, str):
-            error = SerializedError(message=error)
-        await self.runner.execution_error(*found, error)
-
-    def _find(self, topic_id: str, model_id: UniqueModelId) -> tuple[ActiveStream, StreamExecution] | None:
-        stream = self.registry.get(topic_id)
-        ex = stream.executions.get(model_id) if stream is not None else None
-        if stream is None or ex is None or ex.status != "streaming":
-            return None
-        return stream, ex
 
     # -- subscription ---------------------------------------------------------------------------
     def attach(self, listener: StreamListener, topic_id: str) -> AttachResponse:
@@ -244,7 +212,7 @@ class AiStreamManager:
                                                dropped_chunks=ex.dropped_chunks))
             return AttachResponse(status="streaming", replays=replays, is_multi_model=stream.is_multi_model)
         finals = {e.model_id: e.final_message for e in execs if e.final_message is not None}
-        status: Any = "paused" if stream.status == "aborted" else stream.status
+        status = _FINAL_ATTACH_STATUS[stream.status]
         error = stream.last_error if stream.status == "error" else None
         return AttachResponse(status=status, final_messages=finals, error=error,
                               is_multi_model=stream.is_multi_model)
@@ -339,12 +307,9 @@ class AiStreamManager:
         """A continuation could not start: end the held topic as `error`."""
         return await _cont.terminate_held_topic_stream(self, topic_id, error)
 
-    def roll_execution(self, topic_id: str, model_id: UniqueModelId, new_anchor_message_id: str) -> UIMessage | None:
-        """Steer-boundary roll: the partial of the current row; accumulate onto the new anchor."""
-        return _cont.roll_execution(self, topic_id, model_id, new_anchor_message_id)
 
     # -- write quiesce ----------------------------------------------------------------------------
-    def pause(self, reason: str = "") -> Any:
+    def pause(self, reason: str = "") -> WriteHold:
         """A refcounted hold: no new turn, no checkpoint, no chained continuation until disposed."""
         return self.quiesce.pause(reason)
 

@@ -3,8 +3,10 @@
 One listener, many backends: the listener owns the observer protocol (model-id filter, the
 error folded into one trailing `data-error` part, a failed write retried once and then
 reported as `PersistenceWriteError` so the manager tells the windows the turn failed,
-`after_persist` only on success, stats projection); a backend only writes. A backend that also implements
-`checkpoint(partial)` gets the running message about once a second (crash-safe streaming).
+`after_persist` only on success, stats projection); a backend only writes. The spec's
+optional backend hooks are protocols of their own: a `CheckpointBackend` gets the running
+message about once a second (crash-safe streaming), an `AfterPersistBackend` is called after
+a successful write.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
+from cherry_desktop.core.ai.stream.listeners import PersistingListener
 from cherry_desktop.core.ai.stream.types import (
     PersistenceWriteError,
     SerializedError,
@@ -24,11 +27,13 @@ from cherry_desktop.core.ai.stream.types import (
     StreamTerminalResult,
     UniqueModelId,
 )
-from cherry_desktop.core.messages import DataPart, UIMessage, UIMessageChunk
+from cherry_desktop.core.messages import DataPart, ErrorCode, UIMessage, UIMessageChunk
 
 log = logging.getLogger(__name__)
 
 PersistStatus = Literal["success", "paused", "error"]
+# `MessageStats`: token counts and timings in whole milliseconds (see `stats_from_terminal`).
+MessageStats = dict[str, int]
 
 
 @dataclass
@@ -36,7 +41,7 @@ class PersistInput:
     final_message: UIMessage | None
     status: PersistStatus
     model_id: UniqueModelId | None = None
-    stats: dict[str, Any] | None = None
+    stats: MessageStats | None = None
 
 
 @runtime_checkable
@@ -45,6 +50,20 @@ class PersistenceBackend(Protocol):
     def kind(self) -> str: ...
 
     async def persist_assistant(self, input: PersistInput) -> None: ...
+
+
+@runtime_checkable
+class CheckpointBackend(PersistenceBackend, Protocol):
+    """A backend that can write the running partial onto its still-pending row."""
+
+    async def checkpoint(self, partial: UIMessage) -> None: ...
+
+
+@runtime_checkable
+class AfterPersistBackend(PersistenceBackend, Protocol):
+    """A backend with the spec's `afterPersist`: called once a `success` write landed."""
+
+    async def after_persist(self, final_message: UIMessage) -> None: ...
 
 
 @dataclass
@@ -57,13 +76,13 @@ class SemanticTimings:
 _TOKEN_FIELDS = ("total_tokens", "prompt_tokens", "completion_tokens", "thoughts_tokens")
 
 
-def stats_from_terminal(final_message: UIMessage | None, timings: dict[str, float | None]) -> dict[str, Any]:
+def stats_from_terminal(final_message: UIMessage | None, timings: dict[str, float | None]) -> MessageStats:
     """Project tokens (from message metadata) and timings (monotonic ms) into `MessageStats`.
 
     `time_thinking_ms` is deliberately not projected: the wall-clock reasoning window can
     include interleaved tool execution.
     """
-    stats: dict[str, Any] = {}
+    stats: MessageStats = {}
     meta = final_message.metadata if final_message is not None else {}
     for key in _TOKEN_FIELDS:
         value = meta.get(key)
@@ -80,7 +99,7 @@ def stats_from_terminal(final_message: UIMessage | None, timings: dict[str, floa
 
 
 IDLE_TIMEOUT = SerializedError(message="The reply stopped: the model sent nothing for too long.",
-                               name="IdleTimeout", code="idle-timeout")
+                               name="IdleTimeout", code=ErrorCode.IDLE_TIMEOUT)
 
 
 def error_part(error: SerializedError) -> DataPart:
@@ -90,18 +109,15 @@ def error_part(error: SerializedError) -> DataPart:
 def fold_error(message: UIMessage, error: SerializedError) -> UIMessage:
     """`message` with a trailing `data-error` part (added once, never twice)."""
     parts = list(message.parts)
-    if parts and getattr(parts[-1], "type", None) == "data-error":
+    if parts and parts[-1].type == "data-error":
         return message
     parts.append(error_part(error))
     return UIMessage.model_construct(id=message.id, role=message.role, parts=parts,
                                      metadata=dict(message.metadata))
 
 
-class PersistenceListener:
+class PersistenceListener(PersistingListener):
     """Terminal-only listener that hands the final message to its backend."""
-
-    terminal_only = True
-    persists = True  # `drain_in_flight` waits for the streams that carry one
 
     def __init__(self, *, backend: PersistenceBackend, topic_id: str, model_id: UniqueModelId | None = None) -> None:
         self.backend = backend
@@ -112,14 +128,16 @@ class PersistenceListener:
         self._in_reasoning = False
         self._terminal = False
         self._checkpoint_task: asyncio.Task[None] | None = None
-        self._can_checkpoint = callable(getattr(backend, "checkpoint", None))
+        self._checkpoints: CheckpointBackend | None = backend if isinstance(backend, CheckpointBackend) else None
+        self._after: AfterPersistBackend | None = backend if isinstance(backend, AfterPersistBackend) else None
 
     @property
     def id(self) -> str:
         return self._id
 
-    def is_alive(self) -> bool:
-        return True
+    @property
+    def takes_checkpoints(self) -> bool:
+        return self._checkpoints is not None
 
     def _mine(self, model_id: UniqueModelId | None) -> bool:
         return self.model_id is None or model_id is None or model_id == self.model_id
@@ -148,17 +166,18 @@ class PersistenceListener:
     def on_checkpoint(self, partial: UIMessage, model_id: UniqueModelId | None,
                       anchor_message_id: str | None) -> None:
         """Offered by the manager at most once per interval; written off the chunk path."""
-        if not self._can_checkpoint or self._terminal or not self._mine(model_id):
+        if self._checkpoints is None or self._terminal or not self._mine(model_id):
             return
         if self._checkpoint_task is not None and not self._checkpoint_task.done():
             return  # the previous write is still going: skip, the next tick brings fresher parts
-        self._checkpoint_task = asyncio.get_running_loop().create_task(self._write_checkpoint(partial))
+        self._checkpoint_task = asyncio.get_running_loop().create_task(
+            self._write_checkpoint(self._checkpoints, partial))
 
-    async def _write_checkpoint(self, partial: UIMessage) -> None:
+    async def _write_checkpoint(self, backend: CheckpointBackend, partial: UIMessage) -> None:
         if self._terminal:
             return
         try:
-            await self.backend.checkpoint(partial)  # type: ignore[attr-defined]
+            await backend.checkpoint(partial)
         except Exception:
             log.exception("checkpoint of %s failed", self._id)
 
@@ -206,9 +225,8 @@ class PersistenceListener:
             except Exception as exc:
                 log.exception("persist_assistant (%s) failed twice for %s", status, self._id)
                 raise PersistenceWriteError(f"the {status} write of {self._id} failed: {exc}") from exc
-        after = getattr(self.backend, "after_persist", None)
-        if status == "success" and after is not None:
+        if status == "success" and self._after is not None:
             try:
-                await after(message)
+                await self._after.after_persist(message)
             except Exception:
                 log.exception("after_persist failed for %s", self._id)

@@ -14,20 +14,22 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 
-class _Hold:
-    __slots__ = ("_owner", "disposed", "reason")
+class WriteHold:
+    """One `pause(reason)`: disposing it (or leaving its `with`) releases it, once."""
 
-    def __init__(self, owner: WriteQuiesce, reason: str) -> None:
-        self._owner = owner
+    __slots__ = ("_release", "disposed", "reason")
+
+    def __init__(self, release: Callable[[WriteHold], None], reason: str) -> None:
+        self._release = release
         self.reason = reason
         self.disposed = False
 
     def dispose(self) -> None:
         if not self.disposed:
             self.disposed = True
-            self._owner._release(self)
+            self._release(self)
 
-    def __enter__(self) -> _Hold:
+    def __enter__(self) -> WriteHold:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -36,7 +38,7 @@ class _Hold:
 
 class WriteQuiesce:
     def __init__(self) -> None:
-        self._holds: list[_Hold] = []
+        self._holds: list[WriteHold] = []
         self._resume_callbacks: list[Callable[[], None]] = []
 
     @property
@@ -47,8 +49,8 @@ class WriteQuiesce:
     def reasons(self) -> tuple[str, ...]:
         return tuple(h.reason for h in self._holds)
 
-    def pause(self, reason: str = "") -> _Hold:
-        hold = _Hold(self, reason)
+    def pause(self, reason: str = "") -> WriteHold:
+        hold = WriteHold(self._release, reason)
         self._holds.append(hold)
         log.info("stream writes paused (%s), %d hold(s)", reason or "no reason", len(self._holds))
         return hold
@@ -56,7 +58,7 @@ class WriteQuiesce:
     def on_resume(self, callback: Callable[[], None]) -> None:
         self._resume_callbacks.append(callback)
 
-    def _release(self, hold: _Hold) -> None:
+    def _release(self, hold: WriteHold) -> None:
         if hold in self._holds:
             self._holds.remove(hold)
         if self._holds:

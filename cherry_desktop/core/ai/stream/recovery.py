@@ -11,11 +11,12 @@ import logging
 from cherry_desktop.core.ai.stream.persistence import error_part
 from cherry_desktop.core.ai.stream.types import SerializedError
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import ErrorCode
 
 log = logging.getLogger(__name__)
 
 INTERRUPTED = SerializedError(message="The reply was interrupted when the app stopped.",
-                              name="InterruptedError", code="interrupted")
+                              name="InterruptedError", code=ErrorCode.INTERRUPTED)
 
 
 def recover_interrupted_messages(repos: Repositories) -> list[str]:
@@ -24,7 +25,7 @@ def recover_interrupted_messages(repos: Repositories) -> list[str]:
     recovered: list[str] = []
     for row in repos.messages.list_pending():
         parts = list(row.parts)
-        if not (parts and getattr(parts[-1], "type", None) == "data-error"):
+        if not (parts and parts[-1].type == "data-error"):
             parts.append(error_part(INTERRUPTED))
         repos.messages.update_message(row.id, parts=parts, status="error")
         recovered.append(row.id)

@@ -33,9 +33,7 @@ class StreamRegistry:
         return self._streams.get(stream.topic_id) is stream
 
     def evict(self, stream: ActiveStream) -> None:
-        if stream.cleanup_timer is not None:
-            stream.cleanup_timer.cancel()
-            stream.cleanup_timer = None
+        stream.cancel_eviction()
         if self.is_current(stream):
             del self._streams[stream.topic_id]
         if stream.any_streaming():

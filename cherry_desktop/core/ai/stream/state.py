@@ -1,19 +1,27 @@
 """`ActiveStream` and `StreamExecution`: the manager's per-topic and per-model state.
 
 Plain mutable objects with `__slots__`; the execution loop touches them once per chunk, so
-they carry precomputed values (the listener tuple, the subscriber count, the chunk-tagging
-model id) instead of deriving them per chunk.
+they carry precomputed values (the listener tuples, the renderer count, the chunk-tagging
+model id) instead of deriving them per chunk. A stream's listener and execution maps change
+only through its own methods.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
 
 from cherry_desktop.core.ai.stream.hold import TopicHold
+from cherry_desktop.core.ai.stream.listeners import (
+    PersistingListener,
+    bears_persistence,
+    is_renderer,
+    is_subscriber,
+    takes_chunks,
+)
 from cherry_desktop.core.ai.stream.outbox import TerminalOutbox
 from cherry_desktop.core.ai.stream.types import (
     AbortController,
@@ -22,40 +30,27 @@ from cherry_desktop.core.ai.stream.types import (
     ExecutionSnapshot,
     ExecutionStatus,
     SerializedError,
+    StreamLifecycle,
     StreamListener,
     TopicSnapshot,
     TopicStreamStatus,
     TransportTimings,
     UniqueModelId,
 )
-from cherry_desktop.core.messages import UIMessage, UIMessageAccumulator, UIMessageChunk
+from cherry_desktop.core.messages import (
+    ToolApprovalRequestChunk,
+    ToolInputAvailableChunk,
+    ToolInputErrorChunk,
+    ToolInputStartChunk,
+    ToolOutputAvailableChunk,
+    ToolOutputDeniedChunk,
+    ToolOutputErrorChunk,
+    UIMessage,
+    UIMessageAccumulator,
+    UIMessageChunk,
+)
 
 log = logging.getLogger(__name__)
-
-if TYPE_CHECKING:
-    from cherry_desktop.core.ai.stream.lifecycle import StreamLifecycle
-
-
-def is_subscriber(listener: StreamListener) -> bool:
-    """A listener that wants chunks (a window, a channel, an SSE response).
-
-    Terminal-only listeners (persistence, trace flush) set `terminal_only = True`; they do not
-    keep a stream "watched" for `background_mode == 'abort'`.
-    """
-    return not getattr(listener, "terminal_only", False)
-
-
-def takes_chunks(listener: StreamListener) -> bool:
-    """False for a listener whose `on_chunk` does nothing and that is always alive (it sets
-    `ignores_chunks = True`): the execution loop then skips it per chunk instead of calling its
-    `is_alive` and `on_chunk` for nothing. Its terminal events are dispatched as usual."""
-    return not getattr(listener, "ignores_chunks", False)
-
-
-def bears_persistence(listener: StreamListener) -> bool:
-    """A listener that writes the turn somewhere (`PersistenceListener` sets `persists`)."""
-    return bool(getattr(listener, "persists", False))
-
 
 # A tool call opens with its input and closes with an output (or a refusal); between the two
 # the tool runs (or waits on the user's approval) and the upstream may stay silent for long.
@@ -63,6 +58,8 @@ TOOL_OPEN_TYPES = frozenset({"tool-input-start", "tool-input-available", "tool-a
 TOOL_CLOSE_TYPES = frozenset({"tool-output-available", "tool-output-error", "tool-output-denied",
                               "tool-input-error"})
 TOOL_CHUNK_TYPES = TOOL_OPEN_TYPES | TOOL_CLOSE_TYPES
+ToolChunk = (ToolInputStartChunk | ToolInputAvailableChunk | ToolApprovalRequestChunk | ToolOutputAvailableChunk
+             | ToolOutputErrorChunk | ToolOutputDeniedChunk | ToolInputErrorChunk)
 
 
 class StreamExecution:
@@ -127,9 +124,9 @@ class StreamExecution:
         self.open_tools: set[str] = set()
         self.pending_approvals: set[str] = set()
 
-    def track_tool(self, chunk: UIMessageChunk) -> bool:
-        """Follow a tool chunk; True when `awaiting_approval` changed."""
-        call_id: str = getattr(chunk, "tool_call_id", "")
+    def track_tool(self, chunk: ToolChunk) -> bool:
+        """Follow a tool chunk (one of `TOOL_CHUNK_TYPES`); True when `awaiting_approval` changed."""
+        call_id = chunk.tool_call_id
         was = self.awaiting_approval
         if chunk.type in TOOL_CLOSE_TYPES:
             self.open_tools.discard(call_id)
@@ -151,15 +148,6 @@ class StreamExecution:
     def in_tool(self) -> bool:
         """A tool runs or waits on an approval: silence is expected, not an idle upstream."""
         return self.awaiting_approval or bool(self.open_tools)
-
-    def reset_for_roll(self, anchor_message_id: str | None) -> UIMessage:
-        """Close the current row's message and start a fresh one on `anchor_message_id`."""
-        partial = self.accumulator.snapshot()
-        self.anchor_message_id = anchor_message_id
-        self.accumulator = UIMessageAccumulator(message_id=anchor_message_id)
-        self.buffer.clear()
-        self.dropped_chunks = 0
-        return partial
 
     def idle_expired(self, now: float, timeout_ms: float) -> bool:
         """Record progress since the last check; True once no chunk came for `timeout_ms`
@@ -183,6 +171,7 @@ class ActiveStream:
     """A topic's stream: its executions, its listeners and its topic-level status."""
 
     __slots__ = (
+        "abandoned",
         "checkpoint_listeners",
         "chunk_listeners",
         "cleanup_timer",
@@ -197,11 +186,12 @@ class ActiveStream:
         "listeners",
         "outbox",
         "pending_steers",
+        "renderer_count",
         "settling",
         "siblings_group_id",
         "status",
-        "subscriber_count",
         "topic_id",
+        "watched",
     )
 
     def __init__(self, topic_id: str, *, is_multi_model: bool, lifecycle: StreamLifecycle,
@@ -212,8 +202,12 @@ class ActiveStream:
         self.listener_seq: tuple[StreamListener, ...] = ()
         # The listeners offered each chunk (`takes_chunks`), in `listener_seq` order.
         self.chunk_listeners: tuple[StreamListener, ...] = ()
-        self.checkpoint_listeners: tuple[Any, ...] = ()
-        self.subscriber_count = 0
+        self.checkpoint_listeners: tuple[PersistingListener, ...] = ()
+        # Renderers (windows) now, whether one ever watched, and "it had one, none is left":
+        # what `background_mode = "abort"` reads per chunk.
+        self.renderer_count = 0
+        self.watched = False
+        self.abandoned = False
         self.status: TopicStreamStatus = "pending"
         self.is_multi_model = is_multi_model
         self.lifecycle = lifecycle
@@ -250,8 +244,24 @@ class ActiveStream:
         seq = tuple(self.listeners.values())
         self.listener_seq = seq
         self.chunk_listeners = tuple(lst for lst in seq if takes_chunks(lst))
-        self.subscriber_count = sum(1 for lst in seq if is_subscriber(lst))
-        self.checkpoint_listeners = tuple(lst for lst in seq if callable(getattr(lst, "on_checkpoint", None)))
+        self.checkpoint_listeners = tuple(lst for lst in seq
+                                          if isinstance(lst, PersistingListener) and lst.takes_checkpoints)
+        self.renderer_count = sum(1 for lst in seq if is_renderer(lst))
+        self.watched = self.watched or self.renderer_count > 0
+        self.abandoned = self.watched and self.renderer_count == 0
+
+    def hand_over_listeners(self, listeners: Iterable[StreamListener]) -> None:
+        """A continuation takes over: the subscribers stay, the finished turn's terminal-only
+        listeners (its rows' persistence) give way to `listeners`."""
+        for lid, listener in list(self.listeners.items()):
+            if not is_subscriber(listener):
+                del self.listeners[lid]
+        self.upsert_listeners(listeners)
+
+    def drop_finished_executions(self) -> None:
+        for model_id, ex in list(self.executions.items()):
+            if ex.status != "streaming":
+                del self.executions[model_id]
 
     def prune_dead(self) -> None:
         """Remove the listeners that are no longer alive (or fail to say)."""
@@ -273,6 +283,17 @@ class ActiveStream:
                 listener.on_checkpoint(partial, ex.source_model_id or ex.model_id, ex.anchor_message_id)
             except Exception:
                 log.exception("on_checkpoint failed for listener %s", listener.id)
+
+    # -- eviction timer (the lifecycle decides when, the stream keeps the timer) --------------
+    def schedule_eviction(self, delay_ms: float, evict: Callable[[], None]) -> None:
+        self.cancel_eviction()
+        self.expires_at = time.monotonic() * 1000.0 + delay_ms
+        self.cleanup_timer = asyncio.get_running_loop().call_later(max(0.0, delay_ms) / 1000.0, evict)
+
+    def cancel_eviction(self) -> None:
+        if self.cleanup_timer is not None:
+            self.cleanup_timer.cancel()
+            self.cleanup_timer = None
 
     def any_streaming(self) -> bool:
         return any(e.status == "streaming" for e in self.executions.values())

@@ -11,29 +11,49 @@ final write never shows success. Each call is liveness-checked and isolated.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TypedDict
 
-from cherry_desktop.core.ai.stream.state import ActiveStream, StreamExecution, is_subscriber
+from cherry_desktop.core.ai.stream.listeners import is_subscriber
+from cherry_desktop.core.ai.stream.state import ActiveStream, StreamExecution
 from cherry_desktop.core.ai.stream.types import (
     PersistenceWriteError,
     SerializedError,
+    StreamDoneResult,
     StreamErrorResult,
+    StreamListener,
+    StreamPausedResult,
     StreamTerminalResult,
     TopicStreamStatus,
+    TransportTimings,
+    UniqueModelId,
 )
+from cherry_desktop.core.messages import UIMessage
 
 log = logging.getLogger(__name__)
+
+
+class ResultFields(TypedDict):
+    """What every terminal result of an execution carries."""
+
+    topic_id: str
+    model_id: UniqueModelId
+    final_message: UIMessage | None
+    timings: TransportTimings
+    anchor_message_id: str | None
+    is_topic_done: bool
+
+
+def result_fields(stream: ActiveStream, ex: StreamExecution, is_topic_done: bool) -> ResultFields:
+    return ResultFields(topic_id=stream.topic_id, model_id=ex.model_id, final_message=ex.final_message,
+                        timings=ex.timings, anchor_message_id=ex.anchor_message_id, is_topic_done=is_topic_done)
+
 
 _EVENTS = {"success": "on_done", "paused": "on_paused", "error": "on_error"}
 
 
-def build_result(cls: Any, stream: ActiveStream, ex: StreamExecution, is_topic_done: bool,
-                 **extra: Any) -> StreamTerminalResult:
-    result: StreamTerminalResult = cls(topic_id=stream.topic_id, model_id=ex.model_id,
-                                       final_message=ex.final_message, timings=ex.timings,
-                                       anchor_message_id=ex.anchor_message_id,
-                                       is_topic_done=is_topic_done, **extra)
-    return result
+def event_name(result: StreamTerminalResult) -> str:
+    """The listener method a result goes to (for the logs)."""
+    return _EVENTS[result.status]
 
 
 def persist_failed(result: StreamTerminalResult, exc: PersistenceWriteError) -> StreamErrorResult:
@@ -45,13 +65,17 @@ def persist_failed(result: StreamTerminalResult, exc: PersistenceWriteError) -> 
                              is_topic_done=result.is_topic_done, error=error)
 
 
-async def _call(stream: ActiveStream, listener: Any, result: StreamTerminalResult) -> None:
-    event = _EVENTS[result.status]
+async def _call(stream: ActiveStream, listener: StreamListener, result: StreamTerminalResult) -> None:
     if not listener.is_alive():
-        log.info("%s: listener %s is dead, removed", event, listener.id)
+        log.info("%s: listener %s is dead, removed", event_name(result), listener.id)
         stream.remove_listener(listener.id)
         return
-    await getattr(listener, event)(result)
+    if isinstance(result, StreamDoneResult):
+        await listener.on_done(result)
+    elif isinstance(result, StreamPausedResult):
+        await listener.on_paused(result)
+    else:
+        await listener.on_error(result)
 
 
 async def _tell_subscribers(stream: ActiveStream, result: StreamTerminalResult) -> None:
@@ -61,7 +85,7 @@ async def _tell_subscribers(stream: ActiveStream, result: StreamTerminalResult) 
         try:
             await _call(stream, listener, result)
         except Exception:
-            log.exception("%s failed for listener %s", _EVENTS[result.status], listener.id)
+            log.exception("%s failed for listener %s", event_name(result), listener.id)
 
 
 async def dispatch_terminal(stream: ActiveStream, result: StreamTerminalResult) -> StreamTerminalResult:
@@ -79,7 +103,7 @@ async def dispatch_terminal(stream: ActiveStream, result: StreamTerminalResult) 
             except PersistenceWriteError as exc:
                 failed = exc
             except Exception:
-                log.exception("%s failed for listener %s", _EVENTS[result.status], listener.id)
+                log.exception("%s failed for listener %s", event_name(result), listener.id)
         if failed is not None and not isinstance(result, StreamErrorResult):
             heard = persist_failed(result, failed)
     finally:

@@ -11,16 +11,15 @@ import json
 import logging
 import re
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
+from cherry_desktop.core.ai.stream.listeners import ChunkBlindListener
 from cherry_desktop.core.ai.stream.types import (
     StreamDoneResult,
     StreamErrorResult,
     StreamPausedResult,
     StreamTerminalResult,
-    UniqueModelId,
 )
-from cherry_desktop.core.messages import UIMessageChunk
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +34,9 @@ class LocalTraceStorage:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._pending: dict[str, list[dict[str, Any]]] = {}
+        self._pending: dict[str, list[dict[str, object]]] = {}
 
-    def record_span(self, topic_id: str, span: dict[str, Any]) -> None:
+    def record_span(self, topic_id: str, span: dict[str, object]) -> None:
         self._pending.setdefault(topic_id, []).append(span)
 
     def path_for(self, topic_id: str) -> Path:
@@ -54,9 +53,8 @@ class LocalTraceStorage:
         return len(spans)
 
 
-class TraceFlushListener:
-    terminal_only = True
-    ignores_chunks = True  # always alive, no-op on_chunk: skipped per chunk
+class TraceFlushListener(ChunkBlindListener):
+    """Flushes the topic's spans once its turn is done (terminal-only, never offered chunks)."""
 
     def __init__(self, topic_id: str, storage: TraceStorage) -> None:
         self.topic_id = topic_id
@@ -66,13 +64,6 @@ class TraceFlushListener:
     @property
     def id(self) -> str:
         return self._id
-
-    def is_alive(self) -> bool:
-        return True
-
-    def on_chunk(self, chunk: UIMessageChunk, source_model_id: UniqueModelId | None = None,
-                 anchor_message_id: str | None = None) -> None:
-        pass
 
     async def _flush(self, result: StreamTerminalResult) -> None:
         if not result.is_topic_done:

@@ -1,20 +1,25 @@
 """Types of the stream broker (`stream-manager.md`: StreamListener, ActiveStream, send contract).
 
 Owned by the stream manager; the agent-session host, the UI bridge and the providers build on
-these names. Extend additively.
+these names. Extend additively. `SerializedError`, the typed errors, the abort pair and the
+manager's config live in lower modules (errors.py, abort.py, config.py) and stay importable
+from here.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-# The typed errors live in errors.py and stay importable from here.
+from cherry_desktop.core.ai.stream.abort import AbortController as AbortController
+from cherry_desktop.core.ai.stream.abort import AbortSignal as AbortSignal
+from cherry_desktop.core.ai.stream.config import AiStreamManagerConfig as AiStreamManagerConfig
+from cherry_desktop.core.ai.stream.config import BackgroundMode as BackgroundMode
 from cherry_desktop.core.ai.stream.errors import DispatchError as DispatchError
 from cherry_desktop.core.ai.stream.errors import DuplicateModelError as DuplicateModelError
 from cherry_desktop.core.ai.stream.errors import PersistenceWriteError as PersistenceWriteError
+from cherry_desktop.core.ai.stream.errors import SerializedError as SerializedError
 from cherry_desktop.core.ai.stream.errors import StreamManagerError as StreamManagerError
 from cherry_desktop.core.ai.stream.errors import WritesPausedError as WritesPausedError
 from cherry_desktop.core.messages import MessagePart, UIMessage, UIMessageChunk
@@ -22,56 +27,7 @@ from cherry_desktop.core.messages import MessagePart, UIMessage, UIMessageChunk
 UniqueModelId = str
 TopicStreamStatus = Literal["pending", "streaming", "done", "aborted", "awaiting-approval", "error"]
 ExecutionStatus = Literal["streaming", "done", "error", "aborted"]
-BackgroundMode = Literal["continue", "abort"]
-
-
-@dataclass(frozen=True)
-class SerializedError:
-    """An error as data: what listeners, the DB and the UI see."""
-
-    message: str
-    name: str = "Error"
-    code: str | None = None
-    status: int | None = None
-
-    @classmethod
-    def from_exception(cls, exc: BaseException, *, code: str | None = None) -> SerializedError:
-        status = getattr(exc, "status", None) or getattr(exc, "status_code", None)
-        return cls(message=str(exc) or type(exc).__name__, name=type(exc).__name__,
-                   code=code or getattr(exc, "code", None),
-                   status=status if isinstance(status, int) else None)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"message": self.message, "name": self.name, "code": self.code, "status": self.status}
-
-
-class AbortSignal:
-    """The Python counterpart of the DOM AbortSignal: an event plus a reason."""
-
-    __slots__ = ("_event", "reason")
-
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
-        self.reason: str | None = None
-
-    @property
-    def aborted(self) -> bool:
-        return self._event.is_set()
-
-    async def wait(self) -> None:
-        await self._event.wait()
-
-
-class AbortController:
-    __slots__ = ("signal",)
-
-    def __init__(self) -> None:
-        self.signal = AbortSignal()
-
-    def abort(self, reason: str = "aborted") -> None:
-        if not self.signal.aborted:
-            self.signal.reason = reason
-            self.signal._event.set()
+AttachStatus = Literal["not-found", "streaming", "done", "paused", "error", "aborted", "awaiting-approval"]
 
 
 @dataclass(frozen=True)
@@ -94,6 +50,8 @@ class AiStreamRequest:
     message_id: str | None = None
     runtime: RuntimeMetadata | None = None
     system: str | None = None
+    # Provider-specific request options (temperature, max_tokens, thinking budget...): JSON
+    # values each provider reads in its own way, hence Any.
     parameters: dict[str, Any] = field(default_factory=dict)
     # Set by the manager from the execution's AbortController.
     signal: AbortSignal | None = None
@@ -213,11 +171,69 @@ class ExecutionReplay:
 
 @dataclass
 class AttachResponse:
-    status: Literal["not-found", "streaming", "done", "paused", "error", "aborted", "awaiting-approval"]
+    status: AttachStatus
     replays: list[ExecutionReplay] = field(default_factory=list)
     final_messages: dict[UniqueModelId, UIMessage] = field(default_factory=dict)
     error: SerializedError | None = None
     is_multi_model: bool = False
+
+
+# -- lifecycle strategy (implemented in lifecycle.py) ------------------------------------------
+
+
+class LifecycleExecution(Protocol):
+    """What a lifecycle reads of one execution."""
+
+    @property
+    def model_id(self) -> UniqueModelId: ...
+
+    @property
+    def anchor_message_id(self) -> str | None: ...
+
+    @property
+    def status(self) -> ExecutionStatus: ...
+
+    @property
+    def awaiting_approval(self) -> bool: ...
+
+
+class LifecycleStream(Protocol):
+    """What a lifecycle sees of a topic stream (`ActiveStream` is one): a narrow view, so
+    the lifecycles and the stream state do not import each other."""
+
+    @property
+    def topic_id(self) -> str: ...
+
+    @property
+    def status(self) -> TopicStreamStatus: ...
+
+    @property
+    def executions(self) -> Mapping[UniqueModelId, LifecycleExecution]: ...
+
+    def schedule_eviction(self, delay_ms: float, evict: Callable[[], None]) -> None:
+        """Run `evict` after `delay_ms` (the grace period), unless the stream goes first."""
+
+
+@runtime_checkable
+class StreamLifecycle(Protocol):
+    """Chat vs prompt streams: status mirroring, attach, and when a finished stream leaves."""
+
+    @property
+    def name(self) -> str: ...
+
+    def on_created(self, stream: LifecycleStream) -> None:
+        """The stream was just registered (status `pending`)."""
+
+    def on_promoted_to_streaming(self, stream: LifecycleStream) -> None:
+        """First chunk anywhere, or the executions changed while streaming."""
+
+    def on_terminal(self, stream: LifecycleStream) -> None:
+        """The topic reached a terminal status."""
+
+    def can_attach(self, stream: LifecycleStream) -> bool: ...
+
+    def cleanup(self, stream: LifecycleStream, evict: Callable[[], None]) -> None:
+        """Decide when `evict` removes the finished stream from the registry."""
 
 
 # -- dispatch (renderer -> main contract) ----------------------------------------------------
@@ -273,7 +289,7 @@ class PreparedDispatch:
     reserved_messages: list[UIMessage] = field(default_factory=list)
     siblings_group_id: int | None = None
     is_multi_model: bool = False
-    lifecycle: Any = None  # StreamLifecycle | None
+    lifecycle: StreamLifecycle | None = None
     # Agent sessions: how a live follow-up was taken; copied onto `DispatchResult.follow_up`.
     follow_up: Literal["injected", "queued"] | None = None
 
@@ -315,24 +331,7 @@ class SendInput:
     models: Sequence[ModelDispatch]
     listeners: list[StreamListener] = field(default_factory=list)
     siblings_group_id: int | None = None
-    lifecycle: Any = None  # StreamLifecycle | None -> chat lifecycle
-
-
-@dataclass(frozen=True)
-class AiStreamManagerConfig:
-    grace_period_ms: float = 30_000
-    background_mode: BackgroundMode = "continue"
-    max_buffer_chunks: int = 10_000
-    # A silent upstream is stopped (its partial persisted `paused`, stop reason
-    # "idle-timeout") after this long without a chunk, not counting the time a tool runs or
-    # an approval is awaited; 0 disables.
-    idle_timeout_ms: float = 300_000
-    # Crash-safe streaming: a running execution's partial message is offered to
-    # checkpoint-capable listeners at most this often; 0 disables.
-    checkpoint_interval_ms: float = 1_000
-    # The app's manager: `dispatch_stream_request` waits until `open_boot_gate()` (called once
-    # boot recovery flipped the rows a crash left pending), so no placeholder precedes it.
-    require_boot_reconcile: bool = False
+    lifecycle: StreamLifecycle | None = None  # None -> the chat lifecycle
 
 
 @dataclass(frozen=True)
@@ -376,6 +375,3 @@ class ActiveWork:
     anchor_message_id: str | None
     started_at: float
 
-
-class Disposable(Protocol):
-    def dispose(self) -> None: ...

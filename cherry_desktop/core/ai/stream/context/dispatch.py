@@ -10,9 +10,8 @@ topic's dispatch lock, so two dispatches on one topic never both see it idle.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from cherry_desktop.core.ai.stream.manager import check_distinct_models
+from cherry_desktop.core.ai.stream.manager import AiStreamManager, check_distinct_models
 from cherry_desktop.core.ai.stream.types import (
     AiStreamOpenRequest,
     ChatContextProvider,
@@ -24,9 +23,6 @@ from cherry_desktop.core.ai.stream.types import (
     StreamListener,
     WritesPausedError,
 )
-
-if TYPE_CHECKING:
-    from cherry_desktop.core.ai.stream.manager import AiStreamManager
 
 
 def requested_models(req: MainDispatchRequest) -> list[str]:

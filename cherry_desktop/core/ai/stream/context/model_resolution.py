@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from cherry_desktop.core.ai.stream.types import DispatchError, DuplicateModelError, UniqueModelId
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import ErrorCode
 
 
 def resolve_models(mentioned: Iterable[UniqueModelId], fallback: UniqueModelId | None) -> list[UniqueModelId]:
@@ -20,7 +21,7 @@ def resolve_models(mentioned: Iterable[UniqueModelId], fallback: UniqueModelId |
     if not out and fallback:
         out.append(fallback)
     if not out:
-        raise DispatchError("no-model", "the topic has no model and none was mentioned")
+        raise DispatchError(ErrorCode.NO_MODEL, "the topic has no model and none was mentioned")
     return out
 
 

@@ -30,7 +30,7 @@ from cherry_desktop.core.ai.stream.types import (
 )
 from cherry_desktop.core.data import NotFoundError, Repositories, StoredMessage
 from cherry_desktop.core.data.models import database_proxy
-from cherry_desktop.core.messages import MessagePart, UIMessage
+from cherry_desktop.core.messages import ErrorCode, MessagePart, UIMessage
 from cherry_desktop.core.views.sibling_groups import continuation_anchor
 
 
@@ -50,20 +50,20 @@ class PersistentChatContextProvider:
                                ctx: DispatchContext) -> PreparedDispatch:
         topic = self.repos.topics.find_topic(req.topic_id)
         if topic is None:
-            raise DispatchError("topic-not-found", req.topic_id)
+            raise DispatchError(ErrorCode.TOPIC_NOT_FOUND, req.topic_id)
         if isinstance(req, MainSteerContinuationRequest):
             return self._steer_continuation(req)
         if isinstance(req, MainContinueConversationRequest):
             return self._continue(subscriber, req)
         if req.trigger == "regenerate-message":
             if ctx.has_live_stream:
-                raise DispatchError("topic-busy", "cannot regenerate while the topic is streaming")
+                raise DispatchError(ErrorCode.TOPIC_BUSY, "cannot regenerate while the topic is streaming")
             return self._regenerate(subscriber, req)
         if ctx.has_live_stream:
             return self._steer(subscriber, req, topic.active_node_id)
         models = resolve_models(req.mentioned_model_ids, topic.model or self.default_model_id)
         if not req.user_message_parts:
-            raise DispatchError("empty-message", "the user message has no parts")
+            raise DispatchError(ErrorCode.EMPTY_MESSAGE, "the user message has no parts")
         # After a multi-model turn: under the answer the user chose (else the first that succeeded).
         parent = req.parent_anchor_id or continuation_anchor(self.repos, topic)
         with database_proxy.atomic():
@@ -78,7 +78,7 @@ class PersistentChatContextProvider:
     def _steer(self, subscriber: StreamListener | None, req: AiStreamOpenRequest,
                parent: str | None) -> PreparedDispatch:
         if not req.user_message_parts:
-            raise DispatchError("empty-message", "the user message has no parts")
+            raise DispatchError(ErrorCode.EMPTY_MESSAGE, "the user message has no parts")
         user = self.repos.messages.create_message(topic_id=req.topic_id, role="user",
                                                   parts=list(req.user_message_parts), parent_id=parent)
         self.repos.topics.set_active_node(req.topic_id, user.id)
@@ -88,10 +88,10 @@ class PersistentChatContextProvider:
 
     def _regenerate(self, subscriber: StreamListener | None, req: AiStreamOpenRequest) -> PreparedDispatch:
         if req.message_id is None:
-            raise DispatchError("message-not-found", "regenerate needs the assistant message id")
+            raise DispatchError(ErrorCode.MESSAGE_NOT_FOUND, "regenerate needs the assistant message id")
         target = self._get(req.message_id)
         if target.role != "assistant" or target.parent_id is None:
-            raise DispatchError("not-regenerable", f"message {target.id} is not an assistant reply")
+            raise DispatchError(ErrorCode.NOT_REGENERABLE, f"message {target.id} is not an assistant reply")
         parent = self._get(target.parent_id)
         models = resolve_models(req.mentioned_model_ids, target.model_id or self.default_model_id)
         group = target.siblings_group_id
@@ -173,7 +173,7 @@ class PersistentChatContextProvider:
         try:
             return self.repos.messages.get_message(message_id)
         except NotFoundError:
-            raise DispatchError("message-not-found", message_id) from None
+            raise DispatchError(ErrorCode.MESSAGE_NOT_FOUND, message_id) from None
 
     @staticmethod
     def _subscriber(subscriber: StreamListener | None) -> list[StreamListener]:

@@ -16,7 +16,7 @@ from cherry_desktop.core.ai.stream.types import (
     PreparedDispatch,
     StreamListener,
 )
-from cherry_desktop.core.messages import UIMessage, new_id
+from cherry_desktop.core.messages import ErrorCode, UIMessage, new_id
 
 
 class TemporaryChatContextProvider:
@@ -36,9 +36,9 @@ class TemporaryChatContextProvider:
             model_id = resolve_models(req.model_ids[:1], topic.model_id)[0]
             return self._turn(listeners, req.topic_id, model_id, req.steer_user_message_id)
         if not isinstance(req, AiStreamOpenRequest) or req.trigger != "submit-message":
-            raise DispatchError("unsupported", "temporary chats support submit only")
+            raise DispatchError(ErrorCode.UNSUPPORTED, "temporary chats support submit only")
         if not req.user_message_parts:
-            raise DispatchError("empty-message", "the user message has no parts")
+            raise DispatchError(ErrorCode.EMPTY_MESSAGE, "the user message has no parts")
         user = UIMessage(id=new_id(), role="user", parts=list(req.user_message_parts))
         self.service.append(req.topic_id, user)
         if ctx.has_live_stream:
