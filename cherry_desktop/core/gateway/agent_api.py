@@ -28,11 +28,16 @@ from starlette.routing import Route
 from cherry_desktop.core.ai.agent_session import AgentSessionRuntimeService
 from cherry_desktop.core.ai.agent_session.errors import AgentSessionError
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision
-from cherry_desktop.core.ai.stream import AiStreamManager, AiStreamOpenRequest, TopicStatusSnapshotEntry, user_parts
+from cherry_desktop.core.ai.stream import (
+    AiStreamManager,
+    AiStreamOpenRequest,
+    SseListener,
+    TopicStatusSnapshotEntry,
+    user_parts,
+)
 from cherry_desktop.core.ai.stream.errors import StreamManagerError
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.gateway.responses import sse_response
-from cherry_desktop.core.gateway.sse_listener import SseListener
 from cherry_desktop.core.gateway.to_openai import openai_error
 from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
 from cherry_desktop.core.state.topics import session_topic_id

@@ -19,6 +19,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from cherry_desktop.core.ai.stream.sse import DONE_FRAME
 from cherry_desktop.core.gateway.to_anthropic import anthropic_error
 from cherry_desktop.core.gateway.to_openai import openai_error
 from cherry_desktop.core.gateway.upstream import Dialect, UpstreamHttpError
@@ -67,8 +68,6 @@ def data_frame(data: dict[str, Any] | str) -> bytes:
     payload = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
     return f"data: {payload}\n\n".encode()
 
-
-DONE_FRAME = b"data: [DONE]\n\n"
 
 
 def stream_error_frame(dialect: Dialect, error_type: str, message: str) -> bytes:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
+from cherry_desktop.core.ai.stream import SseListener
+from cherry_desktop.core.ai.stream.listeners import is_renderer, is_subscriber
 from cherry_desktop.core.ai.stream.types import StreamDoneResult, StreamPausedResult, TransportTimings
-from cherry_desktop.core.gateway.sse_listener import SseListener
 from cherry_desktop.core.messages import TextDeltaChunk, TextStartChunk
 
 
@@ -39,4 +40,6 @@ async def test_a_caller_that_leaves_closes_only_the_listener() -> None:
     await frames.aclose()  # starlette closes the body when the caller disconnects
     assert not listener.is_alive()
     listener.on_chunk(TextDeltaChunk(id="a", delta="ignored"))  # the manager prunes it; nothing raises
-    assert listener.terminal_only  # never a subscriber that keeps (or stops) a stream
+    # A subscriber (carried onto a steer's continuation), never a renderer (whose leaving may stop
+    # a stream in background_mode "abort").
+    assert is_subscriber(listener) and not is_renderer(listener)

@@ -1,10 +1,12 @@
-"""`SseListener` (stream-manager.md): a topic's `UIMessageChunk`s onto one SSE response.
+"""`SseListener` (stream-manager.md, "API server SSE"): a topic's `UIMessageChunk`s onto one
+server-sent-events response (the local API's, `core.gateway.agent_api`).
 
 Id ``sse:<uuid>``; `is_alive()` is "the response is still open". Chunks are queued as they
 come (`on_chunk` is synchronous) and written by the response's generator, `frames()`: one
-``data: <chunk JSON>`` line per chunk, ``data: [DONE]`` once the topic is done. A caller that
-goes away only closes this listener (the manager prunes it): the stream and its persistence go
-on, and it does not count as a subscriber for ``background_mode = "abort"``.
+``data: <chunk JSON>`` line per chunk, ``data: [DONE]`` once the topic is done. A subscriber,
+not a renderer: it is carried onto a steer's continuation, and a caller that goes away only
+closes it (the manager prunes it) while the stream and its persistence go on, whatever
+``background_mode`` says (that stops only streams a window watched).
 """
 
 from __future__ import annotations
@@ -20,21 +22,18 @@ from cherry_desktop.core.ai.stream.types import (
     StreamTerminalResult,
     UniqueModelId,
 )
-from cherry_desktop.core.gateway.responses import DONE_FRAME, data_frame
 from cherry_desktop.core.messages import UIMessageChunk
 
 _END = object()
+DONE_FRAME = b"data: [DONE]\n\n"
 
 
 def chunk_frame(chunk: UIMessageChunk) -> bytes:
-    return data_frame(chunk.model_dump_json(exclude_none=True))
+    return b"data: " + chunk.model_dump_json(exclude_none=True).encode() + b"\n\n"
 
 
 class SseListener:
     """One SSE response's listener (see the module docstring)."""
-
-    # An API caller that leaves never stops the stream (not a "subscriber" of abort mode).
-    terminal_only = True
 
     def __init__(self) -> None:
         self._id = f"sse:{uuid.uuid4()}"
@@ -96,4 +95,4 @@ class SseListener:
             self.close()
 
 
-__all__ = ["SseListener", "chunk_frame"]
+__all__ = ["DONE_FRAME", "SseListener", "chunk_frame"]
