@@ -1638,5 +1638,9 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The reply failed.</source>
         <translation>The reply failed.</translation>
     </message>
+    <message>
+        <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
+        <translation>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</translation>
+    </message>
 </context>
 </TS>

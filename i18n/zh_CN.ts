@@ -1637,5 +1637,9 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The reply failed.</source>
         <translation>回复失败。</translation>
     </message>
+    <message>
+        <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
+        <translation>此智能体通过 Cherry 的 API 网关访问其模型，但网关已关闭。请在“设置 › API 网关”中开启，然后重新发送。</translation>
+    </message>
 </context>
 </TS>

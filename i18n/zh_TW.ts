@@ -1637,5 +1637,9 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The reply failed.</source>
         <translation>回覆失敗。</translation>
     </message>
+    <message>
+        <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
+        <translation>此智慧體透過 Cherry 的 API 閘道存取其模型，但閘道已關閉。請在「設定 › API 閘道」中開啟，然後重新傳送。</translation>
+    </message>
 </context>
 </TS>

@@ -147,5 +147,7 @@ async def test_with_the_gateway_off_the_agent_says_so(gw: tuple[App[Any], Gatewa
     await control.apply()
     result = await app.send("hi")
     row = await app.finished(result.placeholder_ids[0])
-    assert row.status == "error" and "gateway-off" in str(row.parts)
+    assert row.status == "error"
+    errors = [p.data for p in row.parts if getattr(p, "type", "") == "data-error"]
+    assert errors and errors[-1]["code"] == "gateway-off"
     assert model_server.requests_for_model_turns() == []
