@@ -4,7 +4,7 @@ measured in the same run (machines differ by 2-5x; compare within a run).
 - `first_byte_overhead_ms`: an Anthropic ``/v1/messages`` stream through the gateway onto the
   scripted server's OpenAI-compatible side (translated, the Claude Code case) vs the same reply
   asked of the scripted server directly; medians of alternating requests, time to the first
-  body byte. Floor: `first_byte_control_ms`, the same difference between two direct series
+  byte of the first event. Floor: `first_byte_control_ms`, the same difference between two direct series
   (what chance alone gives). Target <= 5.
 - `chunks_per_s` through the gateway (a burst of single-character deltas); floor: the scripted
   server's own rate, direct (`chunks_per_s_direct`: the gateway cannot beat its upstream).
@@ -73,11 +73,14 @@ class _MemoryKeyring(keyring.backend.KeyringBackend):
 
 
 async def first_byte_ms(client: httpx.AsyncClient, url: str, body: dict[str, Any], headers: dict[str, str]) -> float:
+    """Milliseconds to the first byte of the first SSE event. (A direct server sends its
+    headers before its first event; the gateway sends nothing before the upstream's first chunk,
+    on purpose: the first event's byte is what both can be compared by.)"""
     t0 = time.perf_counter()
     elapsed = 0.0
     async with client.stream("POST", url, json=body, headers=headers) as response:
-        async for _ in response.aiter_raw():
-            if not elapsed:
+        async for piece in response.aiter_raw():
+            if not elapsed and b"data:" in piece:
                 elapsed = (time.perf_counter() - t0) * 1000
     return elapsed
 
