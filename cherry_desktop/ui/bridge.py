@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Signal
 from cherry_desktop.core.data import StoredMessage
 from cherry_desktop.core.state.topics import session_id_from_topic
 from cherry_desktop.ui._bridge_attachments import AttachmentsBridge
+from cherry_desktop.ui._bridge_gateway import GatewayBridge
 from cherry_desktop.ui._bridge_multi_model import MultiModelBridge
 from cherry_desktop.ui._bridge_search import SearchBridge
 
@@ -95,6 +96,7 @@ class UiBridge(QObject):
         self.attachments = AttachmentsBridge(core)  # the files of messages (a facet of its own)
         self.multi_model = MultiModelBridge(self)  # several models per chat turn
         self.finder = SearchBridge(self)  # search across chats and sessions
+        self.gateway = GatewayBridge(core, self)  # the local API gateway (Settings)
 
     # -- services -------------------------------------------------------------------------
     @property
