@@ -59,8 +59,9 @@ async def test_a_claude_code_tool_turn_on_an_openai_compatible_model(
     dialog.workspace_edit.setText(str(workspace))
     dialog._save()
     agent = repos.agents.get_agent(dialog.agent_id)
-    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=repos.agents.list_workspaces(agent.id)[0].id,
-                                            name="First task", model=agent.model)
+    workspace_id = repos.agents.list_workspaces(agent.id)[0].id
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=workspace_id, name="First task",
+                                            model=agent.model)
     window = controller.open_window(session_topic_id(session.id))
     note = workspace / "note.md"
     server.enqueue(tool_use("Write", {"file_path": str(note), "content": "# Written through the gateway\n"},
