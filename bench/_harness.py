@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def run_qasync(main: Callable[[], Awaitable[Any]]) -> Any:
     from PySide6.QtWidgets import QApplication
 
-    from cherry_desktop.ui.event_loop import new_event_loop
+    from cherry_desktop.ui.shell.event_loop import new_event_loop
 
     loop = new_event_loop(QApplication.instance() or QApplication([]))
     asyncio.set_event_loop(loop)

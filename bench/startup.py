@@ -90,7 +90,7 @@ def child(data_dir: str) -> None:
         asyncio.ensure_future(_after_first_paint(core, controller, result, say))
         return controller
 
-    sys.meta_path.insert(0, _WrapOnImport("cherry_desktop.ui.splash", "show_splash", observed_show_splash))
+    sys.meta_path.insert(0, _WrapOnImport("cherry_desktop.ui.shell.splash", "show_splash", observed_show_splash))
     ui.start_ui = observed_start_ui  # type: ignore[assignment]
     app.main(["--data-dir", data_dir])
     say("RESULT", **result)
@@ -126,7 +126,7 @@ async def _agent_turn(core: Any, controller: Any, result: dict[str, Any], tree_a
 
     try:
         await controller.first_paint()
-        await controller.bridge.services()
+        await controller.bridges.services()
         if idle_window_s is not None:
             core.agent_runtime.idle_window_s = idle_window_s
         window = controller.windows[0]
@@ -295,7 +295,7 @@ async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any],
     try:
         await painted.wait()
         window.removeEventFilter(spy)
-        await controller.bridge.services()
+        await controller.bridges.services()
         say("SERVICES")
         # Seed a long session (not timed), then measure opening it.
         from cherry_desktop.core.data.models import database_proxy

@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.qt_probe:
-        from cherry_desktop.ui.qt_probe import run_probe
+        from cherry_desktop.ui.shell.qt_probe import run_probe
 
         return run_probe()
     paths = build_path_registry(args.data_dir)
@@ -118,10 +118,10 @@ def _start_app(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> i
         code = run_gui(paths, demo=demo, screenshot=screenshot)
     finally:
         lock.release()
-    return _exit_without_threads(code)
+    return exit_without_threads(code)
 
 
-def _exit_without_threads(code: int) -> int:
+def exit_without_threads(code: int) -> int:
     """`code` once no other Python thread runs. A thread still running after the loop closed
     (joined for `THREAD_SETTLE_S` first) could be inside Qt when the interpreter finalizes;
     CPython then ends it with `pthread_exit`, which PySide's C++ turns into `std::terminate`
@@ -147,7 +147,7 @@ def _report_storage_fault(fault: StorageError) -> int:
     """One line on stderr and, on a screen, a dialog; never a traceback. Exit code 2."""
     if logging.getLogger().handlers:  # else logging's last resort would print a second line
         log.error("storage fault: %s", fault)
-    from cherry_desktop.ui.storage_fault import show_storage_fault, storage_fault_line
+    from cherry_desktop.ui.shell.storage_fault import show_storage_fault, storage_fault_line
 
     print(storage_fault_line(fault), file=sys.stderr)
     show_storage_fault(fault)
@@ -157,7 +157,7 @@ def _report_storage_fault(fault: StorageError) -> int:
 def _later_launch(paths: PathRegistry, lock: InstanceLock) -> int | None:
     """Another instance owns the data directory: ask it for a window (exit code 0), or say
     why not (1). None: it was quitting and this process now holds the lock (start normally)."""
-    from cherry_desktop.ui.single_instance import REPLY_OK, REPLY_QUITTING, hand_over
+    from cherry_desktop.ui.shell.single_instance import REPLY_OK, REPLY_QUITTING, hand_over
 
     reply = hand_over(instance_channel_name(paths.get("app.data")))
     if reply == REPLY_OK:
@@ -222,7 +222,7 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
     try:
         from PySide6.QtWidgets import QApplication
 
-        from cherry_desktop.ui.pyside_feature_scan import scan_new_modules_uncached
+        from cherry_desktop.ui.shell.pyside_feature_scan import scan_new_modules_uncached
 
         scan_new_modules_uncached()  # before anything else is imported (~20 MB, see there)
         qapp = QApplication.instance() or QApplication(sys.argv[:1])
@@ -230,12 +230,12 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
         qapp.setOrganizationName("cherry-desktop")
         # Core's imports are most of startup: a window is on screen before they run (and
         # before asyncio's, ~80 ms here).
-        from cherry_desktop.ui.splash import show_splash
+        from cherry_desktop.ui.shell.splash import show_splash
 
         splash = show_splash()
         import asyncio
 
-        from cherry_desktop.ui.event_loop import new_event_loop, watch_children_on
+        from cherry_desktop.ui.shell.event_loop import new_event_loop, watch_children_on
 
         loop = new_event_loop(qapp)
         asyncio.set_event_loop(loop)
@@ -302,13 +302,13 @@ async def _start_gateway(core: Any) -> Any:
 
 def _serve_later_launches(paths: PathRegistry, controller: Any) -> None:
     """A later launch on this data directory opens a window here (`ui.single_instance`)."""
-    from cherry_desktop.ui.single_instance import InstanceServer
+    from cherry_desktop.ui.shell.single_instance import InstanceServer
 
     InstanceServer(instance_channel_name(paths.get("app.data")), controller.on_launch_request, parent=controller)
 
 
 def _route_stop_signals() -> Any:
     """SIGTERM / SIGHUP / SIGINT run the orderly stop (Quit), through the Qt loop."""
-    from cherry_desktop.ui.stop_signals import StopSignals
+    from cherry_desktop.ui.shell.stop_signals import StopSignals
 
     return StopSignals()

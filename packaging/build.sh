@@ -34,7 +34,7 @@ cp "$root"/i18n/*.ts "$work/i18n/"
 (cd "$work" && "$work/venv/bin/python" -c "
 import sys
 from pathlib import Path
-from cherry_desktop.ui.i18n import build
+from cherry_desktop.ui.shell.i18n import build
 ts = sorted(Path('i18n').glob('*.ts'))
 qm = build(Path('i18n'))
 sys.exit(0 if len(qm) == len(ts) else f'compiled {len(qm)} of {len(ts)} translations')")

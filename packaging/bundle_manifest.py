@@ -16,10 +16,15 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     # core/ai/runtime/register_drivers.py DRIVER_CLASSES
     "cherry_desktop.core.ai.runtime.claude_code.driver",
     "cherry_desktop.core.ai.runtime.pi.driver",
-    # ui/__init__.py _LAZY
-    "cherry_desktop.ui._controller",
-    "cherry_desktop.ui._window",
+    # ui/__init__.py _LAZY (the public faces of the shell and the bridge package)
+    "cherry_desktop.ui.shell",
     "cherry_desktop.ui.bridge",
+    # ui/shell/__init__.py _LAZY
+    "cherry_desktop.ui.shell._controller",
+    "cherry_desktop.ui.shell._export",
+    "cherry_desktop.ui.shell._multi_model",
+    "cherry_desktop.ui.shell._resources",
+    "cherry_desktop.ui.shell._window",
     # core/ai/runtime/claude_code/sdk.py (the SDK is imported on first connect)
     "claude_agent_sdk",
     "claude_agent_sdk.client",
@@ -82,6 +87,7 @@ def qt_excludes(pyside6_dir: str) -> list[str]:
 # else must be a literal, or be added here with its registry.
 NAME_RESOLVERS: tuple[str, ...] = (
     "cherry_desktop/ui/__init__.py",
+    "cherry_desktop/ui/shell/__init__.py",
     "cherry_desktop/core/ai/runtime/register_drivers.py",
     # defer_module(name): sdk_import.py DEFERRED_MODULES, httpx_cli.py CLI_MODULE (a test checks)
     "cherry_desktop/core/app/deferred_import.py",

@@ -97,7 +97,7 @@ def shared_cache() -> SharedCache:
 def _qasync_loop_factory() -> Any:
     from PySide6.QtWidgets import QApplication
 
-    from cherry_desktop.ui.event_loop import new_event_loop
+    from cherry_desktop.ui.shell.event_loop import new_event_loop
 
     return new_event_loop(QApplication.instance() or QApplication([]))
 

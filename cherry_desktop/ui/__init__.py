@@ -11,18 +11,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cherry_desktop.ui._controller import UiController
-    from cherry_desktop.ui._window import ChatWindow
-    from cherry_desktop.ui.bridge import BridgeUnavailableError, UiBridge
+    from cherry_desktop.core.app.bootstrap import CoreServices
+    from cherry_desktop.ui.bridge import Bridges, BridgeUnavailableError
+    from cherry_desktop.ui.shell import ChatWindow, UiController
 
-__all__ = ["BridgeUnavailableError", "ChatWindow", "UiBridge", "UiController", "start_ui"]
+__all__ = ["BridgeUnavailableError", "Bridges", "ChatWindow", "UiController", "start_ui"]
 
-# Imported on first use, so `cherry_desktop.ui.splash` can paint before core is imported.
+# Imported on first use, so `cherry_desktop.ui.shell.splash` can paint before core is imported.
 _LAZY = {
-    "UiController": "cherry_desktop.ui._controller",
-    "ChatWindow": "cherry_desktop.ui._window",
+    "UiController": "cherry_desktop.ui.shell",
+    "ChatWindow": "cherry_desktop.ui.shell",
     "BridgeUnavailableError": "cherry_desktop.ui.bridge",
-    "UiBridge": "cherry_desktop.ui.bridge",
+    "Bridges": "cherry_desktop.ui.bridge",
 }
 
 
@@ -35,17 +35,18 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def start_ui(core: Any, *, screenshot: Path | None = None, demo: bool = False, splash: Any = None) -> UiController:
+def start_ui(core: CoreServices, *, screenshot: Path | None = None, demo: bool = False,
+             splash: Any = None) -> UiController:
     """Build the controller, open the first window (on the newest session or the demo), and
     with `screenshot` save the window once idle and quit. A `splash` (`show_splash()`) is
     closed once the first window is up.
 
     When core's stream services are not running yet (the app starts them right after this
     window is painted), the window shows its first topic once they run."""
-    from cherry_desktop.ui._controller import UiController
+    from cherry_desktop.ui.shell import UiController
 
     controller = UiController(core, demo=demo)
-    controller.open_window(controller.first_topic() if controller.bridge.services_running() else None)
+    controller.open_window(controller.first_topic() if controller.bridges.services_running() else None)
     if splash is not None:
         splash.close()
     if screenshot is not None:

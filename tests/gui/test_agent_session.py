@@ -89,7 +89,8 @@ async def test_queue_from_the_composer_lists_in_dock_then_runs_next(controller: 
     assert conn.redirects == []  # queued, never injected
     assert "second task" not in [r.text() for r in window.message_view.rows()]
     queued_id = window.queue_dock.items[0].message_id
-    await window.bridge.edit_queued(window.bridge.repos.sessions.list_sessions()[0].id, queued_id, "second, edited")
+    session_id = window.controller.core.repos.sessions.list_sessions()[0].id
+    await window.bridges.sessions.edit_queued(session_id, queued_id, "second, edited")
     await until(lambda: [i.text for i in window.queue_dock.items] == ["second, edited"])
     conn.complete()
     sent = await conn.wait_sent(2)  # the queued follow-up starts as the next turn
@@ -175,7 +176,7 @@ async def test_saving_the_agent_in_the_dialog_reaches_the_live_session(controlle
     conn = await _start_turn(qtbot, window, driver, "first task")
     session = ui_core.repos.sessions.list_sessions()[0]
     agent = ui_core.repos.agents.get_agent(session.agent_id)
-    window.bridge.save_agent(agent.id, {"name": agent.name, "permission_mode": "plan", "model": agent.model})
+    window.bridges.sessions.save_agent(agent.id, {"name": agent.name, "permission_mode": "plan", "model": agent.model})
     await until(lambda: conn.reconciles and conn.reconciles[-1].permission_mode == "plan")
     assert ui_core.repos.agents.get_agent(agent.id).permission_mode == "plan"
     assert len(conn.sent) == 1

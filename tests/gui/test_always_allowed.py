@@ -15,8 +15,7 @@ from PySide6.QtCore import Qt
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import ensure_demo_records
-from cherry_desktop.ui._always_allowed import AlwaysAllowedButton
-from cherry_desktop.ui._permission_modes import permission_mode_label
+from cherry_desktop.ui.session import AlwaysAllowedButton, permission_mode_label
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 

@@ -104,7 +104,7 @@ async def test_paste_and_drop_then_send_reaches_the_model_and_shows_in_the_row(
     strip = _user_row(window).findChild(QWidget, "attachmentStrip")
     assert [b.objectName() for b in strip.buttons] == ["attachmentThumb", "attachmentChip"]
     assert "notes.md" in strip.buttons[1].text()
-    image_viewer = strip.open_viewer("pasted-image.png", window.bridge.attachments.path_of(
+    image_viewer = strip.open_viewer("pasted-image.png", window.bridges.attachments.path_of(
         ui_core.repos.messages.branch(topic_id)[0].parts[1]), True)
     assert image_viewer is not None and image_viewer.image_label.pixmap().width() == 40
     image_viewer.close()
@@ -193,7 +193,7 @@ async def test_deleting_the_message_or_the_topic_removes_the_files_and_a_restart
         assert not strip.buttons[0].icon().isNull()
 
         user_id = core.repos.messages.branch(topic_id)[0].id
-        window.bridge.delete_message(topic_id, user_id)
+        window.bridges.chats.delete_message(topic_id, user_id)
         await until(lambda: not path.exists(), timeout=SWEEP_DELAY_S + 5)
         # Another message with a file, then the whole chat goes.
         window.composer.attachments.add_bytes("again.png", _png())
@@ -219,7 +219,7 @@ async def test_screenshot_of_a_user_row_with_an_image_and_a_text_chip(
         controller: Any, ui_core: Any, provider_server: ScriptedServer) -> None:
     from cherry_desktop.core.attachments import check_attachment
     from cherry_desktop.core.messages import TextPart
-    from cherry_desktop.ui._message_row import MessageRow
+    from cherry_desktop.ui.chat import MessageRow
 
     topic_id = _chat(ui_core, provider_server)
     image = _red_image().scaled(320, 200)
@@ -231,7 +231,7 @@ async def test_screenshot_of_a_user_row_with_an_image_and_a_text_chip(
     store = ui_core.attachments
     parts = [store.stage(topic_id, check_attachment("chart.png", bytes(buffer.data().data()))),
              store.stage(topic_id, check_attachment("requirements.txt", b"PySide6\nqasync\npydantic\n"))]
-    row = MessageRow("m1", "user", files=controller.bridge.attachments)
+    row = MessageRow("m1", "user", files=controller.bridges.attachments)
     row.set_parts([TextPart(text="Here is the chart and the requirements, what do you think?"), *parts])
     try:
         path = save_screenshot(row, "attachment")
@@ -249,8 +249,8 @@ def test_many_files_wrap_onto_more_lines_and_never_widen_the_composer_or_the_row
     """Ten files in the composer's tray and in a sent row: the chips wrap within the width
     they are given (in one line they pushed an 1100-pixel window to nearly 2000)."""
     from cherry_desktop.core.messages import AttachmentPart
-    from cherry_desktop.ui._attachment_view import AttachmentStrip
-    from cherry_desktop.ui._composer import Composer
+    from cherry_desktop.ui.chat import AttachmentStrip
+    from cherry_desktop.ui.composer import Composer
 
     files = [tmp_path / f"quarterly-report-part-{i}.txt" for i in range(MAX_ATTACHMENTS)]
     for i, p in enumerate(files):

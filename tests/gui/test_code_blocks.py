@@ -9,15 +9,12 @@ import sys
 from typing import Any
 
 import pytest
-from PySide6.QtGui import QGuiApplication, QTextFormat
+from PySide6.QtGui import QGuiApplication, QImage, QTextFormat
 from PySide6.QtWidgets import QApplication
 
 from cherry_desktop.core.messages import TextDeltaChunk, TextPart
-from cherry_desktop.ui._blocks import LiveText
-from cherry_desktop.ui._code_block import CodeBlock
-from cherry_desktop.ui._markdown import MarkdownView
-from cherry_desktop.ui._message_row import MessageRow
-from cherry_desktop.ui._resources import apply_theme
+from cherry_desktop.ui.chat import CodeBlock, LiveText, MarkdownView, MessageRow
+from cherry_desktop.ui.shell import apply_theme
 from tests.gui.conftest import save_screenshot
 
 pytestmark = pytest.mark.gui
@@ -65,7 +62,7 @@ def test_an_open_fence_streams_as_plain_code_then_highlights_once(qtbot: Any) ->
     for delta in ["Here it is:\n\n``", "`python\nimport os\nprint(os.", "getcwd())\n"]:
         row.apply_chunk(TextDeltaChunk(id="t", delta=delta))
         row.end_frame()
-    view = row._texts[0]
+    view = row.text_views()[0]
     assert _kinds(view) == ["LiveText", "CodeBlock"]
     prose, code = view.segments
     assert isinstance(prose, LiveText) and isinstance(code, CodeBlock)
@@ -107,12 +104,12 @@ def test_streamed_and_reloaded_messages_render_alike(qtbot: Any) -> None:
         live.apply_chunk(TextDeltaChunk(id="t", delta=LONG_ANSWER[i:i + 7]))
         live.end_frame()
     live.finish_live("success")
-    qtbot.waitUntil(lambda: live._texts[0].settled)  # one prose segment per timer tick
+    qtbot.waitUntil(lambda: live.text_views()[0].settled)  # one prose segment per timer tick
     for row in (stored, live):  # as the message view sizes them: to their content
         QApplication.processEvents()
         row.resize(700, row.layout().totalHeightForWidth(700))
     QApplication.processEvents()
-    a, b = stored._texts[0], live._texts[0]
+    a, b = stored.text_views()[0], live.text_views()[0]
     assert _kinds(a) == _kinds(b) == ["LiveText", "CodeBlock", "LiveText", "CodeBlock", "LiveText"]
     assert a.toPlainText() == b.toPlainText()
     assert [s.height() for s in a.segments] == [s.height() for s in b.segments]
@@ -146,22 +143,35 @@ def _blocks(text: LiveText) -> list[Any]:
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_screenshot_of_a_long_markdown_answer(qtbot: Any, qapp: Any, theme: str) -> None:
+def test_a_long_markdown_answer_renders_its_fences_as_highlighted_blocks_in_the_theme(
+        qtbot: Any, qapp: Any, theme: str) -> None:
+    """Prose, a Python fence, prose, a Bash fence, then a list and a table: each fence is a code
+    block with its language and exactly its code, highlighted (a stored answer is done), on the
+    theme's background (the PNG under artifacts/ is for people to look at)."""
     apply_theme(qapp, theme)
     try:
         row = MessageRow("s", "assistant")
         row.set_parts([TextPart(text=LONG_ANSWER)])
         qtbot.addWidget(row)
-        save_screenshot(row, f"markdown_answer_{theme}", 760)
+        image = save_screenshot(row, f"markdown_answer_{theme}", 760)
+        view = row.text_views()[0]
+        assert _kinds(view) == ["LiveText", "CodeBlock", "LiveText", "CodeBlock", "LiveText"]
+        codes = [s for s in view.segments if isinstance(s, CodeBlock)]
+        assert [c.language_label.text() for c in codes] == ["python", "bash"]
+        assert codes[1].text.toPlainText().strip() == "python -c 'import sys; print(sys.version)'"
+        assert codes[0].text.toPlainText().startswith("import csv") and all(c.done for c in codes)
+        assert "| column | type |" not in view.segments[-1].toPlainText()  # a table, not its source
+        corner = QImage(str(image)).pixelColor(2, 2)
+        assert (corner.lightnessF() > 0.5) is (theme == "light")
     finally:
         apply_theme(qapp, "light")
 
 
 def test_pygments_loads_on_first_use_not_at_start() -> None:
     code = ("import sys\nfrom PySide6.QtWidgets import QApplication\napp = QApplication([])\n"
-            "import cherry_desktop.ui, cherry_desktop.ui._message_view, cherry_desktop.ui._window\n"
+            "import cherry_desktop.ui, cherry_desktop.ui.chat._message_view, cherry_desktop.ui.shell._window\n"
             "assert 'pygments' not in sys.modules, 'pygments imported at start'\n"
-            "from cherry_desktop.ui._markdown import MarkdownView\n"
+            "from cherry_desktop.ui.chat import MarkdownView\n"
             "MarkdownView('```python\\nx = 1\\n```\\n')\n"
             "assert 'pygments' in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

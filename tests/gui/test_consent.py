@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from cherry_desktop.core.ai.runtime.types import ChunkEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk
-from cherry_desktop.ui._approval_card import ARM_DELAY_MS, FOCUS_SHORTCUT, ApprovalCard
+from cherry_desktop.ui.session import ARM_DELAY_MS, FOCUS_SHORTCUT, ApprovalCard
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
 

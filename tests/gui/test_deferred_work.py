@@ -15,10 +15,15 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QEvent, QObject, QTimer
 
-from cherry_desktop.ui import _code_block, _controller, _markdown
-from cherry_desktop.ui._blocks import LiveText
-from cherry_desktop.ui._code_block import CodeBlock
-from cherry_desktop.ui._markdown import MarkdownView
+from cherry_desktop.ui.chat import (
+    CodeBlock,
+    LiveText,
+    MarkdownView,
+    clear_highlight_caches,
+    highlight_cache_info,
+    warm_up_highlighting,
+)
+from cherry_desktop.ui.shell import HIGHLIGHT_WARM_UP_MS
 from tests.gui._scripted import until
 from tests.gui.test_code_blocks import LONG_ANSWER
 
@@ -65,7 +70,7 @@ def _ended_at_a_fence(view: MarkdownView) -> list[LiveText]:
 def test_a_finished_part_settles_its_prose_segments_one_per_timer_callback_in_order(
         qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     timers = RecordedTimers()
-    monkeypatch.setattr(_markdown, "QTimer", timers)
+    monkeypatch.setattr("cherry_desktop.ui.chat._markdown.QTimer", timers)
     view = _streamed_view(qtbot)
     waiting = _ended_at_a_fence(view)
     assert len(waiting) >= 2, "the answer must have several prose segments rendered in pieces"
@@ -117,27 +122,27 @@ class _PaintSeen(QObject):
 
 async def test_pygments_warms_up_after_the_first_window_painted_and_before_the_first_fence(
         controller: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    for cached in (_code_block.highlight_html, _code_block._lexer, _code_block._formatter):
-        cached.cache_clear()
+    clear_highlight_caches()
     warm_ups: list[bool] = []  # for each warm-up: had the first window painted?
     paint = _PaintSeen()
 
     def recording_warm_up() -> None:
         warm_ups.append(paint.painted)
-        _code_block.warm_up_highlighting()
+        warm_up_highlighting()
 
-    monkeypatch.setattr(_controller, "warm_up_highlighting", recording_warm_up)
+    monkeypatch.setattr("cherry_desktop.ui.shell._controller.warm_up_highlighting", recording_warm_up)
     controller.window_opened.connect(lambda window: window.installEventFilter(paint))
-    first = controller.open_window(controller.bridge.create_topic())
+    first = controller.open_window(controller.bridges.chats.create_topic())
     # Opening the window neither imports nor builds anything for highlighting...
-    assert warm_ups == [] and _code_block.highlight_html.cache_info().currsize == 0
+    assert warm_ups == [] and highlight_cache_info()["html"].currsize == 0
     await until(lambda: warm_ups)
     # ...the timer it started does, once the window painted.
     assert warm_ups == [True]
-    assert _code_block._formatter.cache_info().currsize == 1 and _code_block._lexer.cache_info().currsize == 1
+    caches = highlight_cache_info()
+    assert caches["formatters"].currsize == 1 and caches["lexers"].currsize == 1
 
     # The first fence closing mid-stream builds no lexer or formatter: the warm-up did.
-    lexers, formatters = _code_block._lexer.cache_info().misses, _code_block._formatter.cache_info().misses
+    lexers, formatters = highlight_cache_info()["lexers"].misses, highlight_cache_info()["formatters"].misses
     view = MarkdownView(done=False)
     qtbot.addWidget(view)
     for delta in ("Code:\n\n```python\nprint('hi')\n", "```\n\nDone."):
@@ -145,14 +150,14 @@ async def test_pygments_warms_up_after_the_first_window_painted_and_before_the_f
         view.commit()
     code = next(s for s in view.segments if isinstance(s, CodeBlock))
     await until(lambda: not code.text.streaming)  # highlighted
-    assert (_code_block._lexer.cache_info().misses, _code_block._formatter.cache_info().misses) == (
+    assert (highlight_cache_info()["lexers"].misses, highlight_cache_info()["formatters"].misses) == (
         lexers, formatters)
 
     # A second window starts no second warm-up: a timer started after it, twice the warm-up's
     # delay, fires with the count unchanged.
-    second = controller.open_window(controller.bridge.create_topic())
+    second = controller.open_window(controller.bridges.chats.create_topic())
     marker: list[bool] = []
-    QTimer.singleShot(2 * _controller.HIGHLIGHT_WARM_UP_MS, lambda: marker.append(True))
+    QTimer.singleShot(2 * HIGHLIGHT_WARM_UP_MS, lambda: marker.append(True))
     await until(lambda: marker)
     assert warm_ups == [True]
     for window in (first, second):

@@ -10,10 +10,8 @@ import pytest
 
 from cherry_desktop.core.ai.stream import DispatchError, SerializedError, StreamErrorResult, TransportTimings
 from cherry_desktop.core.messages import DataPart, ErrorChunk, ErrorCode, TextPart
-from cherry_desktop.ui import i18n
-from cherry_desktop.ui._blocks import ErrorBlock
-from cherry_desktop.ui._message_row import MessageRow
-from cherry_desktop.ui.error_words import ErrorWords, error_fields, terminal_error
+from cherry_desktop.ui.chat import ErrorBlock, ErrorWords, MessageRow, error_fields, terminal_error
+from cherry_desktop.ui.shell import i18n
 from tests.gui.conftest import save_screenshot
 
 pytestmark = pytest.mark.gui

@@ -1,4 +1,4 @@
-"""The app's loop (`cherry_desktop.ui.event_loop`) finalizes abandoned async generators on
+"""The app's loop (`cherry_desktop.ui.shell.event_loop`) finalizes abandoned async generators on
 the loop, as asyncio's own loop does and qasync's alone does not: a provider that stops
 reading an HTTP stream must get its `finally` (the connection's release) awaited."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.ui.event_loop import CherryEventLoop
+from cherry_desktop.ui.shell.event_loop import CherryEventLoop
 
 pytestmark = pytest.mark.gui
 
@@ -59,14 +59,14 @@ async def _hooks_inside() -> object:
     return sys.get_asyncgen_hooks().finalizer
 
 
-# ---- no thread inside Qt when the interpreter finalizes (cherry_desktop.ui.event_loop) --------
+# ---- no thread inside Qt when the interpreter finalizes (cherry_desktop.ui.shell.event_loop) --------
 
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD_THREADS = textwrap.dedent("""
     import asyncio, json, sys, threading
     from PySide6.QtWidgets import QApplication
-    from cherry_desktop.ui.event_loop import new_event_loop, watch_children_on
+    from cherry_desktop.ui.shell.event_loop import new_event_loop, watch_children_on
 
     async def spawn():
         child = await asyncio.create_subprocess_exec(sys.executable, "-c", "import time; time.sleep(0.3)")
@@ -103,7 +103,7 @@ LINGERING = textwrap.dedent("""
     import asyncio, atexit, logging, sys, threading, time
     from PySide6.QtWidgets import QApplication
     from cherry_desktop import app
-    from cherry_desktop.ui.event_loop import new_event_loop
+    from cherry_desktop.ui.shell.event_loop import new_event_loop
 
     logging.basicConfig(filename=sys.argv[1], level=logging.INFO)
     atexit.register(lambda: print("finalized"))
@@ -122,7 +122,7 @@ LINGERING = textwrap.dedent("""
 
     with loop:
         code = loop.run_until_complete(run())
-    sys.exit(app._exit_without_threads(code))
+    sys.exit(app.exit_without_threads(code))
 """)
 
 

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction
 
 from cherry_desktop.core.messages import TextPart, ToolPart
 from cherry_desktop.core.state.topics import session_topic_id
-from cherry_desktop.ui._export import export_topic, fenced
+from cherry_desktop.ui.shell import fenced
 from tests.gui._scripted import until
 from tests.gui.conftest import seed_agent_session
 
@@ -35,7 +35,7 @@ async def test_export_a_session_with_tool_calls(controller: Any, ui_core: Any, t
     await until(lambda: len(window.message_view.rows()) == 6)
     action = window.findChild(QAction, "exportMarkdown")
     assert action is not None and action.shortcut().toString() == "Ctrl+Shift+E"
-    out = export_topic(window, tmp_path / "notes.md")
+    out = window.export_markdown(tmp_path / "notes.md")
     assert out is not None
     text = out.read_text(encoding="utf-8")
     assert text.startswith("# Release notes\n\n## You\n\nQuestion 0?\n\n## Assistant\n\nAnswer **0**.")
@@ -44,5 +44,5 @@ async def test_export_a_session_with_tool_calls(controller: Any, ui_core: Any, t
     assert "## You (steer)\n\nand a steer" in text
     assert "```text\noutput-error: exit 2\n```" in text
     assert "Exported" in window.statusBar().currentMessage()
-    assert export_topic(window, tmp_path / "missing-dir" / "x.md") is None  # a clear error, no raise
+    assert window.export_markdown(tmp_path / "missing-dir" / "x.md") is None  # a clear error, no raise
     assert "Could not export" in window.statusBar().currentMessage()

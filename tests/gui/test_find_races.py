@@ -15,7 +15,7 @@ from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.state.shared_cache import topic_title_key
 from cherry_desktop.demo import ScriptedModelServer, slow_text
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
-from cherry_desktop.ui._translate import TranslationBlock, translate_row
+from cherry_desktop.ui.chat import TranslationBlock, translate_row
 from tests.gui._scripted import until
 
 pytestmark = pytest.mark.gui
@@ -32,7 +32,7 @@ async def test_topic_deleted_while_naming_writes_nothing(controller: Any, ui_cor
                                                           server: ScriptedModelServer) -> None:
     ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), server.base_url)
     server.add_rule(lambda r: NAMING_MARKER in r.system_text, slow_text("A slow title", delay_s=0.1, chunk_size=2))
-    topic_id = controller.bridge.create_topic(model=DEMO_UNIQUE_MODEL_ID)
+    topic_id = controller.bridges.chats.create_topic(model=DEMO_UNIQUE_MODEL_ID)
     window = controller.open_window(topic_id)
     task = window.submit("What is a narwhal?", "send")
     assert task is not None
@@ -57,12 +57,12 @@ async def test_message_deleted_while_its_translation_streams(controller: Any, ui
     topic = repos.topics.create_topic(name="t", model=DEMO_UNIQUE_MODEL_ID)
     message = repos.messages.create_message(topic_id=topic.id, role="user", parts=[TextPart(text="Hello everyone")])
     window = controller.open_window(topic.id)
-    task = translate_row(window, message.id, "fr")
+    task = translate_row(window.message_view, window.bridges.streams, message.id, "fr")
     assert task is not None
     block = window.message_view.row(message.id).findChildren(TranslationBlock)[0]
     await until(lambda: block.text != "", timeout=10)
     # A second request for the same message while it streams is refused, said in the block.
-    assert await translate_row(window, message.id, "fr") == "error"
+    assert await translate_row(window.message_view, window.bridges.streams, message.id, "fr") == "error"
     await window.delete_topic(topic.id, confirm=False)
     await asyncio.wait_for(task, 15)
     await until(lambda: not ui_core.stream_manager.has_live_stream(translation_stream_id(message.id)), timeout=10)

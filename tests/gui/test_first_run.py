@@ -87,7 +87,7 @@ async def test_a_turned_off_provider_is_explained_and_picker_follows_providers(c
     ui_core.credentials.set("provider:openai:api_key", "sk-x")
     window = controller.open_window(topic.id)
     assert window.chat_header.notice_text() == ""
-    controller.bridge.update_provider("openai", enabled=False)
+    controller.bridges.providers.update_provider("openai", enabled=False)
     assert window.chat_header.notice_text() == \
         "OpenAI is turned off. Turn it on in Providers, or choose another model."
     picker = window.chat_header.picker
@@ -98,7 +98,7 @@ async def test_a_turned_off_provider_is_explained_and_picker_follows_providers(c
 
 async def test_issue_words_are_translated(controller: Any, ui_core: Any) -> None:
     topic = ui_core.repos.topics.create_topic(name="T", model="anthropic::claude-sonnet-4-5")
-    controller.bridge.update_settings(language="zh_CN", theme="dark")
+    controller.bridges.settings.update_settings(language="zh_CN", theme="dark")
     try:
         window = controller.open_window(topic.id)
         assert window.chat_header.notice_text() == "Anthropic 需要 API 密钥。请在“服务商”中添加，然后重新发送。"
@@ -109,15 +109,15 @@ async def test_issue_words_are_translated(controller: Any, ui_core: Any) -> None
         empty = controller.open_window(None)
         await controller.capture_when_idle(ARTIFACTS / "first_run_empty_zh_CN_dark.png", window=empty)
     finally:
-        controller.bridge.update_settings(language="en_US", theme="light")
+        controller.bridges.settings.update_settings(language="en_US", theme="light")
 
 
 async def test_claude_code_agent_takes_every_enabled_model_and_opens_a_session(controller: Any, ui_core: Any,
                                                                               tmp_path: Path) -> None:
-    from cherry_desktop.ui._dialogs import AgentDialog
+    from cherry_desktop.ui.dialogs import AgentDialog
 
     window = controller.open_window(None)
-    dialog = AgentDialog(controller.bridge, None, window)
+    dialog = AgentDialog(controller.bridges, None, window)
     models = [dialog.model_combo.itemData(i) for i in range(dialog.model_combo.count())]
     # The models of providers that do not speak Anthropic Messages run through the API gateway.
     enabled = {p.id for p in ui_core.repos.providers.list_providers() if p.enabled}
@@ -141,7 +141,7 @@ async def test_claude_code_agent_takes_every_enabled_model_and_opens_a_session(c
     dialog.show()
     await asyncio.sleep(0.15)
     dialog.grab().save(str(ARTIFACTS / "first_run_agent_dialog.png"))
-    dialog._save()
+    dialog.save()
     agent = ui_core.repos.agents.get_agent(dialog.agent_id)
     assert (agent.type, agent.model) == ("claude-code", "anthropic::claude-sonnet-4-5")
     window.sidebar.reload()
@@ -153,8 +153,8 @@ async def test_claude_code_agent_takes_every_enabled_model_and_opens_a_session(c
     assert ui_core.repos.agents.get_workspace(session.workspace_id).path == str(workspace)
     # An agent session has no chat model picker and sends through the agent host.
     assert not window.chat_header.isVisibleTo(window) and window.composer.isEnabled()
-    assert controller.bridge.chat_issue(topic_id) is None
+    assert controller.bridges.providers.chat_issue(topic_id) is None
     ui_core.credentials.set("provider:anthropic:api_key", "sk-ant")
-    dialog2 = AgentDialog(controller.bridge, agent.id, window)
+    dialog2 = AgentDialog(controller.bridges, agent.id, window)
     assert dialog2.model_hint.text() == ""
     await until(lambda: not window.is_streaming())

@@ -17,7 +17,7 @@ from cherry_desktop.core.gateway.control import GatewayControl
 from cherry_desktop.core.net.http_server import bind_loopback
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
-from cherry_desktop.ui._dialogs import AgentDialog, SettingsDialog
+from cherry_desktop.ui.dialogs import AgentDialog, SettingsDialog
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 
@@ -38,7 +38,7 @@ async def gateway(ui_core: Any) -> AsyncIterator[GatewayControl]:
 async def test_a_claude_code_tool_turn_on_an_openai_compatible_model(
         controller: Any, ui_core: Any, qtbot: Any, server: ScriptedModelServer, gateway: GatewayControl,
         tmp_path: Path) -> None:
-    settings = SettingsDialog(controller.bridge)
+    settings = SettingsDialog(controller.bridges)
     sock = bind_loopback(0)
     port = int(sock.getsockname()[1])
     sock.close()
@@ -52,12 +52,12 @@ async def test_a_claude_code_tool_turn_on_an_openai_compatible_model(
     repos.providers.upsert_model(provider_id="local-oai", model_id="qwen-demo", name="Qwen (demo)")
     workspace = tmp_path / "project"
     workspace.mkdir()
-    dialog = AgentDialog(controller.bridge)
+    dialog = AgentDialog(controller.bridges)
     dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("local-oai::qwen-demo"))
     assert "through Cherry's API gateway" in dialog.model_hint.text()
     dialog.name_edit.setText("Coder on Qwen")
     dialog.workspace_edit.setText(str(workspace))
-    dialog._save()
+    dialog.save()
     agent = repos.agents.get_agent(dialog.agent_id)
     workspace_id = repos.agents.list_workspaces(agent.id)[0].id
     session = repos.sessions.create_session(agent_id=agent.id, workspace_id=workspace_id, name="First task",

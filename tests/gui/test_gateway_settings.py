@@ -14,7 +14,7 @@ from PySide6.QtGui import QGuiApplication
 
 from cherry_desktop.core.gateway.control import GatewayControl
 from cherry_desktop.core.net.http_server import bind_loopback
-from cherry_desktop.ui._dialogs import SettingsDialog
+from cherry_desktop.ui.dialogs import SettingsDialog
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 
@@ -40,7 +40,7 @@ def free_port() -> int:
 
 
 async def test_enable_copy_regenerate_and_disable(controller: Any, ui_core: Any, gateway: GatewayControl) -> None:
-    dialog = SettingsDialog(controller.bridge)
+    dialog = SettingsDialog(controller.bridges)
     panel = dialog.gateway
     assert not panel.enabled.isChecked() and panel.status.text() == "Off."
     assert panel.key.text() == ""  # no key before the first enable
@@ -84,7 +84,7 @@ async def test_a_port_in_use_is_said(controller: Any, ui_core: Any, gateway: Gat
     taken = bind_loopback(0)
     try:
         port = int(taken.getsockname()[1])
-        dialog = SettingsDialog(controller.bridge)
+        dialog = SettingsDialog(controller.bridges)
         panel = dialog.gateway
         panel.port.setValue(port)
         panel.enabled.setChecked(True)
@@ -98,12 +98,12 @@ async def test_a_port_in_use_is_said(controller: Any, ui_core: Any, gateway: Gat
 
 async def test_the_agent_dialog_says_a_model_runs_through_the_gateway(controller: Any, ui_core: Any,
                                                                      gateway: GatewayControl) -> None:
-    from cherry_desktop.ui._dialogs import AgentDialog
+    from cherry_desktop.ui.dialogs import AgentDialog
 
     ui_core.repos.providers.upsert_provider(id="oai", name="OpenAI-compatible", type="openai-compatible",
                                             base_url="http://127.0.0.1:9/v1", settings={"demo": True})
     ui_core.repos.providers.upsert_model(provider_id="oai", model_id="m1", name="M1")
-    dialog = AgentDialog(controller.bridge)
+    dialog = AgentDialog(controller.bridges)
     dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("oai::m1"))
     assert dialog.model_hint.text() == \
         "Claude Code reaches this model through Cherry's API gateway (Settings, API gateway)."

@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.ui import i18n
+from cherry_desktop.ui.shell import i18n
 
 pytestmark = pytest.mark.gui
 
-UI_DIR = Path(i18n.__file__).resolve().parent
+UI_DIR = Path(i18n.__file__).resolve().parent.parent  # cherry_desktop/ui
 
 
 def _extract(tmp_path: Path) -> dict[tuple[str, str], str]:
     lupdate = Path(sys.executable).with_name("pyside6-lupdate")
     out = tmp_path / "extract.ts"
-    sources = sorted(str(p) for p in UI_DIR.glob("*.py"))
+    sources = sorted(str(p) for p in UI_DIR.rglob("*.py"))
     subprocess.run([str(lupdate), "-silent", *sources, "-ts", str(out)], check=True)
     return i18n.read_ts(out)
 
@@ -33,7 +33,7 @@ def test_locale_covers_every_source_string(locale: str, tmp_path: Path) -> None:
 
 
 def test_ts_compiles_to_qm_and_translates_widgets(tmp_path: Path, qapp: object) -> None:
-    from cherry_desktop.ui._composer import Composer
+    from cherry_desktop.ui.composer import Composer
 
     qm = tmp_path / "zh_CN.qm"
     assert i18n.compile_ts(i18n.i18n_dir() / "zh_CN.ts", qm)

@@ -40,7 +40,7 @@ async def test_app_stays_windowless_until_the_turn_is_saved(live_controller: Any
     feed.text("a time, ", "while no window watched.")
     await asyncio.sleep(0.8)  # several background checks: the turn still runs
     assert not closed.done()
-    assert live_controller.bridge.running_work() == 1
+    assert live_controller.bridges.streams.running_work() == 1
     feed.end()
     assert await asyncio.wait_for(closed, 10) == 0
     assert _saved_text(live_core, topic_id) == ("success", "Once upon a time, while no window watched.")

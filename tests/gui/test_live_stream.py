@@ -177,7 +177,7 @@ async def test_regenerate_streams_a_new_answer_to_the_same_question(live_control
 
 async def test_stream_error_is_shown_readably_and_persisted(live_controller: Any, live_core: Any,
                                                             scripted_ai: Any, qtbot: Any) -> None:
-    from cherry_desktop.ui._blocks import ErrorBlock
+    from cherry_desktop.ui.chat import ErrorBlock
 
     topic_id = _new_topic(live_core)
     a = live_controller.open_window(topic_id)

@@ -12,9 +12,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextDocument
 
 from cherry_desktop.core.messages import TextPart
-from cherry_desktop.ui._math import has_math, replace_math
-from cherry_desktop.ui._message_row import MessageRow
-from cherry_desktop.ui._resources import apply_theme
+from cherry_desktop.ui.chat import MessageRow, has_math, replace_math
+from cherry_desktop.ui.shell import apply_theme
 from tests.gui.conftest import save_screenshot
 
 pytestmark = pytest.mark.gui
@@ -59,7 +58,7 @@ def test_a_row_shows_math_in_both_themes(qtbot: Any, qapp: Any, theme: str) -> N
         row.set_parts([TextPart(text=TEXT)])
         qtbot.addWidget(row)
         save_screenshot(row, f"math_{theme}", 640)
-        (prose,) = row._texts[0].segments
+        (prose,) = row.text_views()[0].segments
         assert len(_images(prose.document())) == 3
         assert row.text() == TEXT  # the source (what Copy and export give) is unchanged
     finally:
@@ -68,8 +67,8 @@ def test_a_row_shows_math_in_both_themes(qtbot: Any, qapp: Any, theme: str) -> N
 
 def test_ziamath_loads_on_the_first_formula_not_at_start() -> None:
     code = ("import sys\nfrom PySide6.QtWidgets import QApplication\napp = QApplication([])\n"
-            "import cherry_desktop.ui._message_view, cherry_desktop.ui._window\n"
-            "from cherry_desktop.ui._markdown import MarkdownView\n"
+            "import cherry_desktop.ui.chat._message_view, cherry_desktop.ui.shell._window\n"
+            "from cherry_desktop.ui.chat import MarkdownView\n"
             "MarkdownView('costs $5 and $10, no math')\n"
             "assert 'ziamath' not in sys.modules\n"
             "MarkdownView('$x^2$')\n"

@@ -20,8 +20,8 @@ from cherry_desktop.core.messages import (
     ToolOutputAvailableChunk,
 )
 from cherry_desktop.core.storage.paths import build_path_registry
-from cherry_desktop.ui._message_view import ROW_SPACING
-from cherry_desktop.ui._resources import apply_theme
+from cherry_desktop.ui.chat import ROW_SPACING
+from cherry_desktop.ui.shell import apply_theme
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn

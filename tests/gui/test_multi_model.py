@@ -25,7 +25,7 @@ from cherry_desktop.demo.bootstrap import (
     ensure_demo_records,
 )
 from cherry_desktop.demo.naming import naming_reply
-from cherry_desktop.ui._sibling_group import SiblingGroupView
+from cherry_desktop.ui.chat import SiblingGroupView
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 
@@ -226,7 +226,7 @@ async def test_a_failing_model_leaves_an_error_row_in_its_column(live_controller
     assert stored.status == "error" and any(p.type == "data-error" for p in stored.parts)
     # "Use this answer" on the failed one is refused with words, nothing changes.
     active = live_core.repos.topics.get_topic(topic_id).active_node_id
-    from cherry_desktop.ui._multi_model import choose_answer
+    from cherry_desktop.ui.shell import choose_answer
 
     assert not choose_answer(window, first.row.message_id)
     assert window.last_error and "finished" in window.last_error
@@ -287,7 +287,7 @@ async def test_stop_all_then_regenerate_and_choose_in_one_window_shows_in_the_ot
     await until(lambda: _groups(b)[0].columns[1].chosen_label.isVisible())  # the only finished one
     # B picks explicitly; both windows follow, and it is saved.
     chosen = _groups(b)[0].columns[1].row.message_id
-    from cherry_desktop.ui._multi_model import choose_answer
+    from cherry_desktop.ui.shell import choose_answer
 
     assert choose_answer(b, chosen)
     assert live_core.repos.topics.get_topic(topic_id).active_node_id == chosen
@@ -302,7 +302,7 @@ async def test_the_model_picker_chooses_several_models_for_every_window_of_the_c
     topic_id = _chat(live_core)
     a = live_controller.open_window(topic_id)
     b = live_controller.open_window(topic_id)
-    multi = live_controller.bridge.multi_model
+    multi = live_controller.bridges.multi_model
     assert a.chat_header.compare_button.text() == "Compare with…" and multi.models_to_ask(topic_id) == []
     menu = {act.text(): act for act in a.chat_header.compare_menu.actions()}
     assert "Demo model · Cherry demo (offline)" not in menu  # the chat's own model is always asked

@@ -94,16 +94,16 @@ async def test_every_window_of_the_chat_follows_a_saved_choice_and_each_chat_kee
 async def test_a_deleted_model_drops_out_of_the_choice_with_the_notice(
         live_controller: Any, live_core: Any, scripted_ai: Any, qtbot: Any) -> None:
     topic_id = _chat(live_core)
-    bridge = live_controller.bridge
+    bridges = live_controller.bridges
     a = live_controller.open_window(topic_id)
     b = live_controller.open_window(topic_id)
     _menu(a)[FAST].trigger()
     assert not a.chat_header.notice.isVisible()
-    bridge.remove_model(M2)  # as Providers does
+    bridges.providers.remove_model(M2)  # as Providers does
     for window in (a, b):
         assert _asks_own_only(window) and FAST not in _menu(window)
         assert window.chat_header.notice_text() == DROPPED and window.chat_header.fix_button.isVisible()
-    assert bridge.multi_model.models_to_ask(topic_id) == []
+    assert bridges.multi_model.models_to_ask(topic_id) == []
     # A send asks the chat's own model only, and nothing stops it.
     a.composer.editor.setPlainText("Just one")
     qtbot.mouseClick(a.composer.send_button, Qt.MouseButton.LeftButton)
@@ -114,17 +114,17 @@ async def test_a_deleted_model_drops_out_of_the_choice_with_the_notice(
     await until(lambda: not a.is_streaming() and "one" in a.live_text())
     assert len(scripted_ai.feeds) == 1 and not a.message_view.groups.views()
     # The model comes back (same id): the chat asks it again, the notice goes.
-    bridge.add_model(DEMO_PROVIDER_ID, DEMO_SECOND_MODEL_ID, "Demo model (fast)")
+    bridges.providers.add_model(DEMO_PROVIDER_ID, DEMO_SECOND_MODEL_ID, "Demo model (fast)")
     assert all(_asks_both(w) and not w.chat_header.notice_text() for w in (a, b))
     # Deleted again, then the user changes the choice: the deleted model is no longer kept.
-    bridge.remove_model(M2)
+    bridges.providers.remove_model(M2)
     assert b.chat_header.notice_text() == DROPPED
     live_core.repos.providers.upsert_provider(id="more", name="More AI", type="openai-compatible")
-    bridge.add_model("more", "extra", "Extra model")
+    bridges.providers.add_model("more", "extra", "Extra model")
     _menu(b)["Extra model · More AI"].trigger()
     assert live_core.repos.topics.extra_models(topic_id) == ["more::extra"]
     assert all(_checked(w) == ["Extra model · More AI"] and not w.chat_header.notice_text() for w in (a, b))
-    bridge.add_model(DEMO_PROVIDER_ID, DEMO_SECOND_MODEL_ID, "Demo model (fast)")
+    bridges.providers.add_model(DEMO_PROVIDER_ID, DEMO_SECOND_MODEL_ID, "Demo model (fast)")
     assert _checked(a) == ["Extra model · More AI"]
     a.close()
     b.close()
@@ -137,7 +137,7 @@ async def test_deleting_the_chat_removes_its_choice(live_controller: Any, live_c
     a = live_controller.open_window(topic_id)
     b = live_controller.open_window(topic_id)
     _menu(a)[FAST].trigger()
-    live_controller.bridge.multi_model.set_extra_models(kept_id, [M2])
+    live_controller.bridges.multi_model.set_extra_models(kept_id, [M2])
     # Deleted from another window in the same tick as a change in this one: the change is
     # dropped with the chat (no error, nothing written back).
     repos.topics.delete_topic(topic_id)
@@ -150,7 +150,7 @@ async def test_deleting_the_chat_removes_its_choice(live_controller: Any, live_c
     assert task is not None
     await task
     assert repos.topics.find_topic(kept_id) is None and repos.topics.extra_models(kept_id) == []
-    assert live_controller.bridge.multi_model.models_to_ask(kept_id) == []
+    assert live_controller.bridges.multi_model.models_to_ask(kept_id) == []
     a.close()
     b.close()
 
@@ -175,19 +175,19 @@ async def test_after_a_restart_a_model_deleted_meanwhile_is_not_asked(qapp: Any,
     deleted while the app was closed drops out with the notice."""
     paths = build_path_registry(tmp_path / "data-root")
     async with _app(paths) as ctl:
-        topic_id = _chat(ctl.bridge.core)
+        topic_id = _chat(ctl.core)
         window = ctl.open_window(topic_id)
         _menu(window)[FAST].trigger()
         window.close()
     async with _app(paths) as ctl:
         window = ctl.open_window(topic_id)
-        assert _asks_both(window) and ctl.bridge.multi_model.models_to_ask(topic_id) == [M1, M2]
+        assert _asks_both(window) and ctl.bridges.multi_model.models_to_ask(topic_id) == [M1, M2]
         assert not window.chat_header.notice_text()
         window.close()
-        ctl.bridge.repos.providers.delete_model(M2)  # as another build or a script might
+        ctl.core.repos.providers.delete_model(M2)  # as another build or a script might
     async with _app(paths) as ctl:
         window = ctl.open_window(topic_id)
-        assert _asks_own_only(window) and ctl.bridge.multi_model.models_to_ask(topic_id) == []
+        assert _asks_own_only(window) and ctl.bridges.multi_model.models_to_ask(topic_id) == []
         assert window.chat_header.notice_text() == DROPPED
         window.close()
     qapp.processEvents()

@@ -35,7 +35,7 @@ async def test_first_exchange_names_the_chat_everywhere_and_only_once(controller
                                                                       server: ScriptedModelServer) -> None:
     ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), server.base_url)
     ui_core.settings.update(language="zh_CN")
-    topic_id = controller.bridge.create_topic(model=DEMO_UNIQUE_MODEL_ID)
+    topic_id = controller.bridges.chats.create_topic(model=DEMO_UNIQUE_MODEL_ID)
     window = controller.open_window(topic_id)
     other = controller.open_window(topic_id)
     assert window.sidebar.item_for(topic_id).text(0) == "New chat"
@@ -89,12 +89,12 @@ async def test_a_rename_during_naming_wins_and_a_failed_naming_leaves_the_name(c
 
     gate = asyncio.Event()
     server.add_rule(lambda r: NAMING_MARKER in r.system_text and not gate.is_set(), HangReply())
-    topic_id = controller.bridge.create_topic(model=DEMO_UNIQUE_MODEL_ID)
+    topic_id = controller.bridges.chats.create_topic(model=DEMO_UNIQUE_MODEL_ID)
     window = controller.open_window(topic_id)
     await _exchange(window, "Plan a trip to Kyoto")
     await until(lambda: len(_naming_requests(server)) == 1, timeout=10)
     future = ui_core.topic_naming.in_flight[topic_id]
-    controller.bridge.rename_topic(topic_id, "Mine")
+    controller.bridges.chats.rename_topic(topic_id, "Mine")
     ui_core.stream_manager.abort("naming:" + topic_id)
     assert await asyncio.wait_for(future, 10) == ""
     assert ui_core.repos.topics.get_topic(topic_id).name == "Mine"
@@ -102,7 +102,7 @@ async def test_a_rename_during_naming_wins_and_a_failed_naming_leaves_the_name(c
     # A failing naming model: nothing is written, nothing is left running.
     gate.set()
     server.add_rule(lambda r: NAMING_MARKER in r.system_text, http_error(500))
-    second = controller.bridge.create_topic(model=DEMO_UNIQUE_MODEL_ID)
+    second = controller.bridges.chats.create_topic(model=DEMO_UNIQUE_MODEL_ID)
     window.show_topic(second)
     await _exchange(window, "Another question")
     await until(lambda: second not in ui_core.topic_naming.in_flight and len(_naming_requests(server)) >= 2,
@@ -127,7 +127,7 @@ async def test_f2_renames_the_open_topic_wherever_the_keyboard_focus_is(controll
 
     from PySide6.QtWidgets import QInputDialog
 
-    topic_id = controller.bridge.create_topic("Soup")
+    topic_id = controller.bridges.chats.create_topic("Soup")
     window = controller.open_window(topic_id)
     window.show()
     window.activateWindow()

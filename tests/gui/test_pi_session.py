@@ -32,7 +32,7 @@ async def _shot(window: Any, name: str) -> None:
 
 async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any, ui_core: Any, qtbot: Any,
                                                                 server: ScriptedModelServer, tmp_path: Path) -> None:
-    from cherry_desktop.ui._dialogs import AgentDialog
+    from cherry_desktop.ui.dialogs import AgentDialog
 
     ARTIFACTS.mkdir(exist_ok=True)
     installation = await asyncio.to_thread(ensure_test_pi)
@@ -42,7 +42,7 @@ async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any,
     ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), server.base_url)
 
     window = controller.open_window(None)
-    dialog = AgentDialog(controller.bridge, None, window)
+    dialog = AgentDialog(controller.bridges, None, window)
     dialog.runtime_combo.setCurrentIndex(dialog.runtime_combo.findData("pi"))
     assert [dialog.permission_combo.itemData(i) for i in range(dialog.permission_combo.count())] == [
         "default", "acceptEdits", "bypassPermissions"]
@@ -55,7 +55,7 @@ async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any,
     dialog.show()
     await asyncio.sleep(0.15)
     dialog.grab().save(str(ARTIFACTS / "pi_new_agent_dialog.png"))
-    dialog._save()
+    dialog.save()
     agent = ui_core.repos.agents.get_agent(dialog.agent_id)
     assert (agent.type, agent.permission_mode) == ("pi", "acceptEdits")
     window.sidebar.reload()

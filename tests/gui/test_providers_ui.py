@@ -14,8 +14,8 @@ from keyring.backends import fail
 from keyring.errors import PasswordSetError
 
 from cherry_desktop.core.storage.credentials import FIX_HINT, provider_key_name
-from cherry_desktop.ui._model_picker import IssueWords
-from cherry_desktop.ui._providers_dialog import ProvidersDialog
+from cherry_desktop.ui.chat import IssueWords
+from cherry_desktop.ui.dialogs import ProvidersDialog
 from tests.fakes.memory_keyring import MemoryKeyring
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer, openai_delta, sse
 from tests.gui._scripted import until
@@ -39,7 +39,7 @@ def _texts(widget: Any) -> list[str]:
 async def test_add_provider_store_key_then_chat_streams_and_persists(controller: Any, ui_core: Any,
                                                                     provider_server: ScriptedServer) -> None:
     window = controller.open_window(None)
-    dialog = ProvidersDialog(controller.bridge, None, window)
+    dialog = ProvidersDialog(controller.bridges.providers, None, window)
     panel = dialog.panel
     provider_id = panel.add_provider(None)
     assert panel.provider_id == provider_id and panel.name_edit.text() == "New provider"
@@ -100,7 +100,7 @@ async def test_add_provider_store_key_then_chat_streams_and_persists(controller:
 
 async def test_edit_disable_and_delete_a_provider_with_models_and_key(controller: Any, ui_core: Any,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    dialog = ProvidersDialog(controller.bridge, "openai")
+    dialog = ProvidersDialog(controller.bridges.providers, "openai")
     panel = dialog.panel
     assert panel.provider_id == "openai" and panel.name_edit.text() == "OpenAI"
     assert panel.url_edit.text() == "https://api.openai.com/v1"
@@ -121,11 +121,11 @@ async def test_edit_disable_and_delete_a_provider_with_models_and_key(controller
     assert ui_core.repos.providers.get_provider("openai").name == "OpenAI (work)"
     assert ui_core.credentials.get(provider_key_name("openai")) == "sk-work"
     # Turned off: listed as off, its models leave the chat picker.
-    dialog = ProvidersDialog(controller.bridge, "openai")
+    dialog = ProvidersDialog(controller.bridges.providers, "openai")
     panel = dialog.panel
     panel.enabled_check.setChecked(False)
     assert "OpenAI (work) (off)" in _texts(panel.provider_list)
-    assert not any(c.provider_id == "openai" for c in controller.bridge.chat_models())
+    assert not any(c.provider_id == "openai" for c in controller.bridges.providers.chat_models())
     # Another type shows the Anthropic-compatibility switch; setting it makes Claude Code accept it.
     panel.select_provider("ollama")
     assert panel.anthropic_check.isVisibleTo(panel)
@@ -155,15 +155,15 @@ async def test_edit_disable_and_delete_a_provider_with_models_and_key(controller
 
 
 async def test_settings_has_a_providers_tab_and_saves_a_typed_key(controller: Any, ui_core: Any) -> None:
-    from cherry_desktop.ui._dialogs import SettingsDialog
+    from cherry_desktop.ui.dialogs import SettingsDialog
 
-    dialog = SettingsDialog(controller.bridge)
+    dialog = SettingsDialog(controller.bridges)
     assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == ["General", "Providers", "API gateway"]
     dialog.show_providers("openrouter")
     assert dialog.providers.name_edit.text() == "OpenRouter"
     dialog.providers.key_edit.setText("sk-or")
     await snap(dialog, "settings_providers_tab.png")
-    dialog._save()
+    dialog.save()
     assert ui_core.credentials.get(provider_key_name("openrouter")) == "sk-or"
     dialog.deleteLater()
 
@@ -178,7 +178,7 @@ async def test_without_a_keyring_the_fix_is_shown(controller: Any, ui_core: Any)
         assert notice.startswith("Anthropic needs an API key, but no key can be stored on this system.")
         assert FIX_HINT in notice
         assert window.submit("hello", "send") is None and FIX_HINT in window.last_error
-        dialog = ProvidersDialog(controller.bridge, "anthropic", window)
+        dialog = ProvidersDialog(controller.bridges.providers, "anthropic", window)
         panel = dialog.panel
         assert panel.keyring_banner.isVisibleTo(panel) and panel.keyring_banner.text() == FIX_HINT
         assert not panel.key_edit.isEnabled() and not panel.save_key_button.isEnabled()
@@ -204,7 +204,7 @@ class _LockedKeyring(MemoryKeyring):
 async def test_a_key_that_cannot_be_stored_keeps_the_dialog_open_with_the_fix(controller: Any) -> None:
     keyring.set_keyring(_LockedKeyring())
     try:
-        dialog = ProvidersDialog(controller.bridge, "openai")
+        dialog = ProvidersDialog(controller.bridges.providers, "openai")
         dialog.show()
         dialog.panel.key_edit.setText("sk-nope")
         dialog.reject()
@@ -221,7 +221,7 @@ async def test_a_key_that_cannot_be_stored_keeps_the_dialog_open_with_the_fix(co
 async def test_a_chat_whose_provider_was_deleted_is_explained(controller: Any, ui_core: Any) -> None:
     """The header says it at once; a send is not refused (a model missing from the records may
     still be served), so the turn fails in core and the row shows that error, not a hang."""
-    from cherry_desktop.ui._blocks import ErrorBlock
+    from cherry_desktop.ui.chat import ErrorBlock
 
     topic = ui_core.repos.topics.create_topic(name="Old", model="gone::model-x")
     window = controller.open_window(topic.id)
@@ -270,12 +270,12 @@ async def test_with_the_demo_and_no_key_a_new_chat_gets_the_demo_model(controlle
     from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 
     ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), "http://127.0.0.1:9")
-    choices = controller.bridge.chat_models()
+    choices = controller.bridges.providers.chat_models()
     assert choices[0].unique_model_id != DEMO_UNIQUE_MODEL_ID  # the seeded providers come first
     # A data dir that once ran --demo, started without it: the demo's server is not there.
-    assert controller.bridge.default_chat_model() == choices[0].unique_model_id
+    assert controller.bridges.providers.default_chat_model() == choices[0].unique_model_id
     ui_core.demo = object()  # --demo: its server runs
-    assert controller.bridge.default_chat_model() == DEMO_UNIQUE_MODEL_ID
+    assert controller.bridges.providers.default_chat_model() == DEMO_UNIQUE_MODEL_ID
     window = controller.open_window(None)
     window.new_chat()
     assert window.chat_header.current_model() == DEMO_UNIQUE_MODEL_ID

@@ -26,7 +26,7 @@ def test_new_modules_are_told_apart_and_their_source_is_not_kept(tmp_path: Path)
     out = run("""
         import linecache, sys
         import PySide6.QtCore
-        from cherry_desktop.ui.pyside_feature_scan import scan_new_modules_uncached
+        from cherry_desktop.ui.shell.pyside_feature_scan import scan_new_modules_uncached
         feature = sys.modules["shibokensupport.feature"]
         pyside_scan = feature._mod_uses_pyside
         print(scan_new_modules_uncached())
@@ -44,7 +44,7 @@ def test_modules_without_source_read_as_not_using_pyside(tmp_path: Path) -> None
     out = run("""
         import sys, _ssl, math, types
         import PySide6.QtCore
-        from cherry_desktop.ui.pyside_feature_scan import module_uses_pyside
+        from cherry_desktop.ui.shell.pyside_feature_scan import module_uses_pyside
         pyside_scan = sys.modules["shibokensupport.feature"]._mod_uses_pyside
         no_loader = types.ModuleType("made_up")
         for module in (sys, _ssl, math, no_loader, PySide6.QtCore):
@@ -57,7 +57,7 @@ def test_modules_without_source_read_as_not_using_pyside(tmp_path: Path) -> None
 def test_without_the_hook_nothing_changes(tmp_path: Path) -> None:
     out = run("""
         import sys
-        from cherry_desktop.ui.pyside_feature_scan import scan_new_modules_uncached
+        from cherry_desktop.ui.shell.pyside_feature_scan import scan_new_modules_uncached
         print(scan_new_modules_uncached(), "shibokensupport.feature" in sys.modules)
     """, tmp_path)
     assert out == "False False"

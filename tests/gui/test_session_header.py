@@ -89,7 +89,7 @@ async def test_header_shows_the_session_and_applies_permission_changes_live(
     header.permission_combo.setCurrentIndex(0)
     header.permission_combo.activated.emit(0)
     await until(lambda: header.notice.text() == "Applies from the next turn")
-    chat = controller.bridge.create_topic()
+    chat = controller.bridges.chats.create_topic()
     window.show_topic(chat)
     assert not header.isVisibleTo(window)
     window.close()
@@ -111,7 +111,7 @@ async def test_the_permission_combo_shows_its_whole_text_at_the_default_and_a_na
     """Every mode's label fits its combo at the window's default size and at a narrow one, with
     the context meter and a refused-change notice showing; the agent and model labels give
     way (elided, the whole text in their tooltip), and the notice takes a line of its own."""
-    from cherry_desktop.ui._resources import apply_theme
+    from cherry_desktop.ui.shell import apply_theme
 
     apply_theme(qapp, theme)
     topic_id, _driver, _workspace = agent_topic

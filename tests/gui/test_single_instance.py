@@ -84,7 +84,7 @@ import sys, time
 from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTimer
 from cherry_desktop.core.app.instance_lock import InstanceLock, instance_channel_name
-from cherry_desktop.ui.single_instance import REPLY_QUITTING, InstanceServer
+from cherry_desktop.ui.shell.single_instance import REPLY_QUITTING, InstanceServer
 
 data_dir = Path(sys.argv[1])
 app = QCoreApplication([])

@@ -23,7 +23,7 @@ async def test_window_before_services_then_first_topic_after_recovery(tmp_path: 
                                                                      no_leaked_windows: None) -> None:
     from cherry_desktop.core.state.topics import session_topic_id
     from cherry_desktop.ui import start_ui
-    from cherry_desktop.ui._listener import QtStreamListener
+    from cherry_desktop.ui.bridge import QtStreamListener
 
     core = await start_core(build_path_registry(tmp_path / "data"), services=False)
     controller = None
@@ -41,10 +41,10 @@ async def test_window_before_services_then_first_topic_after_recovery(tmp_path: 
         assert await controller.first_paint()
         assert window.topic_id is None
         assert not window.empty_state.isVisible()  # blank, not "Nothing is open"
-        assert not window.message_view._empty.isVisible()  # nor "No messages yet"
+        assert not window.message_view.empty_hint.isVisible()  # nor "No messages yet"
 
         listener = QtStreamListener("early", topic_id, window)
-        early_attach = asyncio.ensure_future(controller.bridge.attach(topic_id, listener))
+        early_attach = asyncio.ensure_future(controller.bridges.streams.attach(topic_id, listener))
         await asyncio.sleep(0.05)
         assert not early_attach.done()  # waits for the services, does not fail
 
@@ -57,7 +57,7 @@ async def test_window_before_services_then_first_topic_after_recovery(tmp_path: 
         assert row is not None and row.status == "error"  # recovered before the window read it
         assert core.repos.session_messages.get_message(stuck.id).status == "error"
         listener.close()
-        await controller.bridge.detach(topic_id, listener)
+        await controller.bridges.streams.detach(topic_id, listener)
     finally:
         if controller is not None:
             await controller.aclose()

@@ -22,7 +22,7 @@ OBSERVE = textwrap.dedent("""
     import gc, json, sys
     from cherry_desktop import app
     import cherry_desktop.ui as ui
-    import cherry_desktop.ui.splash as splash_module
+    import cherry_desktop.ui.shell.splash as splash_module
 
     seen = {}
     show_splash, start_ui = splash_module.show_splash, ui.start_ui
@@ -46,7 +46,7 @@ OBSERVE = textwrap.dedent("""
                 name: name in sys.modules for name in (
                     "cherry_desktop.core.ai.stream", "cherry_desktop.core.ai.agent_session",
                     "cherry_desktop.core.messages", "pydantic", "claude_agent_sdk")}
-            await controller.bridge.services()
+            await controller.bridges.services()
             seen["services"] = {"stream_manager": hasattr(core, "stream_manager"),
                                 "agent_runtime": hasattr(core, "agent_runtime")}
             await asyncio.sleep(app.STARTUP_GC_PAUSE_S + 0.5)

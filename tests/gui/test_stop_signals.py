@@ -18,7 +18,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from cherry_desktop.ui.stop_signals import FORCED_EXIT_CODE
+from cherry_desktop.ui.shell.stop_signals import FORCED_EXIT_CODE
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -155,7 +155,7 @@ async def test_signals_reach_the_qt_loop_in_process() -> None:
     second one exits (here: recorded instead of `os._exit`); the previous handlers come back."""
     import asyncio
 
-    from cherry_desktop.ui.stop_signals import StopSignals
+    from cherry_desktop.ui.shell.stop_signals import StopSignals
 
     stops: list[int] = []
     exits: list[int] = []
@@ -180,7 +180,7 @@ async def test_signals_reach_the_qt_loop_in_process() -> None:
 async def test_a_signal_before_the_stop_target_exists_is_kept_for_it() -> None:
     import asyncio
 
-    from cherry_desktop.ui.stop_signals import StopSignals
+    from cherry_desktop.ui.shell.stop_signals import StopSignals
 
     stops: list[int] = []
     watcher = StopSignals(exit_now=lambda code: None)

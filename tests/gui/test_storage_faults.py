@@ -226,7 +226,7 @@ def test_doctor_says_when_the_app_runs_on_the_data_dir(tmp_path: Path) -> None:
 
 def test_every_fault_has_words(qapp: object) -> None:
     from cherry_desktop.core.storage.storage_faults import StorageError, StorageFault
-    from cherry_desktop.ui.storage_fault import StorageFaultText, storage_fault_line
+    from cherry_desktop.ui.shell.storage_fault import StorageFaultText, storage_fault_line
 
     for fault in StorageFault:
         error = StorageError(fault, Path("/data/cherry.db"), "what SQLite said")

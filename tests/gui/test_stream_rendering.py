@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 
 from cherry_desktop.core.messages import TextDeltaChunk
-from cherry_desktop.ui._blocks import LiveText
-from cherry_desktop.ui._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
+from cherry_desktop.ui.bridge import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
+from cherry_desktop.ui.chat import LiveText
 from tests.gui._scripted import until
 
 pytestmark = pytest.mark.gui
@@ -31,7 +31,7 @@ def test_frames_land_on_the_shared_grid_at_each_listeners_phase() -> None:
 
 def test_a_listener_keeps_its_phase_while_chunks_keep_coming(qtbot: Any) -> None:
     listeners = [QtStreamListener(key, "topic") for key in ("w1", "w2", "w3")]
-    phases = {round(lst._phase_ms, 3) for lst in listeners}
+    phases = {round(lst.phase_ms, 3) for lst in listeners}
     assert len(phases) == PHASES
     for lst in listeners:
         batches: list[Any] = []
@@ -39,7 +39,7 @@ def test_a_listener_keeps_its_phase_while_chunks_keep_coming(qtbot: Any) -> None
         for frame in range(3):
             lst.on_chunk(TextDeltaChunk(id="t", delta=str(frame)), None, "a")
             # Armed for a grid point of its own phase.
-            slots = (lst._due_ms - lst._phase_ms) / FRAME_MS
+            slots = (lst.due_ms - lst.phase_ms) / FRAME_MS
             assert slots == pytest.approx(round(slots), abs=1e-6)
             qtbot.waitUntil(lambda b=batches, n=frame + 1: len(b) == n)
         lst.close()
@@ -58,7 +58,7 @@ def test_a_commit_that_finishes_blocks_changes_the_document_once(qtbot: Any) -> 
     text.append(" text.\n\nSecond `code` para\n\nthe tail")
     text.commit()  # drops the tail, inserts two Markdown blocks and the new tail
     assert len(changes) == 1
-    assert text._rendered == ["First paragraph with **bold** text.\n\nSecond `code` para\n\n"]
+    assert text.rendered_blocks == ["First paragraph with **bold** text.\n\nSecond `code` para\n\n"]
     assert text.document().toPlainText().endswith("the tail")
     assert not text.document().isUndoRedoEnabled()  # no undo copy of every streamed edit
 

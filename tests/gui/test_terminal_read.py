@@ -23,13 +23,13 @@ class FullDisk(MessageServiceBackend):
 
 def _counting(window: Any) -> list[str]:
     calls: list[str] = []
-    real = window.bridge.load_messages
+    real = window.bridges.chats.load_messages
 
     def load_messages(topic_id: str, **kw: Any) -> Any:
         calls.append(topic_id)
         return real(topic_id, **kw)
 
-    window.bridge.load_messages = load_messages
+    window.bridges.chats.load_messages = load_messages
     return calls
 
 

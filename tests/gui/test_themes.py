@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 
 from cherry_desktop.core.ai.runtime.types import SteerBoundaryEvent
-from cherry_desktop.ui._resources import apply_theme
+from cherry_desktop.ui.shell import apply_theme
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
 
@@ -65,11 +65,10 @@ def check_labels(top: QWidget, where: str) -> list[str]:
 
 
 def _dialogs(bridge: Any) -> list[tuple[str, QWidget]]:
-    from cherry_desktop.ui._dialogs import AgentDialog, SettingsDialog
-    from cherry_desktop.ui._providers_dialog import ProvidersDialog
+    from cherry_desktop.ui.dialogs import AgentDialog, ProvidersDialog, SettingsDialog
 
     return [("settings", SettingsDialog(bridge)), ("agent", AgentDialog(bridge, None)),
-            ("providers", ProvidersDialog(bridge, None))]
+            ("providers", ProvidersDialog(bridge.providers, None))]
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -79,7 +78,7 @@ async def test_every_dialog_and_the_window_are_readable(controller: Any, qapp: A
         window = controller.open_window(None)
         await until(window.isVisible)
         bad = check_labels(window, f"{theme}/window")
-        for name, dialog in _dialogs(controller.bridge):
+        for name, dialog in _dialogs(controller.bridges):
             dialog.resize(640, 520)
             dialog.show()
             QApplication.processEvents()
@@ -102,7 +101,7 @@ async def test_every_dialog_and_the_window_are_readable(controller: Any, qapp: A
 def test_disabled_send_and_queue_buttons_look_disabled(qtbot: Any, qapp: Any, theme: str) -> None:
     from types import SimpleNamespace
 
-    from cherry_desktop.ui._composer import Composer, QueueDock
+    from cherry_desktop.ui.composer import Composer, QueueDock
 
     apply_theme(qapp, theme)
     try:

@@ -19,7 +19,7 @@ from cherry_desktop.core.ai.runtime.types import (
 )
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
 from cherry_desktop.core.state.topics import session_topic_id
-from cherry_desktop.ui._todo_card import CompactionDivider, PlanCard, TodoCard, split_plan_heading
+from cherry_desktop.ui.chat import CompactionDivider, PlanCard, TodoCard, split_plan_heading
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, send_turn

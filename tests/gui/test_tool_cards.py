@@ -11,11 +11,9 @@ from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.runtime.types import ChunkEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolPart
-from cherry_desktop.ui._approval_card import ApprovalCard
-from cherry_desktop.ui._blocks import ToolCard
-from cherry_desktop.ui._message_row import MessageRow
-from cherry_desktop.ui._resources import apply_theme
-from cherry_desktop.ui._tool_view import ADDED_BG, REMOVED_BG, tool_diff
+from cherry_desktop.ui.chat import ADDED_BG, REMOVED_BG, MessageRow, ToolCard, tool_diff
+from cherry_desktop.ui.session import ApprovalCard
+from cherry_desktop.ui.shell import apply_theme
 from tests.gui._scripted import until
 from tests.gui.conftest import save_screenshot, scripted_agent_session, send_turn
 

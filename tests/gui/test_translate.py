@@ -14,7 +14,7 @@ from cherry_desktop.core.messages import TextPart
 from cherry_desktop.demo import ScriptedModelServer
 from cherry_desktop.demo.bootstrap import DEMO_MODEL_ID, DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from cherry_desktop.demo.replies import http_error
-from cherry_desktop.ui._translate import TranslationBlock, translate_row
+from cherry_desktop.ui.chat import TranslationBlock, translate_row
 
 pytestmark = pytest.mark.gui
 
@@ -36,7 +36,7 @@ async def test_translation_streams_under_the_message_and_is_saved(controller: An
     row = window.message_view.row(answer.id)
     assert window.message_view.can_translate(row)
 
-    assert await translate_row(window, answer.id, "fr") == "done"
+    assert await translate_row(window.message_view, window.bridges.streams, answer.id, "fr") == "done"
     block = _blocks(window, answer.id)["fr"]
     assert block.body.text() == "[French] Hello, **world**!" and block.header.text() == "Translation (Français)"
     request = [r for r in server.requests if TRANSLATION_MARKER in r.system_text][-1]
@@ -46,9 +46,9 @@ async def test_translation_streams_under_the_message_and_is_saved(controller: An
     assert [(p.id, p.data["text"]) for p in parts] == [("fr", "[French] Hello, **world**!")]  # type: ignore[union-attr]
 
     # Another language adds a block; the same language again replaces its text.
-    assert await translate_row(window, user.id, "ja") == "done"
-    assert await translate_row(window, answer.id, "zh-CN") == "done"
-    assert await translate_row(window, answer.id, "fr") == "done"
+    assert await translate_row(window.message_view, window.bridges.streams, user.id, "ja") == "done"
+    assert await translate_row(window.message_view, window.bridges.streams, answer.id, "zh-CN") == "done"
+    assert await translate_row(window.message_view, window.bridges.streams, answer.id, "fr") == "done"
     assert set(_blocks(window, answer.id)) == {"fr", "zh-CN"}
     assert len([p for p in repos.messages.get_message(answer.id).parts if p.type == "data-translation"]) == 2
     # Reopened from the database: the saved translations are shown under their messages.
@@ -58,7 +58,7 @@ async def test_translation_streams_under_the_message_and_is_saved(controller: An
 
     # A failing model: the block says so and nothing is saved.
     server.add_rule(lambda r: TRANSLATION_MARKER in r.system_text, http_error(400, "translator refused"))
-    assert await translate_row(window, answer.id, "de") == "error"
+    assert await translate_row(window.message_view, window.bridges.streams, answer.id, "de") == "error"
     assert _blocks(window, answer.id)["de"].header.text() == "Translation to Deutsch failed"
     assert "de" not in {p.id for p in repos.messages.get_message(answer.id).parts if p.type == "data-translation"}
 
@@ -67,7 +67,7 @@ async def test_translation_streams_under_the_message_and_is_saved(controller: An
     lonely = repos.messages.create_message(topic_id=bare.id, role="user", parts=[TextPart(text="hi")])
     window.show_topic(bare.id)
     before = len(server.requests)
-    assert await translate_row(window, lonely.id, "fr") == "error"
+    assert await translate_row(window.message_view, window.bridges.streams, lonely.id, "fr") == "error"
     assert "Choose a model" in _blocks(window, lonely.id)["fr"].body.text()
     assert len(server.requests) == before
     window.close()
@@ -88,7 +88,7 @@ async def test_an_agent_session_message_is_translated_and_saved_with_it(controll
     window = controller.open_window(session_topic_id(session_id))
     assert window.message_view.can_translate(window.message_view.row(answer.id))
 
-    assert await translate_row(window, answer.id, "de") == "done"
+    assert await translate_row(window.message_view, window.bridges.streams, answer.id, "de") == "done"
     assert _blocks(window, answer.id)["de"].body.text() == "[German] I fixed the `parser`."
     request = [r for r in server.requests if TRANSLATION_MARKER in r.system_text][-1]
     assert request.json["model"] == DEMO_MODEL_ID and request.last_user_text() == "I fixed the `parser`."

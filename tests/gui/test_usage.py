@@ -29,7 +29,7 @@ async def _turn(window: Any, driver: ScriptedDriver, qtbot: Any, text: str, usag
 
 async def test_turn_usage_and_cost_in_footer_and_totals(controller: Any, ui_core: Any, qtbot: Any,
                                                         tmp_path: Any) -> None:
-    from cherry_desktop.ui._providers_dialog import ProvidersDialog
+    from cherry_desktop.ui.dialogs import ProvidersDialog
 
     driver = ScriptedDriver(type="claude-code", supports_redirect=True)
     ui_core.agent_runtime.registry.register(driver, replace=True)
@@ -55,7 +55,7 @@ async def test_turn_usage_and_cost_in_footer_and_totals(controller: Any, ui_core
     assert "1000 in · 200 out tokens" in row.footer.text() and "$" not in row.footer.text()
 
     # Prices, edited with the model in the providers dialog.
-    dialog = ProvidersDialog(controller.bridge, "demo", window)
+    dialog = ProvidersDialog(controller.bridges.providers, "demo", window)
     panel = dialog.panel
     panel.model_list.setCurrentRow(0)
     editor = panel.edit_prices()
@@ -78,10 +78,10 @@ async def test_turn_usage_and_cost_in_footer_and_totals(controller: Any, ui_core
 
     # Bad prices are refused with a typed error and change nothing.
     with pytest.raises(PricingError):
-        controller.bridge.set_model_pricing("demo::sonnet", {"input": -1.0})
+        controller.bridges.providers.set_model_pricing("demo::sonnet", {"input": -1.0})
     with pytest.raises(PricingError):
-        controller.bridge.set_model_pricing("demo::sonnet", {"input": float("nan")})
+        controller.bridges.providers.set_model_pricing("demo::sonnet", {"input": float("nan")})
     assert repos.costs.pricing("demo::sonnet") == ModelPricing(input=3.0, output=15.0, cache_read=0.3)
-    controller.bridge.set_model_pricing("demo::sonnet", None)
+    controller.bridges.providers.set_model_pricing("demo::sonnet", None)
     assert repos.costs.pricing("demo::sonnet") is None
     window.close()

@@ -14,11 +14,9 @@ from cherry_desktop.core.messages import (
     TextPart,
     ToolPart,
 )
-from cherry_desktop.ui._blocks import split_finished_blocks
-from cherry_desktop.ui._composer import Composer, QueueDock
-from cherry_desktop.ui._listener import QtStreamListener
-from cherry_desktop.ui._message_row import MessageRow
-from cherry_desktop.ui.bridge import QueuedFollowUp
+from cherry_desktop.ui.bridge import QtStreamListener, QueuedFollowUp
+from cherry_desktop.ui.chat import MessageRow, split_finished_blocks
+from cherry_desktop.ui.composer import Composer, QueueDock
 
 pytestmark = pytest.mark.gui
 
@@ -67,12 +65,12 @@ def test_live_row_renders_blocks_once_and_keeps_the_tail_plain(qtbot: Any) -> No
         row.apply_chunk(TextDeltaChunk(id="t", delta=delta))
         row.end_frame()
     assert row.text() == "# Title\n\nSome **bold** text\n\nTail"
-    (texts,) = row._texts[0].segments  # prose only: one LiveText
-    assert texts._rendered == ["# Title\n\n", "Some **bold** text\n\n"]
-    assert texts._tail == "Tail"
+    (texts,) = row.text_views()[0].segments  # prose only: one LiveText
+    assert texts.rendered_blocks == ["# Title\n\n", "Some **bold** text\n\n"]
+    assert texts.tail == "Tail"
     row.finish_live("success")
     # At its end the part is rendered once as a whole: spaced as the reloaded message is.
-    assert texts._rendered == ["# Title\n\nSome **bold** text\n\nTail"]
+    assert texts.rendered_blocks == ["# Title\n\nSome **bold** text\n\nTail"]
 
 
 def test_composer_keys_choose_send_steer_queue_and_stop(qtbot: Any) -> None:
@@ -113,25 +111,23 @@ def test_queue_dock_edit_remove_reorder_steer(qtbot: Any, monkeypatch: pytest.Mo
     dock.edit_requested.connect(lambda mid, text: events.append(("edit", mid, text)))
     dock.set_items([QueuedFollowUp("m1", "one", False), QueuedFollowUp("m2", "two", False)])
     assert dock.isVisibleTo(dock.parentWidget() or dock) or not dock.isHidden()
-    rows = dock.findChildren(type(dock._rows[0]), "queueItem")
+    rows = dock.findChildren(type(dock.rows()[0]), "queueItem")
     assert len(rows) == 2
     from PySide6.QtWidgets import QInputDialog, QToolButton
 
     monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *a, **k: ("one, edited", True)))
-    second = dock._rows[1]
+    second = dock.rows()[1]
     qtbot.mouseClick(second.findChild(QToolButton, "queueUp"), Qt.MouseButton.LeftButton)
-    qtbot.mouseClick(dock._rows[0].findChild(QToolButton, "queueEdit"), Qt.MouseButton.LeftButton)
-    qtbot.mouseClick(dock._rows[0].findChild(QToolButton, "queueSteer"), Qt.MouseButton.LeftButton)
-    qtbot.mouseClick(dock._rows[1].findChild(QToolButton, "queueRemove"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.rows()[0].findChild(QToolButton, "queueEdit"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.rows()[0].findChild(QToolButton, "queueSteer"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dock.rows()[1].findChild(QToolButton, "queueRemove"), Qt.MouseButton.LeftButton)
     assert events == [("reorder", ["m2", "m1"]), ("edit", "m1", "one, edited"), ("steer", "m1"), ("remove", "m2")]
     dock.set_items([])
     assert dock.isHidden()
 
 
 def test_stored_row_shows_reasoning_tools_errors_and_footer(qtbot: Any) -> None:
-    from cherry_desktop.ui._blocks import ErrorBlock, ReasoningBlock, ToolCard
-    from cherry_desktop.ui._code_block import CodeBlock
-    from cherry_desktop.ui._markdown import MarkdownView
+    from cherry_desktop.ui.chat import CodeBlock, ErrorBlock, MarkdownView, ReasoningBlock, ToolCard
 
     row = MessageRow("m", "assistant")
     qtbot.addWidget(row)

@@ -12,7 +12,7 @@ from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.ui import ChatWindow, start_ui
-from cherry_desktop.ui._message_view import PAGE_SIZE
+from cherry_desktop.ui.chat import PAGE_SIZE
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, seed_agent_session
 
@@ -73,7 +73,7 @@ async def test_long_session_loads_recent_rows_first_then_more_on_scroll(controll
 
 async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: Any, tmp_path: Path) -> None:
     from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
-    from cherry_desktop.ui._dialogs import AgentDialog
+    from cherry_desktop.ui.dialogs import AgentDialog
 
     repos = ui_core.repos
     for seeded in repos.providers.list_providers():  # start from no providers (first run is test_first_run's)
@@ -84,7 +84,7 @@ async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: 
     repos.providers.upsert_model(provider_id="oai", model_id="gpt", name="GPT")
     repos.providers.upsert_provider(id="off", name="Disabled", type="anthropic", enabled=False)
     repos.providers.upsert_model(provider_id="off", model_id="m", name="M")
-    dialog = AgentDialog(controller.bridge)
+    dialog = AgentDialog(controller.bridges)
     caps = AGENT_RUNTIME_CAPABILITIES["claude-code"]
     assert [dialog.runtime_combo.itemData(i) for i in range(dialog.runtime_combo.count())] \
         == list(AGENT_RUNTIME_CAPABILITIES)
@@ -97,12 +97,12 @@ async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: 
     dialog.name_edit.setText("Reviewer")
     dialog.workspace_edit.setText(str(tmp_path))
     dialog.permission_combo.setCurrentIndex(dialog.permission_combo.findData("acceptEdits"))
-    dialog._save()
+    dialog.save()
     agent = repos.agents.get_agent(dialog.agent_id)
     assert (agent.name, agent.type, agent.permission_mode, agent.model) == \
         ("Reviewer", "claude-code", "acceptEdits", "anth::claude-x")
     assert [w.path for w in repos.agents.list_workspaces(agent.id)] == [str(tmp_path)]
-    edit = AgentDialog(controller.bridge, agent.id)
+    edit = AgentDialog(controller.bridges, agent.id)
     assert edit.name_edit.text() == "Reviewer" and not edit.runtime_combo.isEnabled()
     assert edit.permission_combo.currentData() == "acceptEdits"
     dialog.deleteLater()
@@ -110,23 +110,23 @@ async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: 
 
 
 async def test_settings_store_key_in_keyring_and_apply_theme(controller: Any, ui_core: Any, qapp: Any) -> None:
-    from cherry_desktop.ui._dialogs import SettingsDialog
+    from cherry_desktop.ui.dialogs import SettingsDialog
 
     ui_core.repos.providers.upsert_provider(id="anth", name="Anthropic", type="anthropic")
-    dialog = SettingsDialog(controller.bridge)
+    dialog = SettingsDialog(controller.bridges)
     dialog.providers.select_provider("anth")
     dialog.providers.key_edit.setText("sk-test-123")
     dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
     dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
     dialog.background.setCurrentIndex(dialog.background.findData("abort"))
-    dialog._save()
+    dialog.save()
     assert ui_core.credentials.get(provider_key_name("anth")) == "sk-test-123"
     s = ui_core.settings.settings
     assert (s.theme, s.language, s.background_mode) == ("dark", "zh_CN", "abort")
     assert qapp.property("cherryTheme") == "dark"
     assert controller.translations.locale == "zh_CN"
     assert "sk-test-123" not in ui_core.settings.path.read_text()
-    controller.bridge.update_settings(language="en_US", theme="light")
+    controller.bridges.settings.update_settings(language="en_US", theme="light")
     dialog.deleteLater()
 
 
@@ -179,7 +179,7 @@ def test_splash_needs_no_core() -> None:
     import sys
 
     code = ("import sys; from PySide6.QtWidgets import QApplication; app = QApplication([]); "
-            "from cherry_desktop.ui.splash import show_splash; s = show_splash(); "
+            "from cherry_desktop.ui.shell.splash import show_splash; s = show_splash(); "
             "print(any(m.startswith('cherry_desktop.core') for m in sys.modules)); s.close()")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
@@ -191,7 +191,7 @@ async def test_a_narrow_window_narrows_the_model_picker_before_the_sidebar(contr
     the picker shows its longest model whole (it used to insist on that width at any size and
     squeeze the sidebar to a 50-pixel sliver)."""
     from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
-    from cherry_desktop.ui._window import SIDEBAR_MIN_WIDTH
+    from cherry_desktop.ui.shell import SIDEBAR_MIN_WIDTH
 
     ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), "http://127.0.0.1:9")
     window = controller.open_window(ui_core.repos.topics.create_topic(name="Chat", model=DEMO_UNIQUE_MODEL_ID).id)

@@ -110,6 +110,35 @@ async def test_restart_resumes_and_a_bogus_token_recovers_once(open_pi_app: Open
     assert "remember the word kumquat" not in model_server.last_model_request().all_text()
 
 
+async def test_close_session_lets_go_of_the_pi_and_the_next_turn_resumes(open_pi_app: OpenApp,
+                                                                           model_server: ScriptedModelServer) -> None:
+    """`close_session` ends the session's pi (and a prewarmed one) at once, without deleting
+    anything: the next turn starts a new pi on the stored resume token."""
+    app = await open_pi_app()
+    runtime = app.core.agent_runtime
+    runtime.idle_window_s = 0.1
+    model_server.enqueue(text("Noted."))
+    first = await app.turn("remember the word kumquat")
+    assert first.status == "success" and first.runtime_resume_token
+    # Closed idle, the session has a prewarmed pi: closing the session ends it too.
+    await until(lambda: app.driver.has_warm(app.session_id), limit=TURN_LIMIT_S)
+    assert not await runtime.close_session(app.session_id)  # no live entry left, only the warm pi
+    assert app.driver.alive_pids() == [] and not app.driver.has_warm(app.session_id)
+    runtime.idle_window_s = 60.0
+    model_server.enqueue(text("Still noted."))
+    second = await app.turn("still there?")
+    assert second.status == "success"
+    (pid,) = app.driver.alive_pids()
+    assert await runtime.close_session(app.session_id)
+    assert app.driver.alive_pids() == [] and runtime.get_entry(app.session_id) is None
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    model_server.enqueue(text("Kumquat."))
+    third = await app.turn("which word?")
+    assert third.status == "success"
+    assert "remember the word kumquat" in model_server.last_model_request().all_text()  # resumed
+    assert [r.role for r in app.rows()] == ["user", "assistant"] * 3
+
+
 async def test_idle_close_and_core_stop_leave_no_pi_process(open_pi_app: OpenApp,
                                                             model_server: ScriptedModelServer) -> None:
     app = await open_pi_app()

@@ -113,7 +113,8 @@ async def test_a_rebuilt_connection_keeps_the_grant(open_runtime_app: OpenApp,
         AgentSession.id == app.session_id).execute()
     agent_id = repos.sessions.get_session(app.session_id).agent_id
     assert await runtime.reconcile_agent(agent_id) == {app.session_id: "next-turn"}
-    assert runtime.get_entry(app.session_id).connection is None  # dropped: the next turn rebuilds
+    # The idle session's runtime is let go (`close_session`): the next turn connects anew.
+    assert runtime.get_entry(app.session_id) is None and not old.is_alive
     model_server.enqueue(touch(app, second), text("rebuilt"))
     row, asked = await run_turn(app, "touch the second file")
     assert runtime.get_entry(app.session_id).connection not in (None, old)
@@ -140,7 +141,7 @@ async def test_a_disabled_tool_never_runs_with_a_grant(open_runtime_app: OpenApp
     model_server.enqueue(touch(app, cold), text("refused again"))
     row, asked = await run_turn(app, "touch it after the restart")
     assert not asked and not cold.exists() and row.status == "success"
-    assert tool not in app.core.agent_runtime.get_entry(app.session_id).connect_input.always_allowed_tools
+    assert tool not in app.core.agent_runtime.get_entry(app.session_id).link.connect_input.always_allowed_tools
 
 
 async def test_deleting_the_session_deletes_its_grants(open_runtime_app: OpenApp,

@@ -82,7 +82,7 @@ def test_scan_fails_on_a_module_loaded_by_name_that_the_manifest_misses(tmp_path
     ("claude_agent_sdk._internal.transport.subprocess_cli", True),
     ("claude_agent_sdk.testing", False),
     ("cherry_desktop.ui.bridge", True),
-    ("cherry_desktop.ui.splash", False),
+    ("cherry_desktop.ui.shell.splash", False),
 ])
 def test_whole_packages_are_collected_but_their_skipped_parts(module: str, collected: bool) -> None:
     assert manifest.is_collected(module) is collected

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class CoreServices:
-    """Everything the UI reaches through the bridge.
+    """Everything the UI reaches through its bridges (`cherry_desktop.ui.bridge`, built from this).
 
     The stream services (`stream_manager`, `ai_service`, `agent_runtime`, `temporary_chats`)
     exist once `start_services()` ran; `services_ready` is set then.
@@ -62,9 +62,15 @@ class CoreServices:
     topic_naming: TopicNamingService = field(init=False)
     services_ready: asyncio.Event = field(init=False, default_factory=asyncio.Event)
 
+    @property
+    def stream_services_composed(self) -> bool:
+        """Whether the stream services exist (composed; `services_ready` says when they run)."""
+        # The fields are `init=False`: unset until `add_stream_services` composes them.
+        return hasattr(self, "stream_manager")
+
     async def start_services(self) -> None:
         """Compose and start the stream services (once; later calls wait for the first)."""
-        if not hasattr(self, "stream_manager"):
+        if not self.stream_services_composed:
             add_stream_services(self)
             await self.app.start()
             self.services_ready.set()

@@ -5,7 +5,7 @@ A Python thread still running when the interpreter finalizes is ended by CPython
 `loop.call_soon_threadsafe` is on the app's loop) that unwinding reaches C++ destructors and
 aborts the process ("terminate called without an active exception", exit code -6). The app
 joins what is left after its orderly stop and, if a thread still runs, exits without
-finalizing (`cherry_desktop.app`); `cherry_desktop.ui.event_loop` says which thread did.
+finalizing (`cherry_desktop.app`); `cherry_desktop.ui.shell.event_loop` says which thread did.
 """
 
 from __future__ import annotations

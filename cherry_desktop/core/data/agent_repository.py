@@ -354,6 +354,13 @@ class AgentSessionMessageRepository:
         row = fetch_by_pk(AgentSessionMessage, message_id)
         return session_message_record(row) if row else None
 
+    def mark_steer(self, message_id: str) -> None:
+        """Store that this user message was steered into a running turn (its row keeps the
+        "steer" label after a reload); a message deleted meanwhile is let be."""
+        stored = self.find_message(message_id)
+        if stored is not None:
+            self.update_message(message_id, metadata={**stored.metadata, "steer": True})
+
     def list_messages(self, session_id: str, *, limit: int | None = None,
                       before_ordering: int | None = None) -> list[StoredMessage]:
         """Messages in order; with `limit`, the newest `limit` (before `before_ordering`)."""

@@ -1,4 +1,6 @@
-"""A real AiStreamManager + AgentSessionRuntimeService on real SQLite, driven by ScriptedDriver."""
+"""A real AiStreamManager + AgentSessionRuntimeService on real SQLite, driven by ScriptedDriver,
+wired as the app wires them (`core/app/bootstrap.py`): the manager streams through
+`AiService.stream_text`, which hands agent-session requests to the host's `open_turn_stream`."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from cherry_desktop.core.ai.agent_session import AgentChatContextProvider, AgentSessionRuntimeService
-from cherry_desktop.core.ai.agent_session.routing import make_runtime_stream_text
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
+from cherry_desktop.core.ai.service import AiService
 from cherry_desktop.core.ai.stream.context.dispatch import dispatch_stream_request
 from cherry_desktop.core.ai.stream.manager import AiStreamManager
 from cherry_desktop.core.ai.stream.types import (
@@ -85,6 +87,7 @@ class Harness:
     provider: AgentChatContextProvider
     session: AgentSessionRecord
     workspace: Path
+    ai_service: AiService
     subscriber: Subscriber = field(default_factory=Subscriber)
 
     @property
@@ -153,10 +156,12 @@ def attach_harness(repos: Repositories, paths: PathRegistry, driver: ScriptedDri
     runtime = AgentSessionRuntimeService(repos=repos, paths=paths, registry=registry, idle_window_s=idle_window_s,
                                          shared_cache=cache)
     runtime.initialize()
-    manager = AiStreamManager(stream_text=make_runtime_stream_text(runtime), shared_cache=cache,
+    ai_service = AiService(repos)
+    ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
+    manager = AiStreamManager(stream_text=ai_service.stream_text, shared_cache=cache,
                               grace_period_ms=50, idle_timeout_ms=0, checkpoint_interval_ms=0)
     runtime.set_stream_host(manager)
     provider = AgentChatContextProvider(runtime)
     manager.set_context_providers([provider])
     return Harness(repos=repos, paths=paths, driver=driver, runtime=runtime, manager=manager, provider=provider,
-                   session=session, workspace=workspace)
+                   session=session, workspace=workspace, ai_service=ai_service)

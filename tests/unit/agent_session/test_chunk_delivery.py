@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from cherry_desktop.core.ai.agent_session.routing import make_runtime_stream_text
 from cherry_desktop.core.ai.runtime.types import ChunkEvent
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
@@ -18,7 +17,7 @@ async def test_every_chunk_reaches_the_subscriber_through_the_pulled_source(repo
                                                                            tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
     pulled: list[str] = []
-    stream_text = make_runtime_stream_text(h.runtime)
+    stream_text = h.ai_service.stream_text  # what the app's manager streams through
 
     async def counting(request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
         source = await stream_text(request)

@@ -43,10 +43,10 @@ def before_first_handover(h: Harness, monkeypatch: pytest.MonkeyPatch,
     tasks: list[asyncio.Task[Any]] = []
     real_hand_over = h.runtime.hand_over
 
-    def hand_over(session: Any) -> bool:
+    def hand_over(session_id: str) -> bool:
         if not tasks:
             tasks.append(asyncio.get_running_loop().create_task(make()))
-        return real_hand_over(session)
+        return real_hand_over(session_id)
 
     monkeypatch.setattr(h.runtime, "hand_over", hand_over)
     return tasks
@@ -103,8 +103,8 @@ async def test_a_message_sent_after_the_host_released_but_before_the_topic_ended
                 late.append(asyncio.get_running_loop().create_task(h.send("late", mode="queue")))
                 await gate.wait()
 
-    def with_blocker(session: Any, seg: Any) -> Any:
-        begun = real_listeners(session, seg)
+    def with_blocker(seg: Any) -> Any:
+        begun = real_listeners(seg)
         blocker = Blocking(f"blocker:{seg.id}")
         trace = begun.trace_listener
 

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.core.ai.agent_session import AgentSessionValidationError, RuntimeMetadataMissingError
-from cherry_desktop.core.ai.agent_session.routing import make_runtime_stream_text
+from cherry_desktop.core.ai.agent_session import AgentSessionValidationError
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context, resolve_workspace_path
 from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import CLAUDE_LOGIN_SETTING, child_env
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeValidationError
+from cherry_desktop.core.ai.service import RuntimeMetadataRequiredError
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.models import AgentSession
@@ -162,9 +162,10 @@ async def test_system_workspace_is_created_under_the_managed_root(repos: Reposit
 async def test_agent_session_request_without_runtime_metadata_is_rejected(repos: Repositories,
                                                                           tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
-    stream_text = make_runtime_stream_text(h.runtime)
-    with pytest.raises(RuntimeMetadataMissingError):
-        await stream_text(AiStreamRequest(model_id="m", topic_id=h.topic))
+    # Through what the app streams with: no per-turn fallback behind the host's back.
+    with pytest.raises(RuntimeMetadataRequiredError):
+        await h.ai_service.stream_text(AiStreamRequest(model_id="m", topic_id=h.topic))
+    assert h.driver.connections == []
 
 
 def test_system_workspace_outside_the_managed_root_is_refused(tmp_path: Path) -> None:
@@ -238,7 +239,7 @@ async def test_claude_code_needs_an_endpoint_or_the_explicit_claude_login(repos:
         assert h.rows() == [] and driver.connections == []
         return
     context = h.runtime.resolve_context(h.session.id)
-    connect_input = h.runtime.connect_input(h.runtime.session(h.session.id), context)
+    connect_input = h.runtime.connect_input(context, None)
     env = child_env(connect_input)
     if case == "claude-login":
         assert "ANTHROPIC_BASE_URL" not in env  # the user's own login, chosen explicitly
@@ -289,16 +290,16 @@ async def test_the_queue_is_read_once_and_every_change_is_seen(repos: Repositori
     await h.send("q2", mode="queue")
     q1, q2 = h.runtime.list_pending_turns(h.session.id)
     live = h.runtime.get_entry(h.session.id)
-    assert live is not None and live.queue.ids() == [q1.user_message_id, q2.user_message_id]
+    assert live is not None and live.pending_turns.ids() == [q1.user_message_id, q2.user_message_id]
     assert h.runtime.edit_pending_turn(h.session.id, q2.user_message_id, "q2 edited")
-    assert [r.text for r in live.queue.records()] == ["q1", "q2 edited"]
+    assert [r.text for r in live.pending_turns.records()] == ["q1", "q2 edited"]
     h.runtime.reorder_pending_turns(h.session.id, [q2.user_message_id, q1.user_message_id])
-    assert live.queue.ids() == [q2.user_message_id, q1.user_message_id]
+    assert live.pending_turns.ids() == [q2.user_message_id, q1.user_message_id]
     assert h.runtime.remove_pending_turn(h.session.id, q1.user_message_id)
-    assert live.queue.ids() == [q2.user_message_id]
+    assert live.pending_turns.ids() == [q2.user_message_id]
     conn.complete("three")
     sent = await conn.wait_sent(4)  # the queue's head runs next, and leaves the queue
     assert sent.message.id == q2.user_message_id
-    assert live.queue.ids() == [] == [r.user_message_id for r in real_list(h.session.id)]
+    assert live.pending_turns.ids() == [] == [r.user_message_id for r in real_list(h.session.id)]
     conn.complete("four")
     await h.idle()

@@ -8,7 +8,7 @@ from cherry_desktop.core.ai.agent_session.errors import (
     SessionBusyError,
     UnknownRuntimeTurnError,
 )
-from cherry_desktop.core.ai.agent_session.segments import BeginTurnResult
+from cherry_desktop.core.ai.agent_session.persistence import BeginTurnResult
 from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService, HostSettings
 from cherry_desktop.core.ai.agent_session.sessions_admin import agent_session_runtime_key
 from cherry_desktop.core.ai.agent_session.tasks import DrainResult

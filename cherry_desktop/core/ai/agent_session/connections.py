@@ -1,19 +1,24 @@
-"""What the host hands a runtime connection: its connect input, its reconcile input, and the
-bounded close / interrupt calls."""
+"""A session's runtime connection: the slot that holds it (`ConnectionSlot`), what the host
+hands it (its connect input, its reconcile input), and the bounded close / interrupt calls."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Protocol
 
+from cherry_desktop.core.ai.agent_session.errors import UnknownRuntimeTurnError
+from cherry_desktop.core.ai.agent_session.host import SessionHost
 from cherry_desktop.core.ai.runtime.capabilities import get_capabilities
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
+    AgentSessionRuntimeDriver,
+    ContextUsage,
     GatewayRoute,
     PermissionMode,
     ReconcileInput,
+    ReconcileResult,
     RuntimeConnectInput,
     RuntimeSessionContext,
     RuntimeValidationError,
@@ -54,6 +59,12 @@ def gateway_route(context: RuntimeSessionContext, gateway: GatewayAccess | None)
                         session_header=(GATEWAY_SESSION_HEADER, context.session.id))
 
 
+class KeyReader(Protocol):
+    """Where a provider's API key is read at connect time (`CredentialStore`: the keyring)."""
+
+    def try_get(self, name: str) -> str | None: ...
+
+
 def provider_child_env(provider: ProviderRecord | None) -> dict[str, str]:
     """Non-secret environment a provider hands its runtime child (`settings["env"]`), e.g. the
     offline demo's placeholder key; real keys come from the keyring at connect time."""
@@ -78,7 +89,7 @@ def reconcile_input(context: RuntimeSessionContext) -> ReconcileInput:
                           disabled_tools=frozenset(agent.disabled_tools), model_id=context.model_id)
 
 
-def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | None, credentials: object,
+def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | None, credentials: KeyReader | None,
                         get_last_resume_token: Callable[[], str | None], language: str,
                         username: str, always_allowed_tools: Iterable[str] = (),
                         gateway: GatewayAccess | None = None) -> RuntimeConnectInput:
@@ -86,11 +97,9 @@ def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | N
     provider = context.provider
 
     def get_api_key() -> str | None:
-        try_get = getattr(credentials, "try_get", None)
-        if try_get is None or provider is None:
+        if credentials is None or provider is None:
             return None
-        key: str | None = try_get(provider_key_name(provider.id))
-        return key
+        return credentials.try_get(provider_key_name(provider.id))
 
     return RuntimeConnectInput(
         context=context, resume_token=resume_token, permission_mode=permission_mode(agent.permission_mode),
@@ -118,3 +127,127 @@ async def call_interrupt(conn: AgentRuntimeConnection) -> None:
     except Exception:
         log.exception("interrupting the runtime turn failed")
 
+
+class SessionConnection:
+    """One session's runtime connection (and the process behind it): the driver and input it was
+    made with, its event pump, the context it runs under, the newest resume token
+    (`last_resume_token`) and context usage. `LiveSession` owns one; this object is the only
+    writer of what it holds, and reaches the service through `SessionHost`."""
+
+    def __init__(self, host: SessionHost, session_id: str,
+                 pump: Callable[[AgentRuntimeConnection], Coroutine[object, object, None]]) -> None:
+        self.host = host
+        self.session_id = session_id
+        self._pump = pump
+        self.driver: AgentSessionRuntimeDriver | None = None
+        self.connection: AgentRuntimeConnection | None = None
+        self.connect_input: RuntimeConnectInput | None = None
+        self.pump_task: asyncio.Task[None] | None = None
+        self.context: RuntimeSessionContext | None = None
+        self.last_resume_token: str | None = None
+        self.context_usage: ContextUsage | None = None
+        self._lock = asyncio.Lock()
+        # An agent edit the live connection cannot take: rebuild it once the turn is over.
+        self._rebuild = False
+
+    def use_context(self, context: RuntimeSessionContext, *, model_id: str | None = None) -> None:
+        """The session's rows as last validated (with `model_id`: a running turn keeps its model)."""
+        if model_id is not None:
+            context.model_id = model_id
+        self.context = context
+
+    def record_context_usage(self, usage: ContextUsage) -> None:
+        self.context_usage = usage
+
+    def record_resume_token(self, token: str, row_id: str | None) -> None:
+        """Keep the token, and write it to the running row at once when it is new (a crash
+        during the turn still resumes it); a row that is gone is skipped quietly."""
+        changed = token != self.last_resume_token
+        self.last_resume_token = token
+        if not changed or row_id is None:
+            return
+        try:
+            self.host.messages.update_message(row_id, runtime_resume_token=token)
+        except Exception:
+            log.debug("resume token of %s not written to %s", self.session_id, row_id, exc_info=True)
+
+    async def ensure(self, model_id: str, *, closed: Callable[[], bool]) -> AgentRuntimeConnection:
+        """The live connection for a turn on `model_id`: the current one when it is alive and
+        takes the agent's rows (reconcile), else a new one (resuming from the newest token)."""
+        async with self._lock:
+            context = self.context if self.context is not None else self.host.resolve_context(self.session_id)
+            self.context = context
+            context.model_id = model_id
+            conn = self.connection
+            if conn is not None and not conn.is_alive:
+                await self.drop()
+                conn = None
+            if conn is not None:
+                result = await self.reconcile(conn)
+                if result in ("current", "patched"):
+                    return conn
+                # rebuild: spawn-frozen facts changed; invalid/failed: fail closed.
+                log.info("session %s: reconcile said %s, reconnecting", self.session_id, result)
+                await self.drop()
+            driver = self.host.registry.get(context.agent.type)
+            if self.last_resume_token is None:
+                # A cold session resumes from the newest persisted token.
+                self.last_resume_token = self.host.messages.get_last_runtime_resume_token(self.session_id)
+            connect_input = self.host.connect_input(context, self.last_resume_token)
+            conn = await driver.connect(connect_input)
+            if closed():
+                # Deleted or closed while connecting: this connection never serves it.
+                await close_connection(self.session_id, conn)
+                raise UnknownRuntimeTurnError("unknown-runtime-turn", "the session closed while connecting")
+            self.driver, self.connect_input, self.connection = driver, connect_input, conn
+            self.pump_task = self.host.spawn(self._pump(conn))
+            return conn
+
+    async def reconcile(self, conn: AgentRuntimeConnection) -> ReconcileResult:
+        """Carry the agent's current permission mode, disabled tools and model onto `conn`."""
+        context = self.context
+        if context is None:
+            return "current"
+        return await conn.reconcile(reconcile_input(context))
+
+    def detach(self, conn: AgentRuntimeConnection) -> bool:
+        """Forget `conn` if it is still the session's (its events ended or it was torn down)."""
+        if self.connection is not conn:
+            return False
+        self.connection = None
+        self.pump_task = None
+        return True
+
+    def tear_down(self, conn: AgentRuntimeConnection) -> None:
+        """The driver tore `conn` down: forget it and close it; the next turn reconnects."""
+        if self.detach(conn):
+            self.host.spawn(close_connection(self.session_id, conn))
+
+    async def drop(self) -> None:
+        """Close the connection (bounded) and stop its pump; the driver and input stay known
+        (the idle close prewarms with them)."""
+        conn, self.connection = self.connection, None
+        pump, self.pump_task = self.pump_task, None
+        if conn is not None:
+            await close_connection(self.session_id, conn)
+        if pump is not None and not pump.done() and pump is not asyncio.current_task():
+            pump.cancel()
+
+    def rebuild_after_turn(self) -> None:
+        self._rebuild = True
+
+    def take_rebuild(self) -> bool:
+        """True (once) when an edit asked for a rebuild while the turn ran."""
+        rebuild, self._rebuild = self._rebuild, False
+        return rebuild
+
+    async def prewarm(self) -> None:
+        """The session closed idle: its driver may prewarm on the newest resume token."""
+        driver, connect_input, token, host = self.driver, self.connect_input, self.last_resume_token, self.host
+        if driver is None or connect_input is None or not token or host.stopped or host.is_deleted(self.session_id):
+            return
+        connect_input.resume_token = token
+        try:
+            await driver.on_session_idle(connect_input)
+        except Exception:
+            log.exception("on_session_idle of %s failed", self.session_id)

@@ -50,7 +50,7 @@ class AgentChatContextProvider:
         listeners: list[StreamListener] = [subscriber] if subscriber is not None else []
         runtime = self.runtime
         repos = runtime.repos
-        if ctx.has_live_stream or runtime.is_session_busy(session_id) or runtime.host.has_live_stream(req.topic_id):
+        if ctx.has_live_stream or runtime.is_session_busy(session_id) or runtime.streams.has_live_stream(req.topic_id):
             if repos.sessions.find_session(session_id) is None:
                 raise AgentSessionValidationError("session-not-found", session_id)
             row = repos.session_messages.create_message(session_id=session_id, role="user",

@@ -3,12 +3,17 @@
 One pump per connection reads `connection.events()` (or, when the connection offers
 `set_event_sink`, is called back with each event by the connection's own reader: one task
 switch less per event) and hands each event to the running turn's active segment, whose
-execution pulls it. At a steer boundary the router keeps the topic stream alive
-(`will_continue_topic`), ends the pre-steer segment (A1a is persisted as `success` by its own
+execution pulls it. At a steer boundary the session rolls (`roll_steer_boundary`): it keeps the
+topic stream alive (`will_continue_topic`), ends the pre-steer segment (A1a is persisted as `success` by its own
 listeners) and opens a continuation segment (A2) whose queue already buffers the post-steer
 chunks; A2's placeholder is saved only after A1a's terminal, so the steer's user row sorts
 between the two assistant rows. A resume token is written to the turn's row as soon as the
 runtime reports it (a crash mid-turn still resumes).
+
+The router writes nothing itself: every change an event makes is a transition of its session
+(`RoutedSession`, which `LiveSession` satisfies: `settle_turn`, `roll_steer_boundary`, ...) or of
+the session's connection (`SessionConnection`: the resume token, context usage, a torn-down
+connection).
 """
 
 from __future__ import annotations
@@ -17,10 +22,10 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
-from cherry_desktop.core.ai.agent_session.connections import close_connection
-from cherry_desktop.core.ai.agent_session.state import END, RuntimeTurn, Segment
+from cherry_desktop.core.ai.agent_session.connections import SessionConnection, close_connection
+from cherry_desktop.core.ai.agent_session.state import END, RuntimeTurn, Segment, SegmentItem
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
     AgentRuntimeEvent,
@@ -40,32 +45,58 @@ from cherry_desktop.core.ai.runtime.types import (
     TurnCompleteEvent,
     UsageEvent,
 )
-from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.messages import DataChunk, ErrorCode, ToolApprovalRequestChunk, error_code_for, new_id
-
-if TYPE_CHECKING:
-    from cherry_desktop.core.ai.agent_session.live_session import LiveSession
+from cherry_desktop.core.data.chat_repository import UsageRepository
+from cherry_desktop.core.messages import DataChunk, ErrorCode, ToolApprovalRequestChunk, error_code_for
 
 log = logging.getLogger(__name__)
 
 
-class EventRouter:
-    """The event pump of one `LiveSession`."""
+class RoutedSession(Protocol):
+    """What the router needs from its session (`LiveSession`): the turn events go to, and the
+    transitions they cause."""
 
-    def __init__(self, session: LiveSession) -> None:
+    @property
+    def session_id(self) -> str: ...
+
+    @property
+    def usage(self) -> UsageBuffer: ...
+
+    @property
+    def live_turn(self) -> RuntimeTurn | None: ...
+
+    def settle_turn(self, turn: RuntimeTurn, last: SegmentItem = END) -> None: ...
+
+    def fail_turn(self, turn: RuntimeTurn, message: str, code: str | None = None) -> None: ...
+
+    def requeue_undelivered(self, message_id: str) -> None: ...
+
+    def roll_steer_boundary(self, turn: RuntimeTurn, old: Segment, message_ids: tuple[str, ...]) -> None: ...
+
+    def reserve_continuation(self, turn: RuntimeTurn) -> None: ...
+
+
+class EventRouter:
+    """The event pump of one `LiveSession` and its `SessionConnection`."""
+
+    def __init__(self, session: RoutedSession, link: SessionConnection) -> None:
         self.session = session
+        self.link = link
         # The tool each pending approval asks about (an "always" answer is saved by tool name).
-        self.approval_tools: dict[str, str] = {}
+        self._approval_tools: dict[str, str] = {}
+
+    def take_approval_tool(self, approval_id: str) -> str | None:
+        """The tool a pending approval asks about, once (the user answered it)."""
+        return self._approval_tools.pop(approval_id, None)
 
     async def pump(self, conn: AgentRuntimeConnection) -> None:
-        session = self.session
+        session, link = self.session, self.link
         error: str | None = None
         try:
             if isinstance(conn, PushesEvents):
                 await self._route_by_callback(conn, conn.set_event_sink)
             else:
                 async for event in conn.events():
-                    if session.connection is not conn:
+                    if link.connection is not conn:
                         break
                     self.route(conn, event)
         except asyncio.CancelledError:
@@ -73,7 +104,7 @@ class EventRouter:
         except Exception as exc:
             log.exception("runtime event stream of %s failed", session.session_id)
             error = str(exc) or type(exc).__name__
-        if session.detach_connection(conn):
+        if link.detach(conn):
             turn = session.live_turn
             if turn is not None and turn.sent:
                 session.fail_turn(turn, error or "the runtime connection closed", "runtime-connection-closed")
@@ -86,12 +117,12 @@ class EventRouter:
         """`connection.events()` without a task switch per event; returns when the stream ends
         and raises what routing an event raised."""
         ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        session = self.session
+        link = self.link
 
         def call(event: AgentRuntimeEvent | None) -> None:
             if ended.done():
                 return
-            if event is None or session.connection is not conn:
+            if event is None or link.connection is not conn:
                 ended.set_result(None)
                 return
             try:
@@ -115,20 +146,21 @@ class EventRouter:
             else:
                 log.debug("session %s: chunk outside a turn dropped", session.session_id)
         elif isinstance(event, ResumeTokenEvent):
-            self._resume_token(event.token, seg)
+            self.link.record_resume_token(event.token, seg.assistant_message_id
+                                          if seg is not None and seg.placeholder_saved else None)
         elif isinstance(event, TurnCompleteEvent):
             if live is not None:
                 session.settle_turn(live)
         elif isinstance(event, SteerInjectedEvent):
-            if live is not None and live.reserved_continuation_id is None:
-                live.reserved_continuation_id = new_id()
+            if live is not None:
+                session.reserve_continuation(live)
         elif isinstance(event, SteerBoundaryEvent):
             if live is not None and seg is not None:
-                self._roll(live, seg, event.message_ids)
+                session.roll_steer_boundary(live, seg, event.message_ids)
         elif isinstance(event, SteerUndeliveredEvent):
             session.requeue_undelivered(event.message_id)
         elif isinstance(event, ToolApprovalRequestEvent):
-            self.approval_tools[event.approval_id] = event.tool_name
+            self._approval_tools[event.approval_id] = event.tool_name
             if seg is not None:
                 seg.push(ToolApprovalRequestChunk(approval_id=event.approval_id, tool_call_id=event.tool_call_id))
         elif isinstance(event, UsageEvent):
@@ -137,7 +169,7 @@ class EventRouter:
             if seg is not None:
                 seg.push(_compaction_chunk(event))
         elif isinstance(event, ContextUsageEvent):
-            session.context_usage = ContextUsage(used_tokens=event.used_tokens, max_tokens=event.max_tokens)
+            self.link.record_context_usage(ContextUsage(used_tokens=event.used_tokens, max_tokens=event.max_tokens))
             if seg is not None:
                 seg.push(DataChunk(type="data-context-usage", id="context-usage", transient=True,
                                    data={"used_tokens": event.used_tokens, "max_tokens": event.max_tokens}))
@@ -147,40 +179,9 @@ class EventRouter:
                 # it saw become one stable code; its message stays the detail.
                 session.fail_turn(live, event.message,
                                   error_code_for(event.code, status=event.status, default=ErrorCode.RUNTIME_FAILED))
-            if event.fatal and session.detach_connection(conn):
+            if event.fatal:
                 # The driver tore the connection down: the next turn reconnects and resumes.
-                session.service.spawn(close_connection(session.session_id, conn))
-
-    def _resume_token(self, token: str, seg: Segment | None) -> None:
-        """Keep the token, and write it to the running row at once when it is new (a crash
-        during the turn still resumes it); a row that is gone is skipped quietly."""
-        session = self.session
-        changed = token != session.last_resume_token
-        session.last_resume_token = token
-        if not changed or seg is None or not seg.placeholder_saved:
-            return
-        try:
-            session.service.repos.session_messages.update_message(seg.assistant_message_id,
-                                                                  runtime_resume_token=token)
-        except Exception:
-            log.debug("resume token of %s not written to %s", session.session_id, seg.assistant_message_id,
-                      exc_info=True)
-
-    def _roll(self, turn: RuntimeTurn, old: Segment, message_ids: tuple[str, ...]) -> None:
-        session = self.session
-        if not old.opened or old.ended:
-            log.warning("session %s: steer boundary outside an open segment ignored", session.session_id)
-            return
-        leads = [m for m in turn.redirected if m.id in message_ids]
-        turn.redirected = [m for m in turn.redirected if m.id not in message_ids]
-        continuation_id, turn.reserved_continuation_id = turn.reserved_continuation_id or new_id(), None
-        new = Segment(id=new_id(), turn=turn, assistant_message_id=continuation_id, model_id=old.model_id,
-                      lead_message_ids=tuple(m.id for m in leads) or tuple(message_ids))
-        old.rolled = True
-        turn.segments.append(new)
-        session.segments[new.id] = new
-        session.service.host.will_continue_topic(session.topic_id)
-        old.push(END)
+                self.link.tear_down(conn)
 
 
 class UsageBuffer:
@@ -190,12 +191,16 @@ class UsageBuffer:
     (a commit) would delay the turn's end by as much. Outside a live turn it is written at once.
     """
 
-    def __init__(self, repos: Repositories, session_id: str) -> None:
-        self.repos = repos
+    def __init__(self, usage: UsageRepository, session_id: str) -> None:
+        self._usage = usage
         self.session_id = session_id
-        self.pending: list[dict[str, Any]] = []
+        self.pending: list[dict[str, object]] = []
         # A deleted session's records are dropped, never written.
         self.dropped = False
+
+    def drop(self) -> None:
+        """The session is deleted: what it still wanted to record is dropped quietly."""
+        self.dropped = True
 
     def record(self, seg: Segment | None, event: UsageEvent, *, live: bool) -> None:
         self.pending.append({
@@ -213,7 +218,7 @@ class UsageBuffer:
             return
         for record in records:
             try:
-                self.repos.usage.add(**record)
+                self._usage.add(**record)
             except Exception:
                 log.exception("usage record of %s failed", self.session_id)
 

@@ -1,104 +1,82 @@
-"""`LiveSession`: the host's one object per live agent session.
+"""`LiveSession`: the host's one object per live agent session, the only writer of its state.
 
-It holds the session's runtime connection and its event pump (`EventRouter`), the current
-runtime turn and its segments, the persisted follow-up queue, the resume token and the idle
-timer; `state` says where the session is, and the methods below are its transitions:
+It holds the current runtime turn and its segments, the persisted follow-up queue
+(`pending_turns`, held or not, and why) and the idle timer; `state` says where it is; its methods
+are the transitions; it reaches the service only through `SessionHost`. Its runtime connection
+(with its context and `last_resume_token`) is its `SessionConnection`, `link`, whose events its
+`EventRouter` turns into these transitions.
 
     IDLE -> begin() -> CONNECTING -> open_segment() sends -> RUNNING
     RUNNING -> settle_turn() (turn-complete, error, Stop) -> SETTLING
     a segment's terminal -> release() -> IDLE (idle timer armed)
                                        | HANDING_OVER (the queue's head starts; the topic is
                                          held live until it does) -> begin() -> CONNECTING
+    HANDING_OVER -> end_handover() / hold_queue() / undo_begun_turn() -> IDLE
     IDLE -> close_idle() / close() -> CLOSING -> CLOSED (removed from the registry)
 
-While the session is CONNECTING, RUNNING, SETTLING or HANDING_OVER the runtime owns it
-(`busy`): a message sent then joins the queue behind what is already queued.
+While CONNECTING, RUNNING, SETTLING or HANDING_OVER the runtime owns the session (`busy`): a
+message sent then joins the queue. A steer injected mid-turn rolls the turn onto a new segment
+at the boundary (`roll_steer_boundary`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import enum
 import logging
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 
-from cherry_desktop.core.ai.agent_session.connections import call_interrupt, close_connection, reconcile_input
+from cherry_desktop.core.ai.agent_session.connections import SessionConnection, call_interrupt
 from cherry_desktop.core.ai.agent_session.errors import SessionBusyError, UnknownRuntimeTurnError
 from cherry_desktop.core.ai.agent_session.events import EventRouter, UsageBuffer
 from cherry_desktop.core.ai.agent_session.follow_ups import FollowUpQueue
-from cherry_desktop.core.ai.agent_session.runtime_input import carries_files, send_input
-from cherry_desktop.core.ai.agent_session.state import END, Failure, RuntimeTurn, Segment, SegmentItem, TerminalStatus
+from cherry_desktop.core.ai.agent_session.host import SessionHost
+from cherry_desktop.core.ai.agent_session.runtime_input import send_input
+from cherry_desktop.core.ai.agent_session.state import (
+    BUSY_STATES,
+    END,
+    Failure,
+    RuntimeTurn,
+    Segment,
+    SegmentItem,
+    SessionIssue,
+    SessionState,
+    SessionStatus,
+    TerminalStatus,
+    TurnKind,
+)
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
-    AgentSessionRuntimeDriver,
     ContextUsage,
-    ReconcileResult,
-    RuntimeConnectInput,
-    RuntimeRedirectInput,
     RuntimeSendInput,
     RuntimeSessionContext,
 )
-from cherry_desktop.core.messages import UIMessage
+from cherry_desktop.core.ai.stream.types import SerializedError
+from cherry_desktop.core.attachments import AttachmentStore
+from cherry_desktop.core.messages import UIMessage, new_id
 from cherry_desktop.core.state.topics import session_topic_id
 
-if TYPE_CHECKING:
-    from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
-
 log = logging.getLogger(__name__)
-
-#: What `LiveSession.try_redirect` did with a steer (None: not redirected).
-RedirectOutcome = Literal["injected", "requeued"] | None
-
-class SessionState(enum.Enum):
-    IDLE = "idle"
-    CONNECTING = "connecting"
-    RUNNING = "running"
-    SETTLING = "settling"
-    HANDING_OVER = "handing-over"
-    CLOSING = "closing"
-    CLOSED = "closed"
-
-
-BUSY_STATES = frozenset({SessionState.CONNECTING, SessionState.RUNNING, SessionState.SETTLING,
-                         SessionState.HANDING_OVER})
-
-
-@dataclass(frozen=True)
-class SessionIssue:
-    """Why the session's queue is held (a typed code the UI words), published for the windows."""
-
-    code: str
-    detail: str = ""
 
 
 class LiveSession:
     """One agent session's runtime state (see the module docstring)."""
 
-    def __init__(self, service: AgentSessionRuntimeService, session_id: str) -> None:
-        self.service = service
+    def __init__(self, host: SessionHost, session_id: str, *, pending_turns: FollowUpQueue, usage: UsageBuffer,
+                 attachments: AttachmentStore) -> None:
+        self.host = host
         self.session_id = session_id
         self.topic_id = session_topic_id(session_id)
         self.state = SessionState.IDLE
-        self.driver: AgentSessionRuntimeDriver | None = None
-        self.connection: AgentRuntimeConnection | None = None
-        self.connect_input: RuntimeConnectInput | None = None
-        self.context: RuntimeSessionContext | None = None
-        self.pump_task: asyncio.Task[None] | None = None
-        self.last_resume_token: str | None = None
         self.current: RuntimeTurn | None = None
         self.segments: dict[str, Segment] = {}
-        self.queue = FollowUpQueue(service.repos, session_id)
+        self.pending_turns = pending_turns
         # Follow-ups persisted by an earlier run are offered again, never sent on their own.
-        self.queue_held = bool(self.queue.records())
+        self.queue_held = bool(pending_turns.records())
         self.issue: SessionIssue | None = None
         self.idle_handle: asyncio.TimerHandle | None = None
-        self.connect_lock = asyncio.Lock()
-        self.context_usage: ContextUsage | None = None
-        self.usage = UsageBuffer(service.repos, session_id)
-        # An agent edit the live connection cannot take: rebuild it once the turn is over.
-        self.rebuild_after_turn = False
-        self.events = EventRouter(self)
+        self.usage = usage
+        self.attachments = attachments
+        self.link = SessionConnection(host, session_id, lambda conn: self.events.pump(conn))
+        self.events = EventRouter(self, self.link)
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -114,20 +92,52 @@ class LiveSession:
         turn = self.current
         return turn if turn is not None and not turn.settled else None
 
+    @property  # what the session's connection holds, read through the session
+    def connection(self) -> AgentRuntimeConnection | None:
+        return self.link.connection
+
+    @property
+    def context(self) -> RuntimeSessionContext | None:
+        return self.link.context
+
+    @property
+    def last_resume_token(self) -> str | None:
+        return self.link.last_resume_token
+
+    @property
+    def context_usage(self) -> ContextUsage | None:
+        return self.link.context_usage
+
     def publish(self) -> None:
-        self.service.publish(self)
+        self.host.publish(SessionStatus(session_id=self.session_id, state=self.state, busy=self.busy,
+                                        pending=tuple(self.pending_turns.ids()), held=self.queue_held,
+                                        issue=self.issue))
+
+    def use_context(self, context: RuntimeSessionContext) -> None:
+        """The session's rows as last validated; a running turn keeps its model."""
+        turn = self.live_turn
+        self.link.use_context(context, model_id=turn.model_id if turn is not None else None)
 
     # -- turns ---------------------------------------------------------------------------------
-    def begin(self, turn: RuntimeTurn, seg: Segment) -> None:
+    def begin(self, *, user_message: UIMessage, assistant_message_id: str, model_id: str,
+              context: RuntimeSessionContext | None = None, system_reminder: bool = False,
+              kind: TurnKind = "normal") -> Segment:
         """IDLE / HANDING_OVER -> CONNECTING: the turn's rows are saved, the runtime owns it."""
+        if context is not None:
+            self.link.use_context(context)
         if self.state not in (SessionState.IDLE, SessionState.HANDING_OVER) or self.current is not None:
             raise SessionBusyError(detail=self.session_id)
+        turn = RuntimeTurn(id=new_id(), session_id=self.session_id, topic_id=self.topic_id,
+                           user_message=user_message, model_id=model_id, system_reminder=system_reminder, kind=kind)
+        seg = Segment(id=new_id(), turn=turn, assistant_message_id=assistant_message_id, model_id=model_id,
+                      placeholder_saved=True)
         self.cancel_idle()
         self.state = SessionState.CONNECTING
         self.current = turn
         turn.segments.append(seg)
         self.segments[seg.id] = seg
         self.publish()
+        return seg
 
     async def open_segment(self, seg: Segment) -> None:
         """Admit the segment's turn at the runtime (CONNECTING -> RUNNING) unless already sent."""
@@ -135,8 +145,8 @@ class LiveSession:
         seg.opened = True
         if turn.sent:
             return
-        conn = await self.ensure_connection(turn)
-        message = await send_input(self.service, turn.user_message)  # before the check: it may await
+        conn = await self.link.ensure(turn.model_id, closed=lambda: self.closed)
+        message = await send_input(self.attachments, turn.user_message)  # before the check: it may await
         if self.current is not turn or turn.settled:
             raise UnknownRuntimeTurnError("unknown-runtime-turn", "the turn ended before it was sent")
         await conn.send(RuntimeSendInput(message=message, system_reminder=turn.system_reminder, turn_id=turn.id))
@@ -167,94 +177,91 @@ class LiveSession:
         turn.interrupted = True
         conn = self.connection
         if conn is not None and turn.sent:
-            self.service.spawn(call_interrupt(conn))
+            self.host.spawn(call_interrupt(conn))
+
+    # -- follow-ups and steers ------------------------------------------------------------------
+    def queue_follow_up(self, message: UIMessage, *, steer: bool) -> None:
+        """A follow-up not redirected joins the queue (a steer's turn wraps it as one); one sent
+        after the user pressed Stop (the runtime still settling) is the next turn, not a steer."""
+        turn = self.current
+        after_stop = turn is not None and turn.interrupted
+        if turn is not None and after_stop:
+            turn.sent_after_stop.add(message.id)
+        self.pending_turns.add(message, is_steer=steer and not after_stop)
 
     def requeue_undelivered(self, message_id: str) -> None:
         """A steer the turn never injected becomes the next turn (first in the queue)."""
         turn = self.current
         if turn is not None:
-            turn.redirected = [m for m in turn.redirected if m.id != message_id]
-            turn.undelivered.add(message_id)
-        row = self.service.repos.session_messages.find_message(message_id)
+            turn.mark_undelivered(message_id)
+        row = self.host.messages.find_message(message_id)
         if row is None:
             log.warning("undelivered steer %s has no user row; dropped", message_id)
             return
-        if not self.queue.contains(message_id):
-            self.queue.add(row.to_ui_message(), is_steer=True, first=True)
+        if not self.pending_turns.contains(message_id):
+            self.pending_turns.add(row.to_ui_message(), is_steer=True, first=True)
             self.publish()
 
-    async def try_redirect(self, message: UIMessage) -> RedirectOutcome:
-        """Steer `message` into the open normal turn, when its driver can: "injected", else
-        "requeued" (the runtime took it but settled without it: `requeue_undelivered` queued it
-        already) or None (not redirected)."""
-        turn = self.live_turn
-        conn = self.connection
-        if turn is None or conn is None or turn.kind != "normal" or not turn.sent or turn.interrupted:
-            return None
-        seg = turn.active_segment
-        # Steering is valid only once the turn's stream is open; files ride a turn, not a steer.
-        if seg is None or not seg.opened or not getattr(conn, "supports_redirect", False) or carries_files(message):
-            return None
-        # Counted before the await: the runtime may inject it (a steer boundary) or report it
-        # undelivered (requeued) before its answer to the redirect arrives.
-        turn.redirected.append(message)
-        try:
-            ok = await conn.redirect(RuntimeRedirectInput(message=message, system_reminder=True))
-        except Exception:
-            log.exception("redirect into session %s failed; queued instead", self.session_id)
-            ok = False
-        if message.id in turn.undelivered:
-            return "requeued"  # reported undelivered meanwhile (or the settle's safety net)
-        if ok and self.current is turn and not turn.settled:
-            return "injected"
-        pending = any(m.id == message.id for m in turn.redirected)
-        turn.redirected = [m for m in turn.redirected if m.id != message.id]
-        # The turn ended meanwhile: a steer boundary took it (injected), else it never went in.
-        return "injected" if ok and not pending else None
+    def reserve_continuation(self, turn: RuntimeTurn) -> None:
+        """A steer was injected: reserve the continuation row's id now, before the runtime's next
+        model request (a gateway-owned connection's usage binds to it, `gateway_message_id`)."""
+        turn.reserve_continuation_id()
+
+    def roll_steer_boundary(self, turn: RuntimeTurn, old: Segment, message_ids: tuple[str, ...]) -> None:
+        """The steer went in: the pre-steer segment (A1a) ends and a continuation (A2) takes the
+        post-steer chunks; the topic stream stays alive across A1a's terminal."""
+        if not old.opened or old.ended:
+            log.warning("session %s: steer boundary outside an open segment ignored", self.session_id)
+            return
+        leads = turn.take_steers(message_ids)
+        # A2's id was reserved when the steer was injected (`reserve_continuation`), if it was.
+        new = Segment(id=new_id(), turn=turn, assistant_message_id=turn.take_continuation_id(), model_id=old.model_id,
+                      lead_message_ids=tuple(m.id for m in leads) or tuple(message_ids))
+        old.rolled = True
+        turn.segments.append(new)
+        self.segments[new.id] = new
+        self.host.streams.will_continue_topic(self.topic_id)
+        old.push(END)
 
     # -- terminal / ownership --------------------------------------------------------------------
     async def on_segment_terminal(self, seg: Segment, status: TerminalStatus) -> None:
         """A segment's execution reached terminal, after its persistence listener."""
-        seg.terminal_status = status
         self.segments.pop(seg.id, None)
         turn = seg.turn
         if seg.rolled:
             nxt = turn.segments[turn.segments.index(seg) + 1]
             if status == "success" and not turn.interrupted and not self.closed:
-                await self.service.start_continuation(self, nxt)
+                await self.host.start_continuation(nxt)
                 return
             # The pre-steer row ended badly: the continuation never starts.
             self.segments.pop(nxt.id, None)
             self.interrupt(turn)
-            await self.end_held_topic(status)
+            if status == "paused":
+                self.host.streams.abort(self.topic_id, "user")
+            else:
+                await self.host.streams.terminate_held_topic_stream(self.topic_id,
+                                                                    "the turn ended before its continuation")
         if not turn.settled:
             if status == "success":
                 log.warning("session %s: segment ended before the runtime turn settled", self.session_id)
                 turn.settle()
-                await self.drop_connection()
+                await self.link.drop()
             else:
                 self.interrupt(turn)
                 if turn.sent and self.connection is not None:
                     self.state = SessionState.SETTLING
-                    self.service.spawn(self.release_after_settle(turn, status))
+                    self.host.spawn(self.release_after_settle(turn, status))
                     return
                 turn.settle()
         await self.release(turn, status)
 
-    async def end_held_topic(self, status: TerminalStatus) -> None:
-        host = self.service.host
-        if status == "paused":
-            host.abort(self.topic_id, "user")
-        else:
-            await host.terminate_held_topic_stream(self.topic_id, "the turn ended before its continuation")
-
     async def release_after_settle(self, turn: RuntimeTurn, status: TerminalStatus) -> None:
         try:
-            await asyncio.wait_for(turn.settled_event.wait(), self.service.settle_timeout_s)
+            await asyncio.wait_for(turn.settled_event.wait(), self.host.settle_timeout_s)
         except TimeoutError:
             log.warning("session %s: stopped turn did not settle; dropping the connection", self.session_id)
             turn.settle()
-            await self.drop_connection()
+            await self.link.drop()
         await self.release(turn, status)
 
     async def release(self, turn: RuntimeTurn, status: TerminalStatus) -> None:
@@ -266,33 +273,53 @@ class LiveSession:
             self.segments.pop(seg.id, None)
         if self.closed:
             return
-        if self.rebuild_after_turn:
-            self.rebuild_after_turn = False
-            await self.drop_connection()
-        queued = set(self.queue.ids())
+        if self.link.take_rebuild():
+            await self.link.drop()
+        queued = set(self.pending_turns.ids())
         if status != "success" and queued and not queued <= turn.sent_after_stop:
             # After a Stop or an error the queue waits for the user instead of firing on; what
             # the user sent after pressing Stop is not part of it and runs.
             self.queue_held = True
         self.state = SessionState.IDLE
-        if queued and not self.queue_held and self.service.hand_over(self):
+        if queued and not self.queue_held and self.host.hand_over(self.session_id):
             return
         self.publish()
         self.arm_idle()
 
-    def claim_handover(self, *, hold_topic: bool) -> bool:
-        """IDLE -> HANDING_OVER: the queue's head may start. With `hold_topic`, a topic stream
-        still live (its terminal listeners run) is held open for the successor, so no message
-        sent meanwhile finds the topic neither live nor owned."""
-        if self.state is not SessionState.IDLE or self.queue_held or self.service.stopped:
+    # -- handing over to the queue's head (the rest is in turn_starts.py) ---------------------------
+    def claim_handover(self, *, hold_topic: bool, past_hold: bool = False) -> bool:
+        """IDLE -> HANDING_OVER: the queue's head may start (with `past_hold`, even from a held
+        queue: only the head runs, the rest stays held). With `hold_topic`, a topic stream still
+        live (its terminal listeners run) is held open for the successor, so no message sent
+        meanwhile finds the topic neither live nor owned."""
+        if self.state is not SessionState.IDLE or (self.queue_held and not past_hold) or self.host.stopped:
             return False
         self.cancel_idle()
         self.state = SessionState.HANDING_OVER
         if hold_topic:
             # Refused (False) when the topic's stream already ended: the successor starts anew.
-            self.service.host.will_continue_topic(self.topic_id)
+            self.host.streams.will_continue_topic(self.topic_id)
         self.publish()
         return True
+
+    def end_handover(self) -> None:
+        """HANDING_OVER -> IDLE without a turn (nothing left to start)."""
+        if self.state is SessionState.HANDING_OVER:
+            self.state = SessionState.IDLE
+            self.publish()
+            self.arm_idle()
+
+    def undo_begun_turn(self, user: UIMessage, *, is_steer: bool, issue: SessionIssue) -> None:
+        """A successor begun but refused by the broker: no turn, its message back at the head of
+        the queue, the queue held with `issue` -> IDLE."""
+        turn, self.current = self.current, None
+        if turn is not None:
+            turn.settle()
+            for seg in turn.segments:
+                self.segments.pop(seg.id, None)
+        self.pending_turns.add(user, is_steer=is_steer, first=True)
+        self.state = SessionState.HANDING_OVER
+        self.hold_queue(issue)
 
     def hold_queue(self, issue: SessionIssue | None) -> None:
         """The queue waits for the user (with the reason when there is one): -> IDLE."""
@@ -303,62 +330,35 @@ class LiveSession:
             self.arm_idle()
         self.publish()
 
-    # -- connection ----------------------------------------------------------------------------
-    async def ensure_connection(self, turn: RuntimeTurn) -> AgentRuntimeConnection:
-        async with self.connect_lock:
-            context = self.context if self.context is not None else self.service.resolve_context(self.session_id)
-            self.context = context
-            context.model_id = turn.model_id
-            conn = self.connection
-            if conn is not None and not conn.is_alive:
-                await self.drop_connection()
-                conn = None
-            if conn is not None:
-                result = await self.reconcile(conn)
-                if result in ("current", "patched"):
-                    return conn
-                # rebuild: spawn-frozen facts changed; invalid/failed: fail closed.
-                log.info("session %s: reconcile said %s, reconnecting", self.session_id, result)
-                await self.drop_connection()
-            driver = self.service.registry.get(context.agent.type)
-            if self.last_resume_token is None:
-                # A cold session resumes from the newest persisted token.
-                self.last_resume_token = self.service.repos.session_messages.get_last_runtime_resume_token(
-                    self.session_id)
-            connect_input = self.service.connect_input(self, context)
-            conn = await driver.connect(connect_input)
-            if self.closed:
-                # Deleted or closed while connecting: this connection never serves it.
-                await close_connection(self.session_id, conn)
-                raise UnknownRuntimeTurnError("unknown-runtime-turn", "the session closed while connecting")
-            self.driver = driver
-            self.connect_input = connect_input
-            self.connection = conn
-            self.pump_task = self.service.spawn(self.events.pump(conn))
-            return conn
+    def release_queue(self) -> None:
+        """The user resumes a held queue: it runs again from its head, its issue cleared."""
+        self.queue_held = False
+        self.issue = None
+        self.publish()
 
-    async def reconcile(self, conn: AgentRuntimeConnection) -> ReconcileResult:
-        """Carry the agent's current permission mode, disabled tools and model onto `conn`."""
-        context = self.context
-        if context is None:
-            return "current"
-        return await conn.reconcile(reconcile_input(context))
+    def remove_pending_turn(self, user_message_id: str) -> None:
+        """Drop a queued follow-up; a queue left empty is no longer held."""
+        self.pending_turns.remove(user_message_id)
+        if self.pending_turns.ids():
+            self.publish()
+        else:
+            self.release_queue()
 
-    def detach_connection(self, conn: AgentRuntimeConnection) -> bool:
-        """Forget `conn` if it is still the session's (its events ended or it was torn down)."""
-        if self.connection is not conn:
-            return False
-        self.connection = None
-        self.pump_task = None
-        return True
+    # -- steer continuations (started by turn_starts.py) -----------------------------------------
+    def continuation_saved(self, seg: Segment) -> None:
+        seg.placeholder_saved = True
 
-    async def drop_connection(self) -> None:
-        conn, self.connection = self.connection, None
-        pump, self.pump_task = self.pump_task, None
-        if conn is not None:
-            await close_connection(self.session_id, conn)
-        if pump is not None and not pump.done() and pump is not asyncio.current_task():
-            pump.cancel()
+    async def fail_continuation(self, seg: Segment, issue: SessionIssue, error: SerializedError) -> None:
+        """A2's placeholder could not be saved: the held topic ends as `error`, the turn stops
+        and ownership is released (the queue held)."""
+        turn = seg.turn
+        self.segments.pop(seg.id, None)
+        self.issue = issue
+        await self.host.streams.terminate_held_topic_stream(self.topic_id, error)
+        self.interrupt(turn)
+        if not turn.settled:
+            turn.settle()
+        await self.release(turn, "error")
 
     # -- idle window / close ---------------------------------------------------------------------
     def cancel_idle(self) -> None:
@@ -368,11 +368,10 @@ class LiveSession:
 
     def arm_idle(self) -> None:
         self.cancel_idle()
-        if self.service.stopped or self.closed:
+        if self.host.stopped or self.closed:
             return
         loop = asyncio.get_running_loop()
-        self.idle_handle = loop.call_later(self.service.idle_window_s,
-                                           lambda: self.service.spawn(self.close_idle()))
+        self.idle_handle = loop.call_later(self.host.idle_window_s, lambda: self.host.spawn(self.close_idle()))
 
     async def close_idle(self) -> None:
         """Idle window over: IDLE -> CLOSING -> CLOSED; prewarm when a resume token is known."""
@@ -380,18 +379,11 @@ class LiveSession:
         if self.state is not SessionState.IDLE:
             return
         self.state = SessionState.CLOSING
-        driver, connect_input = self.driver, self.connect_input
-        await self.drop_connection()
+        await self.link.drop()
         self.state = SessionState.CLOSED
-        self.service.forget(self)
+        self.host.forget(self.session_id, self)
         # The persisted queue stays (offered again, held) — never silently dropped.
-        token = self.last_resume_token
-        if driver is not None and connect_input is not None and token and self.service.may_prewarm(self.session_id):
-            connect_input.resume_token = token
-            try:
-                await driver.on_session_idle(connect_input)
-            except Exception:
-                log.exception("on_session_idle of %s failed", self.session_id)
+        await self.link.prewarm()
 
     async def close(self, reason: str, message: str = "") -> None:
         """Any state -> CLOSING -> CLOSED: the turn fails (`reason` is its code), the connection
@@ -405,6 +397,5 @@ class LiveSession:
             turn.settle()
             for seg in turn.segments:
                 seg.push(Failure(message or reason, reason))
-        await self.drop_connection()
+        await self.link.drop()
         self.state = SessionState.CLOSED
-

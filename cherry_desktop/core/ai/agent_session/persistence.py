@@ -7,18 +7,22 @@ included, so the next connection can resume from the newest driver-known state.
 
 `RuntimeTerminalListener` filters by `anchor_message_id`: a steer continuation runs on the same
 topic and model as the segment before it, and only the anchor tells the two rows apart.
+`BeginTurnResult` bundles a segment's three listeners, in the order the manager must run them.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from cherry_desktop.core.ai.stream.listeners import ChunkBlindListener
 from cherry_desktop.core.ai.stream.persistence import PersistInput, PersistStatus
+from cherry_desktop.core.ai.stream.trace import TraceFlushListener
 from cherry_desktop.core.ai.stream.types import (
     StreamDoneResult,
     StreamErrorResult,
+    StreamListener,
     StreamPausedResult,
     StreamTerminalResult,
 )
@@ -101,3 +105,18 @@ class RuntimeTerminalListener(ChunkBlindListener):
     async def on_error(self, result: StreamErrorResult) -> None:
         await self._fire("error", result)
 
+
+@dataclass
+class BeginTurnResult:
+    """What `begin_turn` hands the context provider (and a host-started turn the broker)."""
+
+    turn_id: str
+    persistence_listener: StreamListener
+    terminal_listener: RuntimeTerminalListener
+    trace_listener: TraceFlushListener
+
+    @property
+    def listeners(self) -> list[StreamListener]:
+        # Order matters: the manager dispatches terminals in order, and the terminal listener
+        # must see the row already persisted.
+        return [self.persistence_listener, self.terminal_listener, self.trace_listener]

@@ -17,7 +17,7 @@ def recover_interrupted_rows(repos: Repositories) -> int:
     count = 0
     for row in repos.session_messages.list_pending():
         parts = list(row.parts)
-        if not (parts and getattr(parts[-1], "type", None) == "data-error"):
+        if not (parts and parts[-1].type == "data-error"):
             parts.append(error_part(INTERRUPTED))
         repos.session_messages.update_message(row.id, parts=parts, status="error")
         count += 1

@@ -6,19 +6,13 @@ parts with data URLs, read off the loop just before the send, and never touches 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cherry_desktop.core.attachments import AttachmentStore
 from cherry_desktop.core.attachments.content import inline_attachments
 from cherry_desktop.core.messages import UIMessage
 
-if TYPE_CHECKING:
-    from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
 
-
-async def send_input(service: AgentSessionRuntimeService, message: UIMessage) -> UIMessage:
+async def send_input(store: AttachmentStore, message: UIMessage) -> UIMessage:
     """`message` with its attachments inline (the same message when it has none)."""
-    store = AttachmentStore(service.paths.get("feature.attachments"))
     return (await inline_attachments(store, [message]))[0]
 
 

@@ -1,4 +1,4 @@
-"""In-memory state of the runtime host: session entries, runtime turns and their UI segments.
+"""In-memory state of the runtime host: a session's state, runtime turns and their UI segments.
 
 A *runtime turn* is one `connection.send(...)` up to the driver's turn-complete (or error). It
 is shown as one or more *segments*: one execution of the stream manager writing one assistant
@@ -10,17 +10,60 @@ sorts between the two assistant rows. `RuntimeMetadata.turn_id` names a segment.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
 
-from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+from cherry_desktop.core.messages import UIMessage, UIMessageChunk, new_id
 
 log = logging.getLogger(__name__)
 
 TurnKind = Literal["normal", "autonomous"]
 TerminalStatus = Literal["success", "paused", "error"]
+
+
+class SessionState(enum.Enum):
+    """Where a `LiveSession` is (its module docstring draws the transitions)."""
+
+    IDLE = "idle"
+    CONNECTING = "connecting"
+    RUNNING = "running"
+    SETTLING = "settling"
+    HANDING_OVER = "handing-over"
+    CLOSING = "closing"
+    CLOSED = "closed"
+
+
+#: While in one of these the runtime owns the session: a message sent then joins the queue.
+BUSY_STATES = frozenset({SessionState.CONNECTING, SessionState.RUNNING, SessionState.SETTLING,
+                         SessionState.HANDING_OVER})
+
+
+@dataclass(frozen=True)
+class SessionIssue:
+    """Why the session's queue is held (a typed code the UI words), published for the windows."""
+
+    code: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SessionStatus:
+    """A session's runtime state as the windows see it (published under its SharedCache key)."""
+
+    session_id: str
+    state: SessionState
+    busy: bool
+    pending: tuple[str, ...]
+    held: bool
+    issue: SessionIssue | None
+
+    def as_shared(self) -> dict[str, object]:
+        issue = self.issue
+        return {"busy": self.busy, "state": self.state.value, "pending": list(self.pending), "held": self.held,
+                "issue": {"code": issue.code, "detail": issue.detail} if issue is not None else None}
 
 
 class End:
@@ -91,8 +134,6 @@ class Segment:
     ended: bool = False
     # A continuation follows this segment: its terminal does not release the runtime.
     rolled: bool = False
-    continuation_deferred: bool = False
-    terminal_status: TerminalStatus | None = None
 
     def push(self, item: SegmentItem) -> None:
         """Queue an item for the segment's execution, which pulls it (the one way in)."""
@@ -140,3 +181,40 @@ class RuntimeTurn:
     def settle(self) -> None:
         self.settled = True
         self.settled_event.set()
+
+    def stop_now(self) -> None:
+        """Over at once (its connection is torn down): the terminal does not wait for it."""
+        self.interrupted = True
+        self.settle()
+
+    # -- steers --------------------------------------------------------------------------------
+    def expect_steer(self, message: UIMessage) -> None:
+        """`message` is on its way into the turn (counted before the runtime answers)."""
+        self.redirected.append(message)
+
+    def drop_steer(self, message_id: str) -> bool:
+        """The redirect of `message_id` is over; True when it was still awaiting a boundary."""
+        pending = any(m.id == message_id for m in self.redirected)
+        self.redirected = [m for m in self.redirected if m.id != message_id]
+        return pending
+
+    def reserve_continuation_id(self) -> str:
+        """The continuation row's id, reserved at a steer injection (once until the roll)."""
+        if self.reserved_continuation_id is None:
+            self.reserved_continuation_id = new_id()
+        return self.reserved_continuation_id
+
+    def take_continuation_id(self) -> str:
+        """The id the steer boundary's continuation row gets: the reserved one, else a new one."""
+        taken, self.reserved_continuation_id = self.reserved_continuation_id or new_id(), None
+        return taken
+
+    def take_steers(self, message_ids: tuple[str, ...]) -> list[UIMessage]:
+        """The redirected steers a steer boundary injected (they lead the continuation)."""
+        taken = [m for m in self.redirected if m.id in message_ids]
+        self.redirected = [m for m in self.redirected if m.id not in message_ids]
+        return taken
+
+    def mark_undelivered(self, message_id: str) -> None:
+        self.drop_steer(message_id)
+        self.undelivered.add(message_id)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from cherry_desktop.core.ai.stream.types import ActiveWork
 from cherry_desktop.core.state.topics import session_topic_id
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -24,10 +26,10 @@ class DrainResult:
 
 class HostTasks:
     def __init__(self) -> None:
-        self.running: set[asyncio.Task[Any]] = set()
-        self.in_flight: dict[asyncio.Task[Any], str] = {}
+        self.running: set[asyncio.Task[object]] = set()
+        self.in_flight: dict[asyncio.Task[object], str] = {}
 
-    def spawn(self, coro: Coroutine[Any, Any, Any], *, in_flight: str | None = None) -> asyncio.Task[Any]:
+    def spawn(self, coro: Coroutine[object, object, T], *, in_flight: str | None = None) -> asyncio.Task[T]:
         task = asyncio.get_running_loop().create_task(coro)
         self.running.add(task)
         task.add_done_callback(self.running.discard)

@@ -17,66 +17,55 @@ category, and the session header lists them with a way to revoke each one.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
+from cherry_desktop.core.ai.agent_session.host import SessionHost
+from cherry_desktop.core.ai.agent_session.live_session import LiveSession
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision, HoldsToolGrants
 from cherry_desktop.core.data.agent_repository import NotFoundError
-
-if TYPE_CHECKING:
-    from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
 
 log = logging.getLogger(__name__)
 
 
-async def respond_tool_approval(service: AgentSessionRuntimeService, session_id: str, approval_id: str,
+async def respond_tool_approval(host: SessionHost, session: LiveSession | None, approval_id: str,
                                 decision: ApprovalDecision) -> bool:
-    """Forward the user's decision on a runtime approval request; an "always" answer the
-    runtime took is saved with the session."""
-    session = service.sessions.get(session_id)
+    """Forward the user's decision on a runtime approval request of the live `session`; an
+    "always" answer the runtime took is saved with the session."""
     conn = session.connection if session is not None else None
     if session is None or conn is None:
         return False
-    tool_name = session.events.approval_tools.pop(approval_id, None)
+    tool_name = session.events.take_approval_tool(approval_id)
     ok = await conn.respond_tool_approval(approval_id, decision)
     if ok and decision.approved and decision.always_allow and tool_name:
-        grant_tool(service, session_id, tool_name)
-    clear = getattr(service.stream_host, "clear_awaiting_approval", None)
-    if ok and callable(clear):
-        clear(session.topic_id)
+        grant_tool(host, session.session_id, tool_name)
+    if ok:
+        host.streams.clear_awaiting_approval(session.topic_id)
     return ok
 
 
-def _disabled_tools(service: AgentSessionRuntimeService, session_id: str) -> frozenset[str]:
-    found = service.repos.sessions.find_session_context(session_id)
+def _disabled_tools(host: SessionHost, session_id: str) -> frozenset[str]:
+    found = host.session_rows.find_session_context(session_id)
     agent = found[1] if found is not None else None
     return frozenset(agent.disabled_tools) if agent is not None else frozenset()
 
 
-def grant_tool(service: AgentSessionRuntimeService, session_id: str, tool_name: str) -> bool:
+def grant_tool(host: SessionHost, session_id: str, tool_name: str) -> bool:
     """Save `tool_name` as always allowed in the session; False when not saved (the session
     is deleted, or the tool is disabled for its agent)."""
-    if session_id in service.deleted_sessions or tool_name in _disabled_tools(service, session_id):
+    if host.is_deleted(session_id) or tool_name in _disabled_tools(host, session_id):
         return False
     try:
-        service.repos.sessions.update_always_allowed_tools(session_id, add=[tool_name])
+        host.session_rows.update_always_allowed_tools(session_id, add=[tool_name])
     except NotFoundError:
         return False  # deleted while the answer was on its way
     return True
 
 
-def always_allowed_tools(service: AgentSessionRuntimeService, session_id: str) -> tuple[str, ...]:
-    """The session's grants that apply: saved, and not for a tool its agent disables."""
-    disabled = _disabled_tools(service, session_id)
-    return tuple(t for t in service.repos.sessions.always_allowed_tools(session_id) if t not in disabled)
-
-
-def revoke_tools(service: AgentSessionRuntimeService, session_id: str,
+def revoke_tools(host: SessionHost, session: LiveSession | None, session_id: str,
                  tool_names: list[str] | None = None) -> tuple[str, ...]:
     """Ask again for `tool_names` (None: every tool) in the session, from the live connection's
     next call on; returns the tools still allowed. Raises `NotFoundError` for no session."""
-    remaining = service.repos.sessions.update_always_allowed_tools(
+    remaining = host.session_rows.update_always_allowed_tools(
         session_id, remove=tool_names, remove_all=tool_names is None)
-    session = service.sessions.get(session_id)
     if session is not None and isinstance(session.connection, HoldsToolGrants):
         live = session.connection.always_allowed_tools
         if tool_names is None:

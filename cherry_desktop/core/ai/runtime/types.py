@@ -297,23 +297,16 @@ class ApprovalDecision:
 class AgentRuntimeConnection(Protocol):
     """A live runtime connection for one session.
 
-    Optional members have host fallbacks: without `redirect` (and `supports_redirect` False)
-    follow-ups queue as the next turn; without context usage the UI shows no meter. Two more
-    optional shapes are their own protocols, which the host checks with `isinstance`:
-    `PushesEvents` and `HoldsToolGrants`.
+    Optional shapes are their own protocols, which the host checks with `isinstance`: `Steers`
+    (without it follow-ups queue as the next turn), `PushesEvents` and `HoldsToolGrants`.
+    Without context usage the UI shows no meter.
     """
-
-    supports_redirect: bool
 
     def events(self) -> AsyncIterator[AgentRuntimeEvent]:
         """The connection's event stream (one iterator for the connection's lifetime)."""
         ...
 
     async def send(self, input: RuntimeSendInput) -> None: ...
-
-    async def redirect(self, input: RuntimeRedirectInput) -> bool:
-        """Stash a steer for injection into the running turn; False if it cannot."""
-        ...
 
     async def reconcile(self, input: ReconcileInput) -> ReconcileResult: ...
 
@@ -329,6 +322,18 @@ class AgentRuntimeConnection(Protocol):
     def is_alive(self) -> bool: ...
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class Steers(Protocol):
+    """Optional for a connection: it takes a follow-up into the running turn (a steer), while
+    `supports_redirect` says so."""
+
+    supports_redirect: bool
+
+    async def redirect(self, input: RuntimeRedirectInput) -> bool:
+        """Stash a steer for injection into the running turn; False if it cannot."""
+        ...
 
 
 @runtime_checkable
@@ -367,6 +372,14 @@ class AgentSessionRuntimeDriver(Protocol):
     async def shutdown(self) -> None:
         """App stop: close warm handles and sweep processes the driver started."""
         ...
+
+
+@runtime_checkable
+class ClosesWarmSessions(Protocol):
+    """Optional for a driver: it keeps a prewarmed handle per session (`on_session_idle`), which
+    the host closes when it lets go of the session (closed or deleted)."""
+
+    async def close_session_warm(self, session_id: str) -> None: ...
 
 
 STEER_REMINDER_OPEN = "<system-reminder>\nThe user sent the following message while you were working:\n"

@@ -1,0 +1,69 @@
+"""The doors from widgets into core: typed bridges per concern (the spec's IPC request
+channels, `Bridges`), the Qt-side stream listener (its push channels) and the shared-cache
+mirror (`QtSharedCache`, how windows follow each other's state).
+
+The only ui package that imports `cherry_desktop.core.ai` and `cherry_desktop.core.data`
+(an import-linter contract); every other ui package reaches core through the names below.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cherry_desktop.ui.bridge._attachments import (
+    AttachmentCandidate,
+    AttachmentError,
+    AttachmentsBridge,
+    candidate_from_bytes,
+    candidate_from_path,
+    is_image_type,
+)
+from cherry_desktop.ui.bridge._base import BridgeUnavailableError
+from cherry_desktop.ui.bridge._bridges import Bridges
+from cherry_desktop.ui.bridge._cache_keys import (
+    session_always_allowed_key,
+    topic_continuation_key,
+    topic_extra_models_key,
+    topic_model_key,
+)
+from cherry_desktop.ui.bridge._cache_mirror import QtSharedCache
+from cherry_desktop.ui.bridge._chats import ChatsBridge
+from cherry_desktop.ui.bridge._gateway import GatewayBridge
+from cherry_desktop.ui.bridge._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
+from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
+from cherry_desktop.ui.bridge._providers import ProvidersBridge
+from cherry_desktop.ui.bridge._search import SearchBridge, SearchEntry
+from cherry_desktop.ui.bridge._sessions import SessionsBridge
+from cherry_desktop.ui.bridge._settings import SettingsBridge
+from cherry_desktop.ui.bridge._streams import StreamsBridge, TranslationRefusedError
+from cherry_desktop.ui.bridge._topic_status import TopicStatusView
+from cherry_desktop.ui.bridge._types import (
+    ChatIssue,
+    ChatModelChoice,
+    ProviderRecord,
+    QueuedFollowUp,
+    SidebarAgent,
+    SidebarSession,
+    SidebarTopic,
+    UsageSums,
+)
+from cherry_desktop.ui.bridge._usage_rows import with_usage
+
+if TYPE_CHECKING:
+    # Core's types a widget annotates with, named here for type checking only: their modules
+    # load with the stream services, after the first paint (re-exported, `as` themselves).
+    from cherry_desktop.core.ai.runtime.capabilities import AgentRuntimeCapabilities as AgentRuntimeCapabilities
+    from cherry_desktop.core.ai.stream.types import DispatchResult as DispatchResult
+    from cherry_desktop.core.ai.stream.types import StreamTerminalResult as StreamTerminalResult
+    from cherry_desktop.core.data import StoredMessage as StoredMessage
+
+__all__ = [
+    "FRAME_MS", "PHASES", "AttachmentCandidate", "AttachmentError", "AttachmentsBridge", "BridgeUnavailableError",
+    "Bridges", "ChatIssue", "ChatModelChoice", "ChatsBridge", "GatewayBridge", "MultiModelBridge", "ProviderRecord",
+    "ProvidersBridge",
+    "QtSharedCache", "QtStreamListener", "QueuedFollowUp", "SearchBridge", "SearchEntry", "SessionsBridge",
+    "SettingsBridge", "SidebarAgent", "SidebarSession", "SidebarTopic", "StreamChunk", "StreamsBridge",
+    "TopicStatusView", "TranslationRefusedError", "UsageSums", "candidate_from_bytes", "candidate_from_path",
+    "is_image_type", "next_frame_delay_ms", "session_always_allowed_key", "topic_continuation_key",
+    "topic_extra_models_key", "topic_model_key", "with_usage",
+]

@@ -1,0 +1,186 @@
+"""Agents and their sessions: the queued follow-ups of a session, steering, the session
+header's facts and permission mode, the tools always allowed, and creating, saving and
+deleting agents and sessions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Signal
+
+from cherry_desktop.core.state.topics import session_id_from_topic, session_topic_id
+from cherry_desktop.ui.bridge._base import CoreBridge
+from cherry_desktop.ui.bridge._cache_keys import session_always_allowed_key
+from cherry_desktop.ui.bridge._types import QueuedFollowUp
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from cherry_desktop.core.ai.runtime.capabilities import AgentRuntimeCapabilities
+    from cherry_desktop.core.data import AgentRecord
+    from cherry_desktop.core.views.session_header import PermissionOutcome, SessionHeaderInfo
+
+
+class SessionsBridge(CoreBridge):
+    """Agents and agent sessions (see module docstring).
+
+    Signals:
+        queue_changed(str): the queued follow-ups of this session id changed.
+    """
+
+    queue_changed = Signal(str)
+
+    def tell_queue_changed(self, session_id: str) -> None:
+        """A follow-up of `session_id` was queued or left the queue (the stream channels say)."""
+        self.queue_changed.emit(session_id)
+
+    # -- queued follow-ups ----------------------------------------------------------------------
+    def list_queued(self, session_id: str) -> list[QueuedFollowUp]:
+        runtime = self._agent_runtime()
+        # Before the stream services run, the persisted queue is the whole truth.
+        rows = (runtime.list_pending_turns(session_id) if runtime is not None
+                else self._repos.pending_turns.list(session_id))
+        return [QueuedFollowUp(message_id=row.user_message_id, text=row.text, is_steer=row.is_steer)
+                for row in rows]
+
+    async def edit_queued(self, session_id: str, message_id: str, text: str) -> None:
+        (await self._runtime()).edit_pending_turn(session_id, message_id, text)
+        self.queue_changed.emit(session_id)
+
+    async def remove_queued(self, session_id: str, message_id: str) -> None:
+        (await self._runtime()).remove_pending_turn(session_id, message_id)
+        self.queue_changed.emit(session_id)
+
+    async def reorder_queued(self, session_id: str, message_ids: list[str]) -> None:
+        (await self._runtime()).reorder_pending_turns(session_id, message_ids)
+        self.queue_changed.emit(session_id)
+
+    async def resume_queue(self, session_id: str) -> None:
+        await (await self._runtime()).resume_pending_turns(session_id)
+        self.queue_changed.emit(session_id)
+
+    def is_queue_held(self, session_id: str) -> bool:
+        runtime = self._agent_runtime()
+        return bool(runtime.is_queue_held(session_id)) if runtime is not None else False
+
+    async def steer_queued_now(self, session_id: str, message_id: str) -> None:
+        await (await self._runtime()).steer_now(session_id, message_id)
+        self._repos.session_messages.mark_steer(message_id)
+        self.queue_changed.emit(session_id)
+
+    # -- runtime facts --------------------------------------------------------------------------
+    @staticmethod
+    def runtime_capabilities() -> dict[str, AgentRuntimeCapabilities]:
+        try:
+            from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
+        except ImportError:
+            return {}
+        capabilities: Mapping[str, AgentRuntimeCapabilities] = AGENT_RUNTIME_CAPABILITIES
+        return dict(capabilities)
+
+    def can_steer(self, topic_id: str) -> bool:
+        """Whether "Steer now" is offered. Chat topics steer by enqueue + yield + chain; agent
+        sessions need a runtime (the host queues the steer when the connection cannot redirect,
+        and `DispatchResult.follow_up` says which happened)."""
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            return True
+        session = self._repos.sessions.find_session(session_id)
+        agent = self._repos.agents.find_agent(session.agent_id) if session and session.agent_id else None
+        caps = self.runtime_capabilities().get(agent.type) if agent else None
+        if caps is None:
+            return False
+        # The descriptor has no such field yet (every runtime steers): the core/ai/runtime
+        # workstream replaces this read with the descriptor's own field.
+        explicit = getattr(caps, "supports_steer", None)
+        return True if explicit is None else bool(explicit)
+
+    # -- agents and sessions --------------------------------------------------------------------
+    def find_agent(self, agent_id: str) -> AgentRecord | None:
+        return self._repos.agents.find_agent(agent_id)
+
+    def agent_workspace(self, agent_id: str) -> str | None:
+        """The path of the agent's first workspace (None without one)."""
+        workspaces = self._repos.agents.list_workspaces(agent_id)
+        return workspaces[0].path if workspaces else None
+
+    def create_session(self, agent_id: str, name: str = "") -> str:
+        """A new session of `agent_id` in the agent's first workspace; returns its topic id."""
+        agent = self._repos.agents.get_agent(agent_id)
+        workspaces = self._repos.agents.list_workspaces(agent_id)
+        session = self._repos.sessions.create_session(
+            agent_id=agent_id, workspace_id=workspaces[0].id if workspaces else None, name=name,
+            model=agent.model)
+        return session_topic_id(session.id)
+
+    async def delete_agent(self, agent_id: str) -> None:
+        """Delete an agent and its sessions (their runtimes released at once)."""
+        await self.services()
+        runtime = self._agent_runtime()
+        if runtime is not None:
+            await runtime.delete_agent(agent_id)
+        else:
+            self._repos.agents.delete_agent(agent_id)
+
+    def save_agent(self, agent_id: str | None, values: dict[str, Any]) -> str:
+        """Create or update an agent (and its workspace) from the agent dialog's values."""
+        agents = self._repos.agents
+        fields = {"name": values["name"], "permission_mode": values["permission_mode"],
+                  "model": values.get("model"), "instructions": values.get("instructions", "")}
+        runtime = self._agent_runtime()
+        if agent_id is None:
+            agent_id = agents.create_agent(type=values["type"], **fields).id
+        elif runtime is not None:
+            # Through the host: a live session of the agent takes the edit at once.
+            runtime.update_agent(agent_id, **fields)
+        else:
+            agents.update_agent(agent_id, **fields)
+        workspace = values.get("workspace")
+        if workspace and not any(w.path == workspace for w in agents.list_workspaces(agent_id)):
+            agents.create_workspace(name=Path(workspace).name or workspace, path=workspace, agent_id=agent_id)
+        return agent_id
+
+    # -- the session header ---------------------------------------------------------------------
+    def session_header_info(self, topic_id: str) -> SessionHeaderInfo | None:
+        """A `SessionHeaderInfo` for an agent session's topic, else None."""
+        from cherry_desktop.core.views.session_header import session_header_info
+
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            return None
+        return session_header_info(self._repos, self._agent_runtime(), session_id)
+
+    async def set_session_permission_mode(self, topic_id: str, mode: str) -> PermissionOutcome:
+        """Save the mode (the session's agent's) and apply it live through the host's reconcile."""
+        from cherry_desktop.core.views.session_header import apply_permission_mode
+
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            raise ValueError(f"{topic_id} is not an agent session")
+        return await apply_permission_mode(self._repos, self._agent_runtime(), session_id, mode)
+
+    def always_allowed(self, topic_id: str) -> tuple[str, ...]:
+        """The tools always allowed in the agent session of `topic_id` (() for another topic)."""
+        from cherry_desktop.core.views.session_header import always_allowed_tools
+
+        session_id = session_id_from_topic(topic_id)
+        return always_allowed_tools(self._repos, session_id) if session_id is not None else ()
+
+    def revoke_always_allowed(self, topic_id: str, tools: list[str]) -> tuple[str, ...]:
+        """Ask again for `tools` in the session of `topic_id`, its live connection at once; returns
+        the tools still always allowed (every window of the session shows them)."""
+        from cherry_desktop.core.views.session_header import revoke_always_allowed
+
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            return ()
+        revoke_always_allowed(self._repos, self._agent_runtime(), session_id, tools)
+        return self.publish_always_allowed(topic_id)
+
+    def publish_always_allowed(self, topic_id: str) -> tuple[str, ...]:
+        """Tell every window of the session which tools are always allowed now (after an
+        "Always allow" answer or a revoke); returns them."""
+        tools = self.always_allowed(topic_id)
+        self.core.shared_cache.set_shared(session_always_allowed_key(topic_id), tools)
+        return tools

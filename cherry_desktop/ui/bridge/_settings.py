@@ -1,0 +1,30 @@
+"""The user's settings (theme, language, background mode, notifications, naming model, ...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+
+from cherry_desktop.ui.bridge._base import CoreBridge
+
+
+class SettingsBridge(CoreBridge):
+    """Reads and changes the settings; a change reaches the running stream broker at once.
+
+    Signals:
+        settings_changed(dict): the user settings after a change.
+    """
+
+    settings_changed = Signal(dict)
+
+    def settings_values(self) -> dict[str, Any]:
+        return self.core.settings.settings.as_dict()
+
+    def update_settings(self, **changes: Any) -> None:
+        self.core.settings.update(**changes)
+        manager = self._stream_manager()
+        mode = changes.get("background_mode")
+        if mode and manager is not None:  # before the services run, the manager is built from settings
+            manager.set_background_mode(mode)
+        self.settings_changed.emit(self.settings_values())

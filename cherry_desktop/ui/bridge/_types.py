@@ -1,0 +1,82 @@
+"""The plain values the bridges hand to widgets (frozen dataclasses, no core records)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Core's records the widgets show as they are: a provider (the providers panel), a topic's
+# usage totals (the usage line).
+from cherry_desktop.core.data import ProviderRecord
+from cherry_desktop.core.data.usage_cost import UsageSums
+
+__all__ = [
+    "ChatIssue",
+    "ChatModelChoice",
+    "ProviderRecord",
+    "QueuedFollowUp",
+    "SidebarAgent",
+    "SidebarSession",
+    "SidebarTopic",
+    "UsageSums",
+]
+
+
+@dataclass(frozen=True)
+class ChatModelChoice:
+    """A model a chat can use: one of an enabled provider's models."""
+
+    unique_model_id: str
+    name: str
+    provider_id: str
+    provider_name: str
+
+
+@dataclass(frozen=True)
+class ChatIssue:
+    """Why a chat topic cannot send yet; `code` is one of "no-model", "model-unavailable",
+    "provider-disabled", "missing-key", "keyring-unavailable" (the UI words it)."""
+
+    code: str
+    provider_name: str = ""
+    provider_id: str = ""
+
+    @property
+    def blocks_send(self) -> bool:
+        """Whether a send would surely fail. A model missing from the records may still be
+        served (its provider decides), and core words that failure if it comes."""
+        return self.code not in ("model-unavailable", "extra-model-unavailable")
+
+
+@dataclass(frozen=True)
+class QueuedFollowUp:
+    """One queued follow-up of an agent session, as the queue dock lists it."""
+
+    message_id: str
+    text: str
+    is_steer: bool
+
+
+@dataclass(frozen=True)
+class SidebarSession:
+    """An agent session as the sidebar lists it."""
+
+    topic_id: str
+    session_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class SidebarAgent:
+    """An agent with its sessions, newest first, as the sidebar lists them."""
+
+    agent_id: str
+    name: str
+    sessions: tuple[SidebarSession, ...]
+
+
+@dataclass(frozen=True)
+class SidebarTopic:
+    """A chat topic as the sidebar lists it."""
+
+    topic_id: str
+    name: str

@@ -1,0 +1,153 @@
+"""Message actions: a small toolbar over the hovered row (one per view, moved from row to row)
+and the same actions in the row's context menu.
+
+Copy (as Markdown), Edit and resend (user rows), Regenerate (assistant rows of chats), Delete
+(undoable for a few seconds: the window deletes once the undo bar times out).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal, SignalInstance
+from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
+
+if TYPE_CHECKING:
+    from cherry_desktop.ui.chat._message_row import MessageRow
+
+UNDO_SECONDS = 6
+COPY_SHORTCUT = "Ctrl+Shift+C"
+REGENERATE_SHORTCUT = "Ctrl+Shift+R"
+EDIT_SHORTCUT = "Up"  # in an empty composer: edit the last message you sent
+DELETE_SHORTCUT = "Del"
+
+
+class MessageActions(QFrame):
+    """The hover toolbar. Signals carry the row's message id.
+
+    Signals:
+        copy_requested(str), edit_requested(str), regenerate_requested(str),
+        delete_requested(str)
+    """
+
+    copy_requested = Signal(str)
+    edit_requested = Signal(str)
+    regenerate_requested = Signal(str)
+    delete_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("messageActions")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        self.message_id = ""
+
+        def button(name: str, text: str, tip: str, signal: SignalInstance) -> QToolButton:
+            b = QToolButton(self)
+            b.setObjectName(name)
+            b.setText(text)
+            b.setToolTip(tip)
+            b.setCursor(Qt.CursorShape.PointingHandCursor)
+            b.clicked.connect(lambda: signal.emit(self.message_id))
+            layout.addWidget(b)
+            return b
+
+        self.copy_button = button("copyMessageButton", self.tr("Copy"),
+                                  self.tr("Copy as Markdown (%1)").replace("%1", COPY_SHORTCUT),
+                                  self.copy_requested)
+        self.edit_button = button("editMessageButton", self.tr("Edit"),
+                                  self.tr("Edit and send again (%1 in an empty message box)").replace(
+                                      "%1", EDIT_SHORTCUT), self.edit_requested)
+        self.regenerate_button = button("regenerateButton", self.tr("Regenerate"),
+                                        self.tr("Another answer (%1)").replace("%1", REGENERATE_SHORTCUT),
+                                        self.regenerate_requested)
+        self.delete_button = button("deleteMessageButton", self.tr("Delete"),
+                                    self.tr("Delete this message (you can undo it)"), self.delete_requested)
+        self.setVisible(False)
+
+    def configure(self, row: MessageRow, *, can_edit: bool, can_regenerate: bool, can_delete: bool) -> None:
+        self.message_id = row.message_id
+        self.edit_button.setVisible(can_edit)
+        self.regenerate_button.setVisible(can_regenerate)
+        self.delete_button.setVisible(can_delete)
+
+    def show_over(self, row: MessageRow) -> None:
+        """Show at the row's top right corner (this widget is the rows' sibling)."""
+        self.adjustSize()
+        parent = self.parentWidget()
+        self.move(row.mapTo(parent, QPoint(row.width() - self.width() - 8, 4)) if parent is not None
+                  else QPoint(0, 0))
+        self.raise_()
+        self.show()
+
+    def fill_menu(self, menu: QMenu) -> None:
+        """The same actions, with their shortcuts, for the row's context menu."""
+        def add(text: str, shortcut: str, signal: SignalInstance, visible: bool = True) -> None:
+            if visible:
+                action = menu.addAction(text, lambda: signal.emit(self.message_id))
+                if shortcut:
+                    action.setShortcut(QKeySequence(shortcut))
+        add(self.tr("Copy as Markdown"), COPY_SHORTCUT, self.copy_requested)
+        add(self.tr("Edit and resend"), "", self.edit_requested, not self.edit_button.isHidden())
+        add(self.tr("Regenerate"), REGENERATE_SHORTCUT, self.regenerate_requested,
+            not self.regenerate_button.isHidden())
+        add(self.tr("Delete"), DELETE_SHORTCUT, self.delete_requested, not self.delete_button.isHidden())
+
+
+def copy_markdown(text: str) -> None:
+    clipboard = QGuiApplication.clipboard()
+    if clipboard is not None:
+        clipboard.setText(text)
+
+
+class UndoBar(QFrame):
+    """'Message deleted · Undo' for `UNDO_SECONDS`; then `expired`, unless undone.
+
+    Signals:
+        undone(str): the user took the deletion back (message id).
+        expired(str): the time is up: delete for real (message id).
+    """
+
+    undone = Signal(str)
+    expired = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("undoBar")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(12, 4, 12, 4)
+        self.label = QLabel(self.tr("Message deleted"), self)
+        self.label.setObjectName("undoText")
+        layout.addWidget(self.label, 1)
+        self.undo_button = QPushButton(self.tr("Undo"), self)
+        self.undo_button.setObjectName("undoDeleteButton")
+        self.undo_button.clicked.connect(self.undo)
+        layout.addWidget(self.undo_button)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.commit)
+        self.message_id: str | None = None
+        self.setVisible(False)
+
+    def offer(self, message_id: str) -> None:
+        self.commit()  # a previous deletion is final once another one starts
+        self.message_id = message_id
+        self._timer.start(UNDO_SECONDS * 1000)
+        self.show()
+
+    def undo(self) -> None:
+        message_id, self.message_id = self.message_id, None
+        self._timer.stop()
+        self.hide()
+        if message_id is not None:
+            self.undone.emit(message_id)
+
+    def commit(self) -> None:
+        """Make the pending deletion final now (time up, another deletion, window closing)."""
+        message_id, self.message_id = self.message_id, None
+        self._timer.stop()
+        self.hide()
+        if message_id is not None:
+            self.expired.emit(message_id)

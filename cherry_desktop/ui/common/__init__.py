@@ -1,0 +1,19 @@
+"""Small helpers every part of the screen uses: tasks spawned from widgets, a flow layout, the
+locales the app is translated into."""
+
+from __future__ import annotations
+
+from cherry_desktop.ui.common._flow_layout import FlowLayout, flow_policy
+from cherry_desktop.ui.common._json import Json, JsonObject
+from cherry_desktop.ui.common._locales import LOCALES
+from cherry_desktop.ui.common._tasks import drain, spawn
+
+__all__ = [
+    "LOCALES",
+    "FlowLayout",
+    "Json",
+    "JsonObject",
+    "drain",
+    "flow_policy",
+    "spawn"
+]

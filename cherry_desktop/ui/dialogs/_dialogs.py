@@ -1,0 +1,274 @@
+"""The agent create/edit dialog (driven only by `AGENT_RUNTIME_CAPABILITIES`) and Settings."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cherry_desktop.ui.bridge import Bridges
+from cherry_desktop.ui.common import LOCALES, JsonObject
+from cherry_desktop.ui.dialogs._providers_dialog import ProvidersDialog
+from cherry_desktop.ui.dialogs._providers_panel import ProvidersPanel
+from cherry_desktop.ui.session import permission_mode_label, runtime_label
+
+if TYPE_CHECKING:
+    from cherry_desktop.ui.bridge import AgentRuntimeCapabilities
+
+log = logging.getLogger(__name__)
+
+
+class AgentDialog(QDialog):
+    """Create or edit an agent: runtime, permission mode, model and workspace all come from
+    the runtime's capability descriptor, never from a branch on a runtime name."""
+
+    def __init__(self, bridges: Bridges, agent_id: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("agentDialog")
+        self.bridges = bridges
+        self.agent_id = agent_id
+        self.capabilities = bridges.sessions.runtime_capabilities()
+        agent = bridges.sessions.find_agent(agent_id) if agent_id else None
+        self.setWindowTitle(self.tr("Edit agent") if agent else self.tr("New agent"))
+        form = QFormLayout(self)
+        self.name_edit = QLineEdit(agent.name if agent else "", self)
+        self.name_edit.setObjectName("agentName")
+        form.addRow(self.tr("Name"), self.name_edit)
+        self.runtime_combo = QComboBox(self)
+        self.runtime_combo.setObjectName("runtimeCombo")
+        for kind, caps in self.capabilities.items():
+            self.runtime_combo.addItem(runtime_label(caps), kind)
+        form.addRow(self.tr("Runtime"), self.runtime_combo)
+        self.permission_combo = QComboBox(self)
+        self.permission_combo.setObjectName("permissionCombo")
+        form.addRow(self.tr("Permissions"), self.permission_combo)
+        self.model_combo = QComboBox(self)
+        self.model_combo.setObjectName("modelCombo")
+        self.model_combo.currentIndexChanged.connect(lambda _i: self._refresh_model_hint())
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model_combo, 1)
+        providers = QPushButton(self.tr("Providers…"), self)
+        providers.setObjectName("agentProvidersButton")
+        providers.clicked.connect(self._open_providers)
+        model_row.addWidget(providers)
+        form.addRow(self.tr("Model"), model_row)
+        self.model_hint = QLabel(self)
+        self.model_hint.setObjectName("fieldHint")
+        self.model_hint.setWordWrap(True)
+        form.addRow("", self.model_hint)
+        ws_row = QHBoxLayout()
+        self.workspace_edit = QLineEdit(self)
+        self.workspace_edit.setObjectName("workspacePath")
+        browse = QPushButton(self.tr("Browse…"), self)
+        browse.clicked.connect(self._browse)
+        ws_row.addWidget(self.workspace_edit, 1)
+        ws_row.addWidget(browse)
+        form.addRow(self.tr("Workspace"), ws_row)
+        self.instructions = QPlainTextEdit(agent.instructions if agent else "", self)
+        self.instructions.setObjectName("agentInstructions")
+        self.instructions.setPlaceholderText(self.tr("Optional system prompt"))
+        form.addRow(self.tr("Instructions"), self.instructions)
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("dialogError")
+        form.addRow(self.error_label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.runtime_combo.currentIndexChanged.connect(self._runtime_changed)
+        if agent is not None:
+            index = self.runtime_combo.findData(agent.type)
+            if index >= 0:
+                self.runtime_combo.setCurrentIndex(index)
+            self.runtime_combo.setEnabled(False)  # a session's runtime does not change under it
+            workspace = bridges.sessions.agent_workspace(agent.id)
+            if workspace:
+                self.workspace_edit.setText(workspace)
+        self._runtime_changed()
+        if agent is not None:
+            self._select(self.permission_combo, agent.permission_mode)
+            self._select(self.model_combo, agent.model)
+
+    @staticmethod
+    def _select(combo: QComboBox, value: object) -> None:
+        index = combo.findData(value)
+        if index >= 0:
+            combo.setCurrentIndex(index)
+
+    def _mode_label(self, mode: str) -> str:
+        return permission_mode_label(mode)
+
+    def current_caps(self) -> AgentRuntimeCapabilities | None:
+        return self.capabilities.get(self.runtime_combo.currentData())
+
+    def _runtime_changed(self) -> None:
+        caps = self.current_caps()
+        self.permission_combo.clear()
+        self.model_combo.clear()
+        if caps is None:
+            return
+        for mode in caps.permission_modes:
+            self.permission_combo.addItem(self._mode_label(mode), mode)
+        self._select(self.permission_combo, caps.create_defaults.permission_mode)
+        providers = {p.id: p for p in self.bridges.providers.list_providers()}
+        for model in self.bridges.providers.list_models():
+            provider = providers.get(model.provider_id)
+            if caps.is_model_compatible(provider, model):
+                label = f"{model.name} ({provider.name})" if provider else model.name
+                self.model_combo.addItem(label, model.unique_model_id)
+        if caps.create_defaults.model:
+            self._select(self.model_combo, caps.create_defaults.model)
+        self._refresh_model_hint()
+
+    def _refresh_model_hint(self) -> None:
+        """Say where the runtime's credentials come from, or why no model is listed."""
+        umid = self.model_combo.currentData()
+        if not umid:
+            self.model_hint.setText(self.tr("No model fits this runtime yet: add an Anthropic provider, or mark an "
+                                            "Anthropic-compatible one, in Providers."))
+            return
+        provider_id = str(umid).partition("::")[0]
+        provider = self.bridges.providers.find_provider(provider_id)
+        caps = self.current_caps()
+        assert caps is not None  # the models listed are this runtime's
+        via_gateway = provider is not None and caps.via_gateway(provider)
+        if provider is None or provider.settings.get("demo") or self.bridges.providers.has_api_key(provider_id):
+            self.model_hint.setText(self.tr("%1 reaches this model through Cherry's API gateway (Settings, API "
+                                            "gateway).").replace("%1", runtime_label(caps)) if via_gateway else "")
+            return
+        if caps.own_login and not via_gateway:
+            hint = self.tr("No API key is stored for %1: %2 signs in with your own %2 login.")
+        else:
+            hint = self.tr("No API key is stored for %1, and %2 needs one: add it in Providers.")
+        self.model_hint.setText(hint.replace("%1", provider.name or provider.id).replace("%2", runtime_label(caps)))
+
+    def _open_providers(self) -> None:
+        current = self.model_combo.currentData()
+        ProvidersDialog(self.bridges.providers, None, self).exec()
+        self._runtime_changed()
+        self._select(self.model_combo, current)
+
+    def _browse(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("Choose a workspace folder"),
+                                                self.workspace_edit.text() or str(Path.home()))
+        if path:
+            self.workspace_edit.setText(path)
+
+    def values(self) -> JsonObject:
+        return {
+            "name": self.name_edit.text().strip(),
+            "type": self.runtime_combo.currentData(),
+            "permission_mode": self.permission_combo.currentData(),
+            "model": self.model_combo.currentData(),
+            "workspace": self.workspace_edit.text().strip(),
+            "instructions": self.instructions.toPlainText(),
+        }
+
+    def save(self) -> None:
+        v = self.values()
+        if not v["name"]:
+            self.error_label.setText(self.tr("Give the agent a name."))
+            return
+        if v["type"] is None:
+            self.error_label.setText(self.tr("No agent runtime is available."))
+            return
+        if v["workspace"] and not Path(v["workspace"]).is_dir():
+            self.error_label.setText(self.tr("The workspace folder does not exist."))
+            return
+        self.agent_id = self.bridges.sessions.save_agent(self.agent_id, v)
+        self.accept()
+
+
+class SettingsDialog(QDialog):
+    """General settings (language, theme, background mode) and the Providers tab (models, and
+    API keys in the keyring). Provider edits apply as they are made, like in the Providers
+    dialog; Save and Cancel are about the General tab (and a key still being typed)."""
+
+    def __init__(self, bridges: Bridges, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingsDialog")
+        self.setWindowTitle(self.tr("Settings"))
+        self.resize(840, 580)
+        self.bridges = bridges
+        settings = bridges.settings.settings_values()
+        layout = QVBoxLayout(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("settingsTabs")
+        layout.addWidget(self.tabs, 1)
+        general = QWidget(self)
+        form = QFormLayout(general)
+        self.language = QComboBox(self)
+        self.language.setObjectName("languageCombo")
+        self.language.addItem(self.tr("Follow system"), "")
+        names = {"en_US": "English", "zh_CN": "简体中文", "zh_TW": "繁體中文"}
+        for locale in LOCALES:
+            self.language.addItem(names.get(locale, locale), locale)
+        self._select(self.language, settings.get("language", ""))
+        form.addRow(self.tr("Language"), self.language)
+        self.theme = QComboBox(self)
+        self.theme.setObjectName("themeCombo")
+        self.theme.addItem(self.tr("Follow system"), "system")
+        self.theme.addItem(self.tr("Light"), "light")
+        self.theme.addItem(self.tr("Dark"), "dark")
+        self._select(self.theme, settings.get("theme", "system"))
+        form.addRow(self.tr("Theme"), self.theme)
+        self.background = QComboBox(self)
+        self.background.setObjectName("backgroundCombo")
+        self.background.addItem(self.tr("Keep replying when all windows are closed"), "continue")
+        self.background.addItem(self.tr("Stop replies nobody is watching"), "abort")
+        self._select(self.background, settings.get("background_mode", "continue"))
+        form.addRow(self.tr("Background"), self.background)
+        self.tabs.addTab(general, self.tr("General"))
+        self.providers = ProvidersPanel(bridges.providers, self)
+        self.tabs.addTab(self.providers, self.tr("Providers"))
+        from cherry_desktop.ui.dialogs._gateway_settings import GatewaySettingsPanel
+
+        self.gateway = GatewaySettingsPanel(bridges.gateway, self)
+        self.tabs.addTab(self.gateway, self.tr("API gateway"))
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("dialogError")
+        self.error_label.setWordWrap(True)
+        layout.addWidget(self.error_label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def show_providers(self, provider_id: str | None = None) -> None:
+        self.tabs.setCurrentWidget(self.providers)
+        if provider_id:
+            self.providers.select_provider(provider_id)
+
+    @staticmethod
+    def _select(combo: QComboBox, value: object) -> None:
+        index = combo.findData(value)
+        if index >= 0:
+            combo.setCurrentIndex(index)
+
+    def values(self) -> JsonObject:
+        return {"language": self.language.currentData(), "theme": self.theme.currentData(),
+                "background_mode": self.background.currentData()}
+
+    def save(self) -> None:
+        # A key typed in the Providers tab is stored with Save; the tab says why if it cannot be.
+        if not self.providers.commit_pending():
+            self.show_providers()
+            return
+        self.bridges.settings.update_settings(**self.values())
+        self.accept()

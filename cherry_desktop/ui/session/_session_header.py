@@ -1,0 +1,263 @@
+"""An agent session's header: agent, model, workspace folder (click opens it), the tools always
+allowed in the session (a menu asks again), permission mode (applied to the live session), and
+a context meter from the runtime's context usage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cherry_desktop.ui.session._always_allowed import AlwaysAllowedButton
+from cherry_desktop.ui.session._permission_modes import permission_mode_label
+
+if TYPE_CHECKING:
+    from cherry_desktop.core.state.shared_cache import AgentRuntimeSetup
+    from cherry_desktop.core.views.session_header import SessionHeaderInfo
+    from cherry_desktop.ui.bridge import StreamChunk
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that gives way when the header is narrow: it shrinks to a few
+    characters and draws its text elided ("Agent: A very lo…"), the full text in its tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("M") * 6), hint.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment()), text)
+
+
+class CurrentTextCombo(QComboBox):
+    """A combo exactly as wide as its current text (and its arrow), at every width: it never
+    truncates what is chosen, and takes no room for a longer mode that is not. The popup is as
+    wide as its longest item."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.currentIndexChanged.connect(self.updateGeometry)
+
+    def sizeHint(self) -> QSize:
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        text = QSize(self.fontMetrics().horizontalAdvance(self.currentText()), self.fontMetrics().height())
+        return self.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, self)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def set_items(self, items: list[tuple[str, str]], current: str) -> None:
+        """Replace the (label, data) items and choose `current`, with no `activated` or
+        `currentIndexChanged` (not the user's choice). The geometry is updated here: with the
+        signals blocked, nothing else tells the layout that the current text changed (a window
+        opened empty and then shown a session kept its combo at an empty combo's width)."""
+        self.blockSignals(True)
+        self.clear()
+        for label, data in items:
+            self.addItem(label, data)
+        self.setCurrentIndex(max(0, self.findData(current)))
+        self.blockSignals(False)
+        self.updateGeometry()
+
+    def showPopup(self) -> None:
+        view = self.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width())
+        super().showPopup()
+
+
+class SessionHeader(QFrame):
+    """Signals:
+        permission_chosen(str): the user picked a permission mode.
+        grants_revoked(list): the user asked to be asked again for these always-allowed tools.
+    """
+
+    permission_chosen = Signal(str)
+    grants_revoked = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sessionHeader")
+        v = QVBoxLayout(self)
+        v.setContentsMargins(14, 4, 14, 4)
+        v.setSpacing(2)
+        h = QHBoxLayout()
+        h.setSpacing(10)
+        v.addLayout(h)
+        self.agent_label = ElidedLabel(self)
+        self.agent_label.setObjectName("sessionAgent")
+        self.model_label = ElidedLabel(self)
+        self.model_label.setObjectName("sessionModel")
+        self.folder_button = QPushButton(self)
+        self.folder_button.setObjectName("sessionFolder")
+        self.folder_button.setFlat(True)
+        self.folder_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon))
+        self.folder_button.clicked.connect(self.open_folder)
+        self.permission_combo = CurrentTextCombo(self)
+        self.permission_combo.setObjectName("sessionPermission")
+        self.permission_combo.setToolTip(self.tr("Permission mode of this agent, applied to the running session"))
+        self.permission_combo.activated.connect(self._on_permission)
+        self.context_meter = QProgressBar(self)
+        self.context_meter.setObjectName("contextMeter")
+        self.context_meter.setRange(0, 100)
+        self.context_meter.setMaximumWidth(160)
+        self.todo_label = QLabel(self)
+        self.todo_label.setObjectName("sessionTodos")
+        self.todo_label.setVisible(False)
+        self.always_allowed = AlwaysAllowedButton(self)
+        self.always_allowed.revoke_requested.connect(self.grants_revoked)
+        # What became of a mode change: a line of its own under the controls, wrapped to the
+        # header's width (beside them it squeezed the combo and grew into a column).
+        self.notice = QLabel(self)
+        self.notice.setObjectName("sessionNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setVisible(False)
+        for w in (self.agent_label, self.model_label, self.folder_button):
+            h.addWidget(w)
+        h.addStretch(1)
+        h.addWidget(self.todo_label)
+        h.addWidget(self.always_allowed)
+        h.addWidget(self.permission_combo)
+        h.addWidget(self.context_meter)
+        v.addWidget(self.notice)
+        # The session's runtime being set up before it can start (pi installed on first use).
+        self.setup_label = ElidedLabel(self)
+        self.setup_label.setObjectName("sessionRuntimeSetup")
+        self.setup_label.setVisible(False)
+        v.addWidget(self.setup_label)
+        self.workspace_path: str | None = None
+        self.mode = ""
+        self.agent_type = ""
+        #: Opens a folder (QDesktopServices by default; tests swap it).
+        self.opener: Callable[[str], object] = lambda path: QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    def mode_label(self, mode: str) -> str:
+        return permission_mode_label(mode)
+
+    def show_info(self, info: SessionHeaderInfo | None) -> None:
+        """Fill from a `SessionHeaderInfo`; hide for None (not an agent session)."""
+        self.setVisible(info is not None)
+        if info is None:
+            self.agent_type = ""
+            return
+        self.agent_label.setText(self.tr("Agent: %1").replace("%1", info.agent_name or self.tr("Untitled agent")))
+        self.model_label.setText(self.tr("Model: %1").replace("%1", info.model_name or self.tr("the agent's default")))
+        self.workspace_path = info.workspace_path
+        path = info.workspace_path
+        self.folder_button.setVisible(bool(path))
+        if path:
+            self.folder_button.setText(Path(path).name or path)
+            self.folder_button.setToolTip(self.tr("Open %1").replace("%1", path))
+        self.mode = info.permission_mode
+        self.agent_type = info.agent_type
+        self.permission_combo.set_items([(self.mode_label(m), m) for m in info.permission_modes], info.permission_mode)
+        self.set_context_usage(info.context_used, info.context_max)
+        self.always_allowed.set_tools(info.always_allowed_tools)
+        self.notice.clear()
+        self.notice.setVisible(False)
+
+    def show_runtime_setup(self, setup: AgentRuntimeSetup | None) -> None:
+        """An `AgentRuntimeSetup` of this session's runtime (its first use installs it), or None."""
+        self.setup_label.setVisible(setup is not None)
+        if setup is None:
+            return
+        text = self.tr("Installing %1 %2 for its first use (about 15 s)…").replace(
+            "%1", setup.runtime_type).replace("%2", setup.version)
+        if setup.last_line:
+            text += " " + setup.last_line
+        self.setup_label.setText(text)
+
+    def set_context_usage(self, used: int | None, maximum: int | None) -> None:
+        if used is None or not maximum:
+            self.context_meter.setVisible(False)
+            return
+        percent = min(100, round(used * 100 / maximum))
+        self.context_meter.setVisible(True)
+        self.context_meter.setValue(percent)
+        self.context_meter.setFormat(self.tr("Context %1%").replace("%1", str(percent)))
+        self.context_meter.setToolTip(self.tr("%1 of %2 tokens of context used")
+                                      .replace("%1", f"{used:,}").replace("%2", f"{maximum:,}"))
+
+    def set_todos(self, todos: list[dict[str, str]] | None) -> None:
+        """The running turn's todo list (TodoWrite): progress, and the item in progress; None
+        hides it (the turn ended)."""
+        if not todos:
+            self.todo_label.setVisible(False)
+            return
+        done = sum(1 for t in todos if t["status"] == "completed")
+        current = next((t["active_form"] for t in todos if t["status"] == "in_progress"), "")
+        text = self.tr("Todos %1/%2").replace("%1", str(done)).replace("%2", str(len(todos)))
+        self.todo_label.setText(f"{text} · {current}" if current else text)
+        self.todo_label.setToolTip("\n".join(t["content"] for t in todos))
+        self.todo_label.setVisible(True)
+
+    def open_folder(self) -> None:
+        if self.workspace_path:
+            self.opener(self.workspace_path)
+
+    def _on_permission(self, index: int) -> None:
+        mode = self.permission_combo.itemData(index)
+        if mode and mode != self.mode:
+            self.permission_chosen.emit(mode)
+
+    def show_outcome(self, mode: str, outcome: str) -> None:
+        """Say what became of a mode change (`PermissionOutcome` value)."""
+        label = self.mode_label(mode)
+        self.mode = mode
+        if outcome == "applied":
+            self.notice.setText(self.tr("Now: %1").replace("%1", label))
+            self.notice.setProperty("state", "ok")
+        elif outcome == "next-turn":
+            self.notice.setText(self.tr("Applies from the next turn"))
+            self.notice.setProperty("state", "ok")
+        else:
+            self.notice.setText(self.tr("The running session refused the change; it applies from the next turn"))
+            self.notice.setProperty("state", "denied")
+        if self.always_allowed.tools and outcome != "denied":  # a new mode keeps them: say so
+            self.notice.setText(self.notice.text() + " · " + self.tr("Still always allowed: %1").replace(
+                "%1", ", ".join(self.always_allowed.tools)))
+        self.notice.setVisible(True)
+        self.notice.style().unpolish(self.notice)
+        self.notice.style().polish(self.notice)
+
+
+def follow_session_header(header: SessionHeader, batch: list[StreamChunk]) -> None:
+    """Feed the header from a window's live chunks: context usage, the turn's todo list."""
+    from cherry_desktop.ui.chat import TODO_TOOL, todos_of
+
+    for item in batch:
+        chunk = item.chunk
+        kind = chunk.type
+        if kind == "data-context-usage" and isinstance(chunk.data, dict):
+            header.set_context_usage(chunk.data.get("used_tokens"), chunk.data.get("max_tokens"))
+        elif kind == "tool-input-available" and chunk.tool_name == TODO_TOOL:
+            header.set_todos(todos_of(chunk.input))

@@ -1,0 +1,11 @@
+"""The left pane: the list of agents, sessions and chats, and search across them.
+"""
+
+from __future__ import annotations
+
+from cherry_desktop.ui.sidebar._search import SearchPanel, reveal_message
+from cherry_desktop.ui.sidebar._sidebar import SessionList
+
+__all__ = [
+    "SearchPanel", "SessionList", "reveal_message"
+]

@@ -1,0 +1,226 @@
+"""The sidebar: agents with their sessions, chat topics, and a status badge per row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import QHeaderView, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
+
+from cherry_desktop.core.state.shared_cache import TOPIC_TITLE_PREFIX
+from cherry_desktop.ui.bridge import ChatsBridge, QtSharedCache, TopicStatusView
+
+TOPIC_ROLE = Qt.ItemDataRole.UserRole
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+ID_ROLE = Qt.ItemDataRole.UserRole + 2
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+class StatusBadge(QLabel):
+    """A topic's status: spinner (pending/streaming), approval pill, red error dot, green
+    completion dot until the completion is seen."""
+
+    def __init__(self, topic_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("statusBadge")
+        self.topic_id = topic_id
+        self.state = ""
+        self._frame = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(100)
+        self._timer.timeout.connect(self._spin)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+    def set_state(self, state: str) -> None:
+        if state == self.state:
+            return
+        self.state = state
+        self.setProperty("state", state)
+        if state in ("pending", "streaming"):
+            self._timer.start()
+            self._spin()
+            self.setToolTip(self.tr("Replying…"))
+        else:
+            self._timer.stop()
+            text, tip = {
+                "approval": (self.tr("Approval"), self.tr("Waiting for your approval")),
+                "error": ("●", self.tr("The last reply failed")),
+                "done": ("●", self.tr("New reply")),
+            }.get(state, ("", ""))
+            self.setText(text)
+            self.setToolTip(tip)
+        self.style().unpolish(self)
+        self.style().polish(self)
+
+    def _spin(self) -> None:
+        self._frame = (self._frame + 1) % len(SPINNER)
+        self.setText(SPINNER[self._frame])
+
+
+def badge_state(status: TopicStatusView, unseen_completion: bool) -> str:
+    if status.awaiting_approval:
+        return "approval"
+    if status.status in ("pending", "streaming"):
+        return status.status
+    if status.status == "error":
+        return "error"
+    if status.status == "done" and unseen_completion:
+        return "done"
+    return ""
+
+
+class SessionList(QTreeWidget):
+    """Agents → sessions, then chat topics. A click opens, a double click or F2 renames (so does
+    the context menu, which also offers
+    "Open in new window", new / delete session, edit agent). Names follow the shared cache's
+    `topic.title.*` (auto-naming, a rename in another window).
+
+    Signals:
+        open_requested(str, bool): topic id, and whether to open it in a new window.
+        new_session_requested(str): agent id.
+        rename_requested(str): topic id.
+        delete_requested(str): topic id.
+        edit_agent_requested(str): agent id.
+        new_agent_requested(): the user wants a new agent.
+        new_chat_requested(): the user wants a new chat topic.
+    """
+
+    open_requested = Signal(str, bool)
+    new_session_requested = Signal(str)
+    rename_requested = Signal(str)
+    delete_requested = Signal(str)
+    edit_agent_requested = Signal(str)
+    new_agent_requested = Signal()
+    new_chat_requested = Signal()
+
+    def __init__(self, bridge: ChatsBridge, cache: QtSharedCache, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sessionList")
+        self.bridge = bridge
+        self.cache = cache
+        self.setColumnCount(2)
+        self.setHeaderHidden(True)
+        self.setRootIsDecorated(True)
+        self.setAllColumnsShowFocus(True)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        self.setColumnWidth(1, 64)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+        self.itemActivated.connect(self._activated)
+        self.itemClicked.connect(self._activated)
+        self.itemDoubleClicked.connect(self._rename_item)
+        # The list never takes the keyboard focus (NoFocus above): F2 is the window's, so it
+        # works from the composer or the search box too.
+        self.rename_shortcut = QShortcut(QKeySequence(Qt.Key.Key_F2), self)
+        self.rename_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.rename_shortcut.activated.connect(self._rename_current)
+        self.badges: dict[str, StatusBadge] = {}
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self.current_topic: str | None = None
+        # Follow first, then read the snapshot: nothing can slip between the two.
+        cache.changed.connect(self._on_cache_changed)
+        self.reload()
+
+    def reload(self) -> None:
+        self.clear()
+        self.badges.clear()
+        self._items.clear()
+        agents_root = QTreeWidgetItem(self, [self.tr("Agents")])
+        agents_root.setData(0, KIND_ROLE, "agents")
+        for agent in self.bridge.sidebar_agents():
+            a_item = QTreeWidgetItem(agents_root, [agent.name or self.tr("Untitled agent")])
+            a_item.setData(0, KIND_ROLE, "agent")
+            a_item.setData(0, ID_ROLE, agent.agent_id)
+            for session in agent.sessions:
+                self._add_topic(a_item, session.topic_id, session.name or self.tr("New session"), "session",
+                                session.session_id)
+            a_item.setExpanded(True)
+        agents_root.setExpanded(True)
+        chats_root = QTreeWidgetItem(self, [self.tr("Chats")])
+        chats_root.setData(0, KIND_ROLE, "chats")
+        for topic in self.bridge.sidebar_chats():
+            self._add_topic(chats_root, topic.topic_id, topic.name or self.tr("New chat"), "topic", topic.topic_id)
+        chats_root.setExpanded(True)
+        if self.current_topic:
+            self.select_topic(self.current_topic)
+
+    def _add_topic(self, parent: QTreeWidgetItem, topic_id: str, name: str, kind: str, raw_id: str) -> None:
+        item = QTreeWidgetItem(parent, [name, ""])
+        item.setData(0, TOPIC_ROLE, topic_id)
+        item.setData(0, KIND_ROLE, kind)
+        item.setData(0, ID_ROLE, raw_id)
+        badge = StatusBadge(topic_id)
+        self.setItemWidget(item, 1, badge)
+        self.badges[topic_id] = badge
+        self._items[topic_id] = item
+        self.refresh_badge(topic_id)
+
+    def refresh_badge(self, topic_id: str) -> None:
+        badge = self.badges.get(topic_id)
+        if badge is not None:
+            badge.set_state(badge_state(self.cache.topic_status(topic_id), self.cache.has_unseen_completion(topic_id)))
+
+    def _on_cache_changed(self, key: str, value: Any) -> None:
+        if key.startswith(TOPIC_TITLE_PREFIX):
+            item = self._items.get(key[len(TOPIC_TITLE_PREFIX):])
+            if item is not None and isinstance(value, str) and value:
+                item.setText(0, value)
+            return
+        topic_id = key.split(".", 3)[-1] if key.startswith("topic.stream.") else None
+        if topic_id is not None:
+            self.refresh_badge(topic_id)
+
+    def select_topic(self, topic_id: str) -> None:
+        self.current_topic = topic_id
+        item = self._items.get(topic_id)
+        if item is not None:
+            self.setCurrentItem(item)
+
+    def item_for(self, topic_id: str) -> QTreeWidgetItem | None:
+        return self._items.get(topic_id)
+
+    def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        topic_id = item.data(0, TOPIC_ROLE)
+        if topic_id:
+            self.open_requested.emit(topic_id, False)
+
+    def _rename_item(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        topic_id = item.data(0, TOPIC_ROLE)
+        if topic_id:
+            self.rename_requested.emit(topic_id)
+
+    def _rename_current(self) -> None:
+        item = self.currentItem()
+        if item is not None and item.data(0, TOPIC_ROLE):
+            self._rename_item(item)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_F2:  # sent to the list itself (the shortcut did not run)
+            self._rename_current()
+            return
+        super().keyPressEvent(event)
+
+    def _menu(self, pos: QPoint) -> None:
+        item = self.itemAt(pos)
+        menu = QMenu(self)
+        kind = item.data(0, KIND_ROLE) if item is not None else None
+        if item is not None and item.data(0, TOPIC_ROLE):
+            topic_id = item.data(0, TOPIC_ROLE)
+            menu.addAction(self.tr("Open"), lambda: self.open_requested.emit(topic_id, False))
+            menu.addAction(self.tr("Open in new window"), lambda: self.open_requested.emit(topic_id, True))
+            menu.addSeparator()
+            menu.addAction(self.tr("Rename…"), lambda: self.rename_requested.emit(topic_id))
+            menu.addAction(self.tr("Delete"), lambda: self.delete_requested.emit(topic_id))
+        elif item is not None and kind == "agent":
+            agent_id = item.data(0, ID_ROLE)
+            menu.addAction(self.tr("New session"), lambda: self.new_session_requested.emit(agent_id))
+            menu.addAction(self.tr("Edit agent…"), lambda: self.edit_agent_requested.emit(agent_id))
+        else:
+            menu.addAction(self.tr("New agent…"), self.new_agent_requested.emit)
+            menu.addAction(self.tr("New chat"), self.new_chat_requested.emit)
+        menu.exec(self.viewport().mapToGlobal(pos))
