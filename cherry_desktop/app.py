@@ -1,7 +1,9 @@
 """Composition root: parse the command line, start core, then Qt and the first window.
 
 `cherry-desktop [--data-dir DIR] [--demo] [--screenshot PNG]`, `cherry-desktop --version`,
-`cherry-desktop doctor [--data-dir DIR]`. Qt is imported only on the GUI path, so `doctor`
+`cherry-desktop doctor [--data-dir DIR]`, `cherry-desktop serve [--data-dir DIR] [--port N]
+[--key KEY] [--demo]` (`cherry_desktop.serve`: core and the API without a window). Qt is
+imported only on the GUI path, so `doctor`
 and `--version` work without a display.
 """
 
@@ -52,6 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
                              help="install the pinned pi coding agent with npm into the app's runtime folder")
     install.add_argument("--prefix", metavar="DIR", type=Path, default=None,
                          help="install into DIR instead (an npm --prefix)")
+    serve = sub.add_parser("serve", parents=[common],
+                           help="run core and the local API (agents, topics, models) without a window")
+    serve.add_argument("--port", type=int, default=None,
+                       help="the port on 127.0.0.1 (default: the gateway port of Settings, 23333)")
+    serve.add_argument("--key", default=None,
+                       help="the API key for this run (also $CHERRY_API_KEY); default: the stored key")
+    serve.add_argument("--demo", action="store_true", help="also start the offline demo model server")
     return parser
 
 
@@ -70,6 +79,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if report.ok else 1
     if args.command == "install-pi":
         return install_pi_command(args.prefix or paths.get("feature.agents.pi.install"))
+    if args.command == "serve":
+        from cherry_desktop.serve import ServeOptions, serve_command
+
+        try:
+            return serve_command(paths, ServeOptions(port=args.port, key=args.key, demo=args.demo))
+        except Exception as exc:
+            fault = classify(exc, paths.get("app.data"))
+            if fault is None:
+                raise
+            print(f"cherry-desktop serve: {fault}", file=sys.stderr)
+            return STORAGE_FAULT_EXIT_CODE
     try:
         return _start_app(paths, demo=args.demo, screenshot=args.screenshot)
     except Exception as exc:
@@ -243,6 +263,7 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
     # The window paints first: core's stream services import most of its code (~0.15 s here),
     # so they start right after (the window shows its first topic once they run).
     core = await start_core(paths, services=False)
+    gateway = None
     try:
         if demo:
             from cherry_desktop.demo.bootstrap import start_demo
@@ -254,15 +275,29 @@ async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None,
         _serve_later_launches(paths, controller)
         await controller.first_paint()
         await core.start_services()
+        gateway = await _start_gateway(core)
         asyncio.get_running_loop().call_later(STARTUP_GC_PAUSE_S, _end_startup_gc_pause)
         return int(await controller.wait_closed())
     finally:
         # Core first: running turns are saved `paused` while the demo model still answers
         # (stopping the demo server first would end them as API errors).
         await core.stop()
+        if gateway is not None:  # after core: the API's running turns end with [DONE] first
+            await gateway.stop()
         if core.demo is not None:
             await core.demo.stop()
         log.info("stopped")
+
+
+async def _start_gateway(core: Any) -> Any:
+    """The local API gateway, running while Settings enables it (`core.gateway`)."""
+    from cherry_desktop.core.gateway.control import GatewayControl
+
+    core.gateway = GatewayControl(core, binding=core.agent_runtime)
+    # Claude Code agents on providers that are not Anthropic-compatible run through it.
+    core.agent_runtime.set_gateway_access(core.gateway)
+    await core.gateway.apply()
+    return core.gateway
 
 
 def _serve_later_launches(paths: PathRegistry, controller: Any) -> None:

@@ -91,6 +91,10 @@
         <source>The workspace folder does not exist.</source>
         <translation>The workspace folder does not exist.</translation>
     </message>
+    <message>
+        <source>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</source>
+        <translation>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -874,6 +878,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Providers</source>
         <translation>Providers</translation>
     </message>
+    <message>
+        <source>API gateway</source>
+        <translation>API gateway</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1637,6 +1645,77 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The reply failed.</source>
         <translation>The reply failed.</translation>
+    </message>
+    <message>
+        <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
+        <translation>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</translation>
+    </message>
+</context>
+<context>
+    <name>GatewaySettingsPanel</name>
+    <message>
+        <source>Serves Cherry's models and agents as a local API (Anthropic Messages, OpenAI chat completions, agents and topics over SSE) on 127.0.0.1 only. Claude Code agents on models that are not Anthropic-compatible run through it.</source>
+        <translation>Serves Cherry's models and agents as a local API (Anthropic Messages, OpenAI chat completions, agents and topics over SSE) on 127.0.0.1 only. Claude Code agents on models that are not Anthropic-compatible run through it.</translation>
+    </message>
+    <message>
+        <source>Run the API gateway</source>
+        <translation>Run the API gateway</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>Base URL</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Show</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>Regenerate</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API key</translation>
+    </message>
+    <message>
+        <source>OpenAI SDK (Python)</source>
+        <translation>OpenAI SDK (Python)</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>Example</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copy</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>Hide</translation>
+    </message>
+    <message>
+        <source>Running. Requests need the API key below.</source>
+        <translation>Running. Requests need the API key below.</translation>
+    </message>
+    <message>
+        <source>Off.</source>
+        <translation>Off.</translation>
+    </message>
+    <message>
+        <source>Port %1 on 127.0.0.1 is in use by another program: choose another port.</source>
+        <translation>Port %1 on 127.0.0.1 is in use by another program: choose another port.</translation>
+    </message>
+    <message>
+        <source>No keyring is available to keep the API key in: the gateway cannot run.</source>
+        <translation>No keyring is available to keep the API key in: the gateway cannot run.</translation>
     </message>
 </context>
 </TS>

@@ -91,6 +91,10 @@
         <source>The workspace folder does not exist.</source>
         <translation>工作区文件夹不存在。</translation>
     </message>
+    <message>
+        <source>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</source>
+        <translation>%1 通过 Cherry 的 API 网关访问此模型（设置 › API 网关）。</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -873,6 +877,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Providers</source>
         <translation>服务商</translation>
     </message>
+    <message>
+        <source>API gateway</source>
+        <translation>API 网关</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1636,6 +1644,77 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The reply failed.</source>
         <translation>回复失败。</translation>
+    </message>
+    <message>
+        <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
+        <translation>此智能体通过 Cherry 的 API 网关访问其模型，但网关已关闭。请在“设置 › API 网关”中开启，然后重新发送。</translation>
+    </message>
+</context>
+<context>
+    <name>GatewaySettingsPanel</name>
+    <message>
+        <source>Serves Cherry's models and agents as a local API (Anthropic Messages, OpenAI chat completions, agents and topics over SSE) on 127.0.0.1 only. Claude Code agents on models that are not Anthropic-compatible run through it.</source>
+        <translation>以本地 API 的形式提供 Cherry 的模型和智能体（Anthropic Messages、OpenAI 聊天补全、通过 SSE 的智能体与话题），仅监听 127.0.0.1。使用非 Anthropic 兼容模型的 Claude Code 智能体通过它运行。</translation>
+    </message>
+    <message>
+        <source>Run the API gateway</source>
+        <translation>运行 API 网关</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>OpenAI SDK (Python)</source>
+        <translation>OpenAI SDK（Python）</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>Running. Requests need the API key below.</source>
+        <translation>运行中。请求需要携带下方的 API 密钥。</translation>
+    </message>
+    <message>
+        <source>Off.</source>
+        <translation>已关闭。</translation>
+    </message>
+    <message>
+        <source>Port %1 on 127.0.0.1 is in use by another program: choose another port.</source>
+        <translation>127.0.0.1 上的端口 %1 已被其他程序占用：请选择其他端口。</translation>
+    </message>
+    <message>
+        <source>No keyring is available to keep the API key in: the gateway cannot run.</source>
+        <translation>没有可用于保存 API 密钥的钥匙串：网关无法运行。</translation>
     </message>
 </context>
 </TS>

@@ -91,6 +91,10 @@
         <source>The workspace folder does not exist.</source>
         <translation>工作區文件夾不存在。</translation>
     </message>
+    <message>
+        <source>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</source>
+        <translation>%1 透過 Cherry 的 API 閘道存取此模型（設定 › API 閘道）。</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -873,6 +877,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Providers</source>
         <translation>服務商</translation>
     </message>
+    <message>
+        <source>API gateway</source>
+        <translation>API 閘道</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1636,6 +1644,77 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The reply failed.</source>
         <translation>回覆失敗。</translation>
+    </message>
+    <message>
+        <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
+        <translation>此智慧體透過 Cherry 的 API 閘道存取其模型，但閘道已關閉。請在「設定 › API 閘道」中開啟，然後重新傳送。</translation>
+    </message>
+</context>
+<context>
+    <name>GatewaySettingsPanel</name>
+    <message>
+        <source>Serves Cherry's models and agents as a local API (Anthropic Messages, OpenAI chat completions, agents and topics over SSE) on 127.0.0.1 only. Claude Code agents on models that are not Anthropic-compatible run through it.</source>
+        <translation>以本機 API 的形式提供 Cherry 的模型與智慧體（Anthropic Messages、OpenAI 聊天補全、透過 SSE 的智慧體與話題），僅監聽 127.0.0.1。使用非 Anthropic 相容模型的 Claude Code 智慧體透過它執行。</translation>
+    </message>
+    <message>
+        <source>Run the API gateway</source>
+        <translation>執行 API 閘道</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>連接埠</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基礎 URL</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>顯示</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新產生</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 金鑰</translation>
+    </message>
+    <message>
+        <source>OpenAI SDK (Python)</source>
+        <translation>OpenAI SDK（Python）</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>範例</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隱藏</translation>
+    </message>
+    <message>
+        <source>Running. Requests need the API key below.</source>
+        <translation>執行中。請求需要附上下方的 API 金鑰。</translation>
+    </message>
+    <message>
+        <source>Off.</source>
+        <translation>已關閉。</translation>
+    </message>
+    <message>
+        <source>Port %1 on 127.0.0.1 is in use by another program: choose another port.</source>
+        <translation>127.0.0.1 上的連接埠 %1 已被其他程式佔用：請選擇其他連接埠。</translation>
+    </message>
+    <message>
+        <source>No keyring is available to keep the API key in: the gateway cannot run.</source>
+        <translation>沒有可用來保存 API 金鑰的鑰匙圈：閘道無法執行。</translation>
     </message>
 </context>
 </TS>

@@ -38,6 +38,11 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     "jsonschema",
     # core/ai/providers/httpx_cli.py: CLI_MODULE (httpx imports it too; deferred, run on use)
     "httpx._main",
+    # core/net/http_server.py (the gateway, serve, the demo server): uvicorn's Config.load()
+    # imports its HTTP protocol and lifespan classes from strings of its own
+    "uvicorn.protocols.http.auto",
+    "uvicorn.protocols.http.h11_impl",
+    "uvicorn.lifespan.off",
     # core/app/qt_platform.py finds Qt's plugins with find_spec (collected anyway: the UI imports it)
     "PySide6",
 )

@@ -29,6 +29,10 @@ DEMO_UNIQUE_MODEL_ID = f"{DEMO_PROVIDER_ID}::{DEMO_MODEL_ID}"
 DEMO_SECOND_MODEL_ID = "claude-demo-fast"
 DEMO_SECOND_UNIQUE_MODEL_ID = f"{DEMO_PROVIDER_ID}::{DEMO_SECOND_MODEL_ID}"
 DEMO_PI_AGENT_ID = "cherry-demo-pi-agent"
+# The same scripted server as an OpenAI-compatible provider: a model Claude Code can only run
+# through the API gateway (which translates its Anthropic requests).
+DEMO_OPENAI_PROVIDER_ID = "cherry-demo-openai"
+DEMO_OPENAI_MODEL_ID = "demo-openai"
 
 
 @dataclass
@@ -69,6 +73,16 @@ def ensure_demo_records(repos: Any, workspaces_root: Path, base_url: str) -> tup
         description="Claude Code against Cherry's offline demo model")
 
 
+def ensure_demo_openai_provider(repos: Any, base_url: str) -> str:
+    """The demo's OpenAI-compatible provider on the scripted server; returns its unique model id."""
+    repos.providers.upsert_provider(id=DEMO_OPENAI_PROVIDER_ID, name="Cherry demo, OpenAI-compatible (offline)",
+                                    type="openai-compatible", base_url=base_url.rstrip("/") + "/v1",
+                                    settings={"demo": True, "headers": {DEMO_CHAT_HEADER: "1"}})
+    repos.providers.upsert_model(provider_id=DEMO_OPENAI_PROVIDER_ID, model_id=DEMO_OPENAI_MODEL_ID,
+                                 name="Demo model (OpenAI-compatible)")
+    return f"{DEMO_OPENAI_PROVIDER_ID}::{DEMO_OPENAI_MODEL_ID}"
+
+
 def _ensure_demo_agent_session(repos: Any, workspace: Path, *, agent_id: str, agent_type: str,
                                names: tuple[str, str, str], description: str) -> tuple[str, str, Path]:
     """The demo agent `agent_id`, its system workspace `workspace` and its first session, each
@@ -105,14 +119,17 @@ def ensure_pi_demo_records(repos: Any, workspaces_root: Path) -> tuple[str, str,
         description="pi against Cherry's offline demo model")
 
 
-async def start_demo(core: Any, *, delay_s: float = 0.04) -> DemoHandle:
-    """Start the scripted server and make sure the demo agent and session exist."""
+async def start_demo(core: Any, *, delay_s: float = 0.04, openai_provider: bool = False) -> DemoHandle:
+    """Start the scripted server and make sure the demo agent and session exist (with
+    `openai_provider`, also the demo's OpenAI-compatible provider)."""
     delay_s = float(os.environ.get(DEMO_DELAY_ENV) or delay_s)
     workspaces_root = core.paths.get("feature.agents.workspaces")
     server = ScriptedModelServer(default=demo_script(workspaces_root / "demo", delay_s=delay_s))
     base_url = await server.start()
     agent_id, session_id, workspace = ensure_demo_records(core.repos, workspaces_root, base_url)
     _, pi_session_id, _ = ensure_pi_demo_records(core.repos, workspaces_root)
+    if openai_provider:
+        ensure_demo_openai_provider(core.repos, base_url)
     log.info("demo model server on %s", base_url)
     return DemoHandle(server=server, agent_id=agent_id, session_id=session_id, workspace=workspace,
                       pi_session_id=pi_session_id)

@@ -57,6 +57,11 @@ class ModelRequest:
         return self.method == "POST" and self.path == "/v1/messages"
 
     @property
+    def is_chat_completions(self) -> bool:
+        """True for OpenAI's ``POST /v1/chat/completions``."""
+        return self.method == "POST" and self.path == "/v1/chat/completions"
+
+    @property
     def json(self) -> dict[str, Any]:
         return self.body if isinstance(self.body, dict) else {}
 
@@ -72,7 +77,13 @@ class ModelRequest:
 
     @property
     def tool_names(self) -> list[str]:
-        return [str(t.get("name")) for t in self.tools if isinstance(t, dict)]
+        """Tool names (Anthropic's ``name``, OpenAI's ``function.name``)."""
+        names = []
+        for tool in self.tools:
+            if isinstance(tool, dict):
+                function = tool.get("function")
+                names.append(str(function.get("name") if isinstance(function, dict) else tool.get("name")))
+        return names
 
     @property
     def stream(self) -> bool:
@@ -90,14 +101,28 @@ class ModelRequest:
         Claude Code's side requests (title / topic generation, quota probes) carry no
         tools and a small ``max_tokens``; the agent loop always offers its tool set.
         """
-        return self.is_messages and bool(self.tools)
+        return (self.is_messages or self.is_chat_completions) and bool(self.tools)
 
     @property
     def system_text(self) -> str:
-        """The top-level ``system`` field flattened to text."""
+        """The top-level ``system`` field (OpenAI: the system messages) flattened to text."""
+        if self.is_chat_completions:
+            return "\n".join(_flatten_text(m.get("content")) for m in self.messages
+                             if isinstance(m, dict) and m.get("role") in ("system", "developer"))
         return _flatten_text(self.json.get("system"))
 
     def last_user_message(self) -> dict[str, Any] | None:
+        """The last ``user`` message. In an OpenAI request ending in ``tool`` messages, those
+        as one user message of ``tool_result`` blocks (how Anthropic's shape carries them)."""
+        if self.is_chat_completions:
+            results: list[dict[str, Any]] = []
+            for message in reversed(self.messages):
+                if not isinstance(message, dict) or message.get("role") != "tool":
+                    break
+                results.insert(0, {"type": "tool_result", "tool_use_id": message.get("tool_call_id"),
+                                   "content": message.get("content")})
+            if results:
+                return {"role": "user", "content": results}
         for message in reversed(self.messages):
             if isinstance(message, dict) and message.get("role") == "user":
                 return message

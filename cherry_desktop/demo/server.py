@@ -20,24 +20,17 @@ tools. Those are recognised by the missing tools and answered without touching t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
+from cherry_desktop.core.net import LoopbackHttpServer
 from cherry_desktop.demo import anthropic_format as fmt
+from cherry_desktop.demo import openai_format as oai
 from cherry_desktop.demo.chat import demo_chat_reply, is_demo_chat
 from cherry_desktop.demo.echo import attachment_echo
-from cherry_desktop.demo.http import (
-    ChunkedWriter,
-    HttpProtocolError,
-    RawRequest,
-    read_request,
-    write_json,
-    write_response,
-)
 from cherry_desktop.demo.naming import naming_reply
 from cherry_desktop.demo.replies import (
     AnyReply,
@@ -75,6 +68,8 @@ class ScriptedModelServer:
         rules: persistent ``(predicate, reply)`` pairs checked before the script.
         host: interface to bind; keep the loopback default.
         port: 0 picks a free port.
+        script_all: every completion request takes the script, tools or not (a client that is
+            not the CLI sends no side requests: the gateway's tests).
     """
 
     def __init__(
@@ -85,15 +80,16 @@ class ScriptedModelServer:
         rules: Iterable[Rule] = (),
         host: str = "127.0.0.1",
         port: int = 0,
+        script_all: bool = False,
     ) -> None:
         self._script: deque[ScriptEntry] = deque(script)
         self.default: ScriptEntry = default if default is not None else text("OK.")
         self.rules: list[Rule] = list(rules)
-        self._host = host
+        if host != "127.0.0.1":
+            raise ValueError("the scripted server listens on 127.0.0.1 only")
         self._port = port
-        self._server: asyncio.Server | None = None
-        self._connections: set[asyncio.Task[None]] = set()
-        self._stopping = asyncio.Event()
+        self.script_all = script_all
+        self._http: LoopbackHttpServer | None = None
         self.requests: list[ModelRequest] = []
         self._request_event = asyncio.Event()
         self.base_url = ""
@@ -102,26 +98,22 @@ class ScriptedModelServer:
 
     async def start(self) -> str:
         """Bind and serve; returns the base URL (``http://127.0.0.1:<port>``)."""
-        self._stopping = asyncio.Event()
-        self._server = await asyncio.start_server(self._on_connection, self._host, self._port)
-        port = self._server.sockets[0].getsockname()[1]
-        self.base_url = f"http://{self._host}:{port}"
+        # Stopping ends every open request at once (hanging replies included), as a dropped
+        # connection: grace 0.
+        self._http = LoopbackHttpServer(self._asgi_app(), port=self._port, grace_s=0.0)
+        self.base_url = await self._http.start()
         return self.base_url
 
     async def stop(self) -> None:
-        """Stop listening and end every open connection (hanging replies included)."""
-        self._stopping.set()
-        if self._server is not None:
-            self._server.close()
-        tasks = list(self._connections)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
-        if self._server is not None:
-            with contextlib.suppress(Exception):
-                await self._server.wait_closed()
-            self._server = None
+        """Stop listening and end every open request (hanging replies included)."""
+        if self._http is not None:
+            await self._http.stop()
+            self._http = None
+
+    @property
+    def open_connections(self) -> int:
+        """Client connections open now (a caller that went away is gone at once)."""
+        return self._http.open_connections if self._http is not None else 0
 
     async def __aenter__(self) -> ScriptedModelServer:
         await self.start()
@@ -150,6 +142,9 @@ class ScriptedModelServer:
         for predicate, entry in self.rules:
             if predicate(request):
                 return _resolve(entry, request)
+        if self.script_all:
+            entry = self._script.popleft() if self._script else self.default
+            return _resolve(entry, request)
         named = naming_reply(request)
         if named is not None:
             return named
@@ -195,117 +190,136 @@ class ScriptedModelServer:
 
     # ---- HTTP ------------------------------------------------------------------------
 
-    async def _on_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._connections.add(task)
-        try:
-            while not self._stopping.is_set():
-                raw = await read_request(reader)
-                if raw is None:
-                    break
-                keep_alive = await self._handle(raw, writer)
-                if not keep_alive:
-                    break
-        except (HttpProtocolError, ConnectionError, asyncio.IncompleteReadError) as exc:
-            logger.debug("demo server connection ended: %s", exc)
-        except asyncio.CancelledError:
-            pass
-        finally:
-            self._connections.discard(task)
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
+    def _asgi_app(self) -> Any:
+        from starlette.applications import Starlette
+        from starlette.routing import Route
 
-    def _log(self, raw: RawRequest) -> ModelRequest:
+        methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        return Starlette(routes=[Route("/{path:path}", self._endpoint, methods=methods)])
+
+    async def _endpoint(self, http: Any) -> Any:
+        from starlette.responses import JSONResponse, Response
+
+        body = await http.body()
+        request = self._log(http, body)
+        if request.path == "/" and request.method in ("GET", "HEAD"):
+            return Response(b"{}", media_type="application/json")
+        if request.method == "POST" and request.path == "/v1/messages/count_tokens":
+            return JSONResponse({"input_tokens": max(1, len(request.all_text()) // 4)})
+        if request.is_messages or request.is_chat_completions:
+            if not isinstance(request.body, dict):
+                return self._error(request, 400, "invalid_request_error", "body is not JSON")
+            return await self._answer(request)
+        if request.method == "GET" and request.path == "/v1/models":
+            return JSONResponse({"object": "list", "data": [
+                {"id": model, "object": "model", "owned_by": "cherry-demo"}
+                for model in ("claude-demo", "claude-demo-fast")]})
+        return self._error(request, 404, "not_found_error", f"{request.method} {request.path}")
+
+    def _log(self, http: Any, raw_body: bytes) -> ModelRequest:
         body: Any = None
-        if raw.body:
+        if raw_body:
             try:
-                body = json.loads(raw.body)
+                body = json.loads(raw_body)
             except ValueError:
                 body = None
+        headers = {k.lower(): v for k, v in http.headers.items()}
         request = ModelRequest(
-            method=raw.method,
-            path=raw.path,
-            query=raw.query,
-            headers={k: v for k, v in raw.headers.items() if k not in REDACTED_HEADERS},
+            method=http.method,
+            path=http.url.path,
+            query=http.url.query,
+            headers={k: v for k, v in headers.items() if k not in REDACTED_HEADERS},
             body=body,
-            key_sha256=key_fingerprint(raw.headers),
+            key_sha256=key_fingerprint(headers),
         )
         self.requests.append(request)
         self._request_event.set()
         return request
 
-    async def _handle(self, raw: RawRequest, writer: asyncio.StreamWriter) -> bool:
-        request = self._log(raw)
-        keep = raw.keep_alive
-        if raw.path == "/" and raw.method in ("GET", "HEAD"):
-            await write_response(writer, 200, b"{}", keep_alive=keep, head_only=raw.method == "HEAD")
-            return keep
-        if raw.method == "POST" and raw.path == "/v1/messages/count_tokens":
-            tokens = max(1, len(request.all_text()) // 4)
-            await write_json(writer, 200, {"input_tokens": tokens}, keep_alive=keep)
-            return keep
-        if raw.method == "POST" and raw.path == "/v1/messages":
-            if not isinstance(request.body, dict):
-                await write_json(
-                    writer, 400, fmt.error_body("invalid_request_error", "body is not JSON"), keep_alive=keep
-                )
-                return keep
-            return await self._answer(request, writer, keep)
-        await write_json(writer, 404, fmt.error_body("not_found_error", f"{raw.method} {raw.path}"), keep_alive=keep)
-        return keep
+    @staticmethod
+    def _error(request: ModelRequest, status: int, error_type: str, message: str,
+               headers: dict[str, str] | None = None) -> Any:
+        from starlette.responses import JSONResponse
 
-    async def _answer(self, request: ModelRequest, writer: asyncio.StreamWriter, keep: bool) -> bool:
+        body = oai.error_body(error_type, message) if request.is_chat_completions else fmt.error_body(
+            error_type, message)
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    async def _answer(self, request: ModelRequest) -> Any:
+        from starlette.responses import JSONResponse, StreamingResponse
+
         reply = self.choose_reply(request)
         model = str(request.json.get("model") or "claude-demo")
-        message_id = fmt.new_message_id()
-        request_id = {"request-id": f"req_{message_id[4:]}"}
+        openai = request.is_chat_completions
+        message_id = oai.new_completion_id() if openai else fmt.new_message_id()
+        request_id = {"request-id": f"req_{message_id[-24:]}"}
         if isinstance(reply, HttpErrorReply):
-            await write_json(
-                writer,
-                reply.status,
-                fmt.error_body(reply.error_type, reply.message),
-                extra_headers={**request_id, "x-should-retry": "false"},
-                keep_alive=keep,
-            )
-            return keep
+            return self._error(request, reply.status, reply.error_type, reply.message,
+                               {**request_id, "x-should-retry": "false"})
         if isinstance(reply, HangReply) and not (request.stream and reply.text_before):
-            await self._stopping.wait()
-            return False
+            await _forever()
         if not request.stream:
             assert isinstance(reply, Reply | StreamErrorReply)
             if isinstance(reply, StreamErrorReply):
-                await write_json(writer, 500, fmt.error_body(reply.error_type, reply.message), keep_alive=keep)
-                return keep
-            await write_json(writer, 200, fmt.reply_message(reply, model, message_id), keep_alive=keep)
-            return keep
-        out = ChunkedWriter(writer)
-        await out.start(200, "text/event-stream", request_id)
+                return self._error(request, 500, reply.error_type, reply.message)
+            whole = (oai.reply_completion(reply, model, message_id) if openai
+                     else fmt.reply_message(reply, model, message_id))
+            return JSONResponse(whole)
+        frames = self._openai_frames if openai else self._anthropic_frames
+        return StreamingResponse(frames(request, reply, model, message_id),
+                                 headers={**request_id, "content-type": "text/event-stream",
+                                          "cache-control": "no-cache"})
+
+    @staticmethod
+    async def _anthropic_frames(request: ModelRequest, reply: AnyReply, model: str,
+                                message_id: str) -> AsyncIterator[bytes]:
         if isinstance(reply, Reply):
-            for frame in fmt.reply_frames(reply, model, message_id):
-                if frame == fmt.DELAY:
-                    if reply.delay_s > 0:
-                        await asyncio.sleep(reply.delay_s)
-                    continue
-                assert isinstance(frame, bytes)
-                await out.write(frame)
-            await out.end()
-            return keep
+            async for frame in _paced(fmt.reply_frames(reply, model, message_id), reply.delay_s):
+                yield frame
+            return
         # Failure shapes that open the stream first.
-        await out.write(fmt.message_start(message_id, model, 12))
-        before = reply.text_before
-        if before:
-            for frame in fmt.text_block_frames(0, before, 16, close=False):
-                if isinstance(frame, bytes):
-                    await out.write(frame)
+        assert isinstance(reply, HangReply | StreamErrorReply)
+        yield fmt.message_start(message_id, model, 12)
+        if reply.text_before:
+            for piece in fmt.text_block_frames(0, reply.text_before, 16, close=False):
+                if isinstance(piece, bytes):
+                    yield piece
         if isinstance(reply, HangReply):
-            await self._stopping.wait()
-            return False
-        assert isinstance(reply, StreamErrorReply)
-        await out.write(fmt.sse("error", fmt.error_body(reply.error_type, reply.message)))
-        await out.end()
-        return keep
+            await _forever()
+            return
+        yield fmt.sse("error", fmt.error_body(reply.error_type, reply.message))
+
+    @staticmethod
+    async def _openai_frames(request: ModelRequest, reply: AnyReply, model: str,
+                             completion_id: str) -> AsyncIterator[bytes]:
+        if isinstance(reply, Reply):
+            include_usage = bool((request.json.get("stream_options") or {}).get("include_usage"))
+            frames = oai.reply_chunks(reply, model, completion_id, include_usage=include_usage)
+            async for frame in _paced(frames, reply.delay_s):
+                yield frame
+            return
+        assert isinstance(reply, HangReply | StreamErrorReply)
+        for frame in oai.text_chunks(completion_id, model, reply.text_before, 16):
+            yield frame
+        if isinstance(reply, HangReply):
+            await _forever()
+            return
+        yield oai.data(oai.error_body(reply.error_type, reply.message))
+
+
+async def _paced(frames: Iterable[bytes | str], delay_s: float) -> AsyncIterator[bytes]:
+    for frame in frames:
+        if frame == fmt.DELAY:
+            if delay_s > 0:
+                await asyncio.sleep(delay_s)
+            continue
+        assert isinstance(frame, bytes)
+        yield frame
+
+
+async def _forever() -> None:
+    """A hanging reply: until the server stops (which cancels the request)."""
+    await asyncio.Event().wait()
 
 
 def _resolve(entry: ScriptEntry, request: ModelRequest) -> AnyReply:

@@ -112,15 +112,18 @@ async def test_issue_words_are_translated(controller: Any, ui_core: Any) -> None
         controller.bridges.settings.update_settings(language="en_US", theme="light")
 
 
-async def test_claude_code_agent_takes_the_anthropic_models_and_opens_a_session(controller: Any, ui_core: Any,
-                                                                                 tmp_path: Path) -> None:
+async def test_claude_code_agent_takes_every_enabled_model_and_opens_a_session(controller: Any, ui_core: Any,
+                                                                              tmp_path: Path) -> None:
     from cherry_desktop.ui.dialogs import AgentDialog
 
     window = controller.open_window(None)
     dialog = AgentDialog(controller.bridges, None, window)
     models = [dialog.model_combo.itemData(i) for i in range(dialog.model_combo.count())]
-    assert sorted(models) == ["anthropic::claude-haiku-4-5", "anthropic::claude-opus-4-1",
-                              "anthropic::claude-sonnet-4-5"]
+    # The models of providers that do not speak Anthropic Messages run through the API gateway.
+    enabled = {p.id for p in ui_core.repos.providers.list_providers() if p.enabled}
+    assert sorted(models) == sorted(m.unique_model_id for m in ui_core.repos.providers.list_models()
+                                    if m.provider_id in enabled)
+    assert "anthropic::claude-sonnet-4-5" in models
     dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("anthropic::claude-sonnet-4-5"))
     assert dialog.model_hint.text() == \
         "No API key is stored for Anthropic: Claude Code signs in with your own Claude Code login."

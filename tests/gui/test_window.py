@@ -82,6 +82,8 @@ async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: 
     repos.providers.upsert_model(provider_id="anth", model_id="claude-x", name="Claude X")
     repos.providers.upsert_provider(id="oai", name="OpenAI", type="openai")
     repos.providers.upsert_model(provider_id="oai", model_id="gpt", name="GPT")
+    repos.providers.upsert_provider(id="off", name="Disabled", type="anthropic", enabled=False)
+    repos.providers.upsert_model(provider_id="off", model_id="m", name="M")
     dialog = AgentDialog(controller.bridges)
     caps = AGENT_RUNTIME_CAPABILITIES["claude-code"]
     assert [dialog.runtime_combo.itemData(i) for i in range(dialog.runtime_combo.count())] \
@@ -89,7 +91,9 @@ async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: 
     assert [dialog.permission_combo.itemData(i) for i in range(dialog.permission_combo.count())] \
         == list(caps.permission_modes)
     assert dialog.permission_combo.currentData() == caps.create_defaults.permission_mode
-    assert [dialog.model_combo.itemData(i) for i in range(dialog.model_combo.count())] == ["anth::claude-x"]
+    # The OpenAI model runs through the API gateway; a disabled provider's not at all.
+    assert [dialog.model_combo.itemData(i) for i in range(dialog.model_combo.count())] == \
+        ["anth::claude-x", "oai::gpt"]
     dialog.name_edit.setText("Reviewer")
     dialog.workspace_edit.setText(str(tmp_path))
     dialog.permission_combo.setCurrentIndex(dialog.permission_combo.findData("acceptEdits"))

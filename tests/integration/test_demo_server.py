@@ -81,9 +81,12 @@ async def stream_events(client: httpx.AsyncClient, payload: dict[str, Any]) -> l
 async def test_root_and_unknown_routes(client: httpx.AsyncClient) -> None:
     assert (await client.head("/")).status_code == 200
     assert (await client.get("/")).status_code == 200
-    missing = await client.get("/v1/models")
+    missing = await client.get("/v1/files")
     assert missing.status_code == 404
     assert missing.json()["type"] == "error"
+    # The OpenAI-compatible side lists the demo's models.
+    models = await client.get("/v1/models")
+    assert [m["id"] for m in models.json()["data"]] == ["claude-demo", "claude-demo-fast"]
 
 
 async def test_count_tokens(client: httpx.AsyncClient) -> None:

@@ -54,6 +54,8 @@ class CoreServices:
     # The demo's `DemoHandle` (scripted server and records), set by the app in demo mode. Typed
     # Any: the demo package imports core, so core cannot name its type without a cycle.
     demo: Any = None
+    # The local API gateway's control (`core.gateway.control.GatewayControl`) once the app runs it.
+    gateway: Any = None
     attachments: AttachmentStore | None = None
     stream_manager: AiStreamManager = field(init=False)
     ai_service: AiService = field(init=False)

@@ -53,6 +53,9 @@ class AppSettings:
     # A reply whose model sends nothing for this long (no tool running, no approval awaited)
     # is stopped and kept as `paused`; 0 never stops it.
     stream_idle_timeout_s: int = 300
+    # The local API gateway (`core.gateway`): off until the user turns it on; 127.0.0.1 only.
+    gateway_enabled: bool = False
+    gateway_port: int = 23333
 
     def __post_init__(self) -> None:
         values = asdict(self)
@@ -67,6 +70,8 @@ class AppSettings:
         for name in ("agent_idle_window_s", "stream_idle_timeout_s"):
             if values[name] < 0:
                 raise SettingsError(f"settings.{name}: {values[name]} is negative")
+        if not 1 <= values["gateway_port"] <= 65535:
+            raise SettingsError(f"settings.gateway_port: {values['gateway_port']} is not a TCP port (1-65535)")
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> AppSettings:

@@ -28,6 +28,7 @@ from cherry_desktop.ui.bridge._cache_keys import (
 )
 from cherry_desktop.ui.bridge._cache_mirror import QtSharedCache
 from cherry_desktop.ui.bridge._chats import ChatsBridge
+from cherry_desktop.ui.bridge._gateway import GatewayBridge
 from cherry_desktop.ui.bridge._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
 from cherry_desktop.ui.bridge._providers import ProvidersBridge
@@ -58,7 +59,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FRAME_MS", "PHASES", "AttachmentCandidate", "AttachmentError", "AttachmentsBridge", "BridgeUnavailableError",
-    "Bridges", "ChatIssue", "ChatModelChoice", "ChatsBridge", "MultiModelBridge", "ProviderRecord", "ProvidersBridge",
+    "Bridges", "ChatIssue", "ChatModelChoice", "ChatsBridge", "GatewayBridge", "MultiModelBridge", "ProviderRecord",
+    "ProvidersBridge",
     "QtSharedCache", "QtStreamListener", "QueuedFollowUp", "SearchBridge", "SearchEntry", "SessionsBridge",
     "SettingsBridge", "SidebarAgent", "SidebarSession", "SidebarTopic", "StreamChunk", "StreamsBridge",
     "TopicStatusView", "TranslationRefusedError", "UsageSums", "candidate_from_bytes", "candidate_from_path",

@@ -92,6 +92,9 @@ class ErrorWords(QObject):
             ErrorCode.SESSION_CLOSED: self.tr("The session was closed during the turn."),
             ErrorCode.TURN_START_FAILED: self.tr("The queued message could not be started."),
             ErrorCode.PLACEHOLDER_FAILED: self.tr("The reply could not be saved, so the turn did not start."),
+            ErrorCode.GATEWAY_OFF: self.tr(
+                "This agent reaches its model through Cherry's API gateway, which is off. "
+                "Turn it on in Settings, API gateway, then send again."),
             ErrorCode.IDLE_TIMEOUT: self.tr("The reply stopped: the model sent nothing for too long."),
             ErrorCode.PERSIST_FAILED: self.tr("The reply could not be saved."),
             ErrorCode.INTERRUPTED: self.tr("The reply was interrupted when the app stopped."),

@@ -147,10 +147,12 @@ class AgentDialog(QDialog):
         provider = self.bridges.providers.find_provider(provider_id)
         caps = self.current_caps()
         assert caps is not None  # the models listed are this runtime's
+        via_gateway = provider is not None and caps.via_gateway(provider)
         if provider is None or provider.settings.get("demo") or self.bridges.providers.has_api_key(provider_id):
-            self.model_hint.setText("")
+            self.model_hint.setText(self.tr("%1 reaches this model through Cherry's API gateway (Settings, API "
+                                            "gateway).").replace("%1", runtime_label(caps)) if via_gateway else "")
             return
-        if caps.own_login:
+        if caps.own_login and not via_gateway:
             hint = self.tr("No API key is stored for %1: %2 signs in with your own %2 login.")
         else:
             hint = self.tr("No API key is stored for %1, and %2 needs one: add it in Providers.")
@@ -235,6 +237,10 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(general, self.tr("General"))
         self.providers = ProvidersPanel(bridges.providers, self)
         self.tabs.addTab(self.providers, self.tr("Providers"))
+        from cherry_desktop.ui.dialogs._gateway_settings import GatewaySettingsPanel
+
+        self.gateway = GatewaySettingsPanel(bridges.gateway, self)
+        self.tabs.addTab(self.gateway, self.tr("API gateway"))
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         self.error_label.setWordWrap(True)

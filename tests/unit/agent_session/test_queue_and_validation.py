@@ -193,7 +193,8 @@ def test_session_context_reads_agent_workspace_provider_and_model(repos: Reposit
     registry.register(ScriptedDriver(type="claude-code"))  # type: ignore[arg-type]
     repos.providers.upsert_provider(id="anth", name="A", type="anthropic")
     repos.providers.upsert_model(provider_id="anth", model_id="m", name="M")
-    repos.providers.upsert_provider(id="oai", name="O", type="openai")
+    # Disabled: Claude Code reaches an enabled OpenAI-compatible provider through the gateway.
+    repos.providers.upsert_provider(id="oai", name="O", type="openai", enabled=False)
     repos.providers.upsert_model(provider_id="oai", model_id="m", name="M")
     agent = repos.agents.create_agent(type="claude-code", name="Ada", model="oai::m")
     ws = repos.agents.create_workspace(name="ws", path=str(tmp_path), agent_id=agent.id)
@@ -208,7 +209,7 @@ def test_session_context_reads_agent_workspace_provider_and_model(repos: Reposit
     assert (context.session, context.agent, context.workspace) == (session, agent, ws)
     assert context.model_id == "anth::m" and context.provider == repos.providers.get_provider("anth")
     assert context.workspace_path == tmp_path.resolve()
-    # The agent's own model is served by a provider Claude Code cannot drive.
+    # The agent's own model is served by a provider Claude Code cannot drive (a disabled one).
     on_agent_model = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id)
     assert code(on_agent_model.id) == "model-incompatible"
     db = AgentSession._meta.database

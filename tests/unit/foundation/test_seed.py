@@ -83,14 +83,16 @@ def test_a_demo_only_database_still_gets_the_defaults(repos: Repositories) -> No
     assert repos.providers.find_model("cherry-demo::claude-demo") is not None
 
 
-def test_claude_code_takes_the_anthropic_models_only(repos: Repositories) -> None:
+def test_claude_code_takes_every_enabled_model_the_others_through_the_gateway(repos: Repositories) -> None:
     seed_default_providers(repos)
     caps = AGENT_RUNTIME_CAPABILITIES["claude-code"]
     providers = {p.id: p for p in repos.providers.list_providers()}
-    compatible = [m.unique_model_id for m in repos.providers.list_models()
-                  if caps.is_model_compatible(providers.get(m.provider_id), m)]
-    assert sorted(compatible) == ["anthropic::claude-haiku-4-5", "anthropic::claude-opus-4-1",
-                                  "anthropic::claude-sonnet-4-5"]
+    models = repos.providers.list_models()
+    compatible = [m.unique_model_id for m in models if caps.is_model_compatible(providers.get(m.provider_id), m)]
+    assert sorted(compatible) == sorted(m.unique_model_id for m in models if providers[m.provider_id].enabled)
+    direct = [m.unique_model_id for m in models if not caps.via_gateway(providers[m.provider_id])]
+    assert sorted(direct) == ["anthropic::claude-haiku-4-5", "anthropic::claude-opus-4-1",
+                              "anthropic::claude-sonnet-4-5"]
 
 
 def test_without_a_stored_key_claude_code_keeps_the_users_own_login(repos: Repositories, tmp_path: Path) -> None:

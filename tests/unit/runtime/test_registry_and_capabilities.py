@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import textwrap
@@ -112,10 +113,15 @@ def test_claude_code_model_filter_fails_closed_without_a_provider() -> None:
     openai = ProviderRecord(id="p", name="O", type="openai-compatible", base_url="", enabled=True, settings={})
     assert caps.is_model_compatible(anthropic, model)
     assert not caps.is_model_compatible(None, model)
-    assert not caps.is_model_compatible(openai, model)
-    gateway = ProviderRecord(id="p", name="G", type="openai-compatible", base_url="", enabled=True,
-                             settings={"anthropic_compatible": True})
-    assert caps.is_model_compatible(gateway, model)
+    # An OpenAI-compatible provider runs through Cherry's API gateway; a disabled one not at all.
+    assert caps.is_model_compatible(openai, model) and caps.via_gateway(openai)
+    assert not caps.is_model_compatible(dataclasses.replace(openai, enabled=False), model)
+    assert not caps.via_gateway(anthropic)
+    # One that also serves Anthropic Messages itself (it says so) is reached directly.
+    serves_anthropic = ProviderRecord(id="p", name="G", type="openai-compatible", base_url="", enabled=True,
+                                      settings={"anthropic_compatible": True})
+    assert caps.is_model_compatible(serves_anthropic, model) and not caps.via_gateway(serves_anthropic)
+    assert not AGENT_RUNTIME_CAPABILITIES["pi"].via_gateway(openai)
 
 
 def test_pi_descriptor() -> None:

@@ -10,15 +10,18 @@ from typing import Protocol
 
 from cherry_desktop.core.ai.agent_session.errors import UnknownRuntimeTurnError
 from cherry_desktop.core.ai.agent_session.host import SessionHost
+from cherry_desktop.core.ai.runtime.capabilities import get_capabilities
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
     AgentSessionRuntimeDriver,
     ContextUsage,
+    GatewayRoute,
     PermissionMode,
     ReconcileInput,
     ReconcileResult,
     RuntimeConnectInput,
     RuntimeSessionContext,
+    RuntimeValidationError,
 )
 from cherry_desktop.core.data.records import ProviderRecord
 from cherry_desktop.core.storage.credentials import provider_key_name
@@ -26,6 +29,34 @@ from cherry_desktop.core.storage.credentials import provider_key_name
 log = logging.getLogger(__name__)
 
 CLOSE_TIMEOUT_S = 5.0
+#: The header that tells the gateway which session a request of a gateway-owned connection is of
+#: (`core.gateway.INTERNAL_SESSION_HEADER`).
+GATEWAY_SESSION_HEADER = "x-cherry-session"
+
+
+class GatewayAccess(Protocol):
+    """The running API gateway, as a connection needs it (the app's `GatewayControl`)."""
+
+    @property
+    def base_url(self) -> str | None: ...
+
+    def key(self) -> str: ...
+
+
+def gateway_route(context: RuntimeSessionContext, gateway: GatewayAccess | None) -> GatewayRoute | None:
+    """The route of a connection whose runtime reaches the session's provider only through the
+    gateway; None when it reaches it directly. Raises `RuntimeValidationError("gateway-off")`
+    when it needs the gateway and the gateway does not run."""
+    caps = get_capabilities(context.agent.type)
+    provider = context.provider
+    if caps is None or provider is None or not caps.via_gateway(provider):
+        return None
+    base_url = gateway.base_url if gateway is not None else None
+    if gateway is None or not base_url:
+        raise RuntimeValidationError("gateway-off", provider.id)
+    provider_id, _, model = (context.model_id or "").partition("::")
+    return GatewayRoute(base_url=base_url, api_key=gateway.key(), model=f"{provider_id}:{model}",
+                        session_header=(GATEWAY_SESSION_HEADER, context.session.id))
 
 
 class KeyReader(Protocol):
@@ -60,7 +91,8 @@ def reconcile_input(context: RuntimeSessionContext) -> ReconcileInput:
 
 def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | None, credentials: KeyReader | None,
                         get_last_resume_token: Callable[[], str | None], language: str,
-                        username: str, always_allowed_tools: Iterable[str] = ()) -> RuntimeConnectInput:
+                        username: str, always_allowed_tools: Iterable[str] = (),
+                        gateway: GatewayAccess | None = None) -> RuntimeConnectInput:
     agent = context.agent
     provider = context.provider
 
@@ -76,6 +108,7 @@ def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | N
         language=language, username=username,
         # A grant never reaches the runtime for a tool the agent disables (`tool_grants.py`).
         always_allowed_tools=frozenset(always_allowed_tools) - frozenset(agent.disabled_tools),
+        gateway=gateway_route(context, gateway),
     )
 
 

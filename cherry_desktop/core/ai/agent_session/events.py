@@ -39,6 +39,7 @@ from cherry_desktop.core.ai.runtime.types import (
     PushesEvents,
     ResumeTokenEvent,
     SteerBoundaryEvent,
+    SteerInjectedEvent,
     SteerUndeliveredEvent,
     ToolApprovalRequestEvent,
     TurnCompleteEvent,
@@ -70,6 +71,8 @@ class RoutedSession(Protocol):
     def requeue_undelivered(self, message_id: str) -> None: ...
 
     def roll_steer_boundary(self, turn: RuntimeTurn, old: Segment, message_ids: tuple[str, ...]) -> None: ...
+
+    def reserve_continuation(self, turn: RuntimeTurn) -> None: ...
 
 
 class EventRouter:
@@ -148,6 +151,9 @@ class EventRouter:
         elif isinstance(event, TurnCompleteEvent):
             if live is not None:
                 session.settle_turn(live)
+        elif isinstance(event, SteerInjectedEvent):
+            if live is not None:
+                session.reserve_continuation(live)
         elif isinstance(event, SteerBoundaryEvent):
             if live is not None and seg is not None:
                 session.roll_steer_boundary(live, seg, event.message_ids)

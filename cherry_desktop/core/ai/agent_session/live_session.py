@@ -202,6 +202,11 @@ class LiveSession:
             self.pending_turns.add(row.to_ui_message(), is_steer=True, first=True)
             self.publish()
 
+    def reserve_continuation(self, turn: RuntimeTurn) -> None:
+        """A steer was injected: reserve the continuation row's id now, before the runtime's next
+        model request (a gateway-owned connection's usage binds to it, `gateway_message_id`)."""
+        turn.reserve_continuation_id()
+
     def roll_steer_boundary(self, turn: RuntimeTurn, old: Segment, message_ids: tuple[str, ...]) -> None:
         """The steer went in: the pre-steer segment (A1a) ends and a continuation (A2) takes the
         post-steer chunks; the topic stream stays alive across A1a's terminal."""
@@ -209,7 +214,8 @@ class LiveSession:
             log.warning("session %s: steer boundary outside an open segment ignored", self.session_id)
             return
         leads = turn.take_steers(message_ids)
-        new = Segment(id=new_id(), turn=turn, assistant_message_id=new_id(), model_id=old.model_id,
+        # A2's id was reserved when the steer was injected (`reserve_continuation`), if it was.
+        new = Segment(id=new_id(), turn=turn, assistant_message_id=turn.take_continuation_id(), model_id=old.model_id,
                       lead_message_ids=tuple(m.id for m in leads) or tuple(message_ids))
         old.rolled = True
         turn.segments.append(new)

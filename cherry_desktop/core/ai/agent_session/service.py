@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from cherry_desktop.core.ai.agent_session import sessions_admin, steering, tool_grants, turn_starts
-from cherry_desktop.core.ai.agent_session.connections import KeyReader, build_connect_input
+from cherry_desktop.core.ai.agent_session.connections import GatewayAccess, KeyReader, build_connect_input
 from cherry_desktop.core.ai.agent_session.errors import RuntimeMetadataMissingError, UnknownRuntimeTurnError
 from cherry_desktop.core.ai.agent_session.events import UsageBuffer
 from cherry_desktop.core.ai.agent_session.follow_ups import FollowUpMode, FollowUpQueue, FollowUpResult
@@ -110,6 +110,8 @@ class AgentSessionRuntimeService(Service):
         self.deleted_sessions: set[str] = set()
         self.failed_driver_types: list[str] = []
         self._attachments: AttachmentStore | None = None
+        # The API gateway, for sessions whose runtime reaches its provider only through it.
+        self.gateway: GatewayAccess | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
     async def on_init(self, app: Application) -> None:
@@ -124,6 +126,22 @@ class AgentSessionRuntimeService(Service):
 
     async def on_stop(self) -> None:
         await self.stop()
+
+    def set_gateway_access(self, gateway: GatewayAccess | None) -> None:
+        """The running API gateway (gateway-owned connections are routed through it)."""
+        self.gateway = gateway
+
+    def gateway_message_id(self, session_id: str) -> str | None:
+        """The assistant row a gateway-owned session's model request belongs to now: the
+        continuation row reserved at a steer injection, else the live turn's current row."""
+        session = self.sessions.get(session_id)
+        turn = session.live_turn if session is not None else None
+        if turn is None:
+            return None
+        if turn.reserved_continuation_id is not None:
+            return turn.reserved_continuation_id
+        segment = turn.active_segment
+        return segment.assistant_message_id if segment is not None else None
 
     def set_stream_host(self, host: RuntimeStreamHost) -> None:
         self.stream_host = host
@@ -172,7 +190,7 @@ class AgentSessionRuntimeService(Service):
             context, resume_token=resume_token, credentials=self.credentials,
             get_last_resume_token=lambda: self.repos.session_messages.get_last_runtime_resume_token(session_id),
             language=settings.language, username=settings.username,
-            always_allowed_tools=self.repos.sessions.always_allowed_tools(session_id))
+            always_allowed_tools=self.repos.sessions.always_allowed_tools(session_id), gateway=self.gateway)
 
     # -- the registry -----------------------------------------------------------------------------
     def session(self, session_id: str) -> LiveSession:

@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
 
-from cherry_desktop.core.messages import UIMessage, UIMessageChunk
+from cherry_desktop.core.messages import UIMessage, UIMessageChunk, new_id
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +164,9 @@ class RuntimeTurn:
     segments: list[Segment] = field(default_factory=list)
     # Steers redirected into this turn and not yet rolled at a boundary.
     redirected: list[UIMessage] = field(default_factory=list)
+    # The continuation row's id, reserved when a steer was injected (before the runtime's next
+    # model request, which a gateway-owned connection's usage binds to); used by the roll.
+    reserved_continuation_id: str | None = None
     # Steers of this turn the runtime reported undelivered (or the settle's safety net
     # caught): they were put back in the queue.
     undelivered: set[str] = field(default_factory=set)
@@ -194,6 +197,17 @@ class RuntimeTurn:
         pending = any(m.id == message_id for m in self.redirected)
         self.redirected = [m for m in self.redirected if m.id != message_id]
         return pending
+
+    def reserve_continuation_id(self) -> str:
+        """The continuation row's id, reserved at a steer injection (once until the roll)."""
+        if self.reserved_continuation_id is None:
+            self.reserved_continuation_id = new_id()
+        return self.reserved_continuation_id
+
+    def take_continuation_id(self) -> str:
+        """The id the steer boundary's continuation row gets: the reserved one, else a new one."""
+        taken, self.reserved_continuation_id = self.reserved_continuation_id or new_id(), None
+        return taken
 
     def take_steers(self, message_ids: tuple[str, ...]) -> list[UIMessage]:
         """The redirected steers a steer boundary injected (they lead the continuation)."""

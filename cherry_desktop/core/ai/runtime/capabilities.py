@@ -71,18 +71,25 @@ class AgentRuntimeCapabilities:
     # Whether the runtime signs in with its own login (its CLI's) when the provider has no
     # stored key. False: a model without a key cannot run, and the New agent dialog says so.
     own_login: bool = False
+    # Whether the runtime reaches this (enabled) provider's models only through Cherry's API
+    # gateway (a gateway-owned connection: the provider does not speak the runtime's dialect).
+    via_gateway: Callable[[ProviderRecord], bool] = field(default=lambda provider: False)
+
+
+def _claude_code_via_gateway(provider: ProviderRecord) -> bool:
+    # Claude Code speaks Anthropic Messages only. An Anthropic provider, an OpenAI-compatible one
+    # that also serves that format (it says so), or the user's own Claude login is reached
+    # directly; every other provider (OpenAI-compatible: DeepSeek, Qwen, GLM, OpenRouter,
+    # Ollama...) through Cherry's API gateway, which translates.
+    return (provider.type != "anthropic" and not provider.settings.get("anthropic_compatible")
+            and provider.settings.get("claude_login") is not True)
 
 
 def _claude_code_model_compatible(provider: ProviderRecord | None, model: ModelRecord) -> bool:
-    # Fail closed: Claude Code drives the model through an Anthropic Messages endpoint it must be
-    # configured with. An orphan model (provider deleted / not loaded) gives no endpoint, so it
-    # cannot run; a disabled provider cannot either.
-    if provider is None or not provider.enabled:
-        return False
-    if provider.type == "anthropic":
-        return True
-    # An OpenAI-compatible gateway that also serves the Anthropic Messages format says so.
-    return bool(provider.settings.get("anthropic_compatible"))
+    # Fail closed: an orphan model (provider deleted / not loaded) gives no endpoint, so it
+    # cannot run; a disabled provider cannot either. Any other provider runs, directly or
+    # through the gateway (`_claude_code_via_gateway`).
+    return provider is not None and provider.enabled
 
 
 # Claude Code's own tool set with its native names and casing (approval lookups and the
@@ -144,6 +151,7 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         slash_commands=("/compact", "/clear", "/context", "/cost"),
         # Without a key of ours the CLI uses the user's own `claude` login.
         own_login=True,
+        via_gateway=_claude_code_via_gateway,
     ),
     "pi": AgentRuntimeCapabilities(
         type="pi",

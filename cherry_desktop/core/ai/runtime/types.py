@@ -111,6 +111,17 @@ class SteerUndeliveredEvent:
 
 
 @dataclass(frozen=True)
+class SteerInjectedEvent:
+    """A stashed steer was handed to the running turn (before the model's next request).
+
+    Emitted synchronously from the injection point, so the host can reserve the continuation
+    row's id before a gateway-owned connection's next request reaches the gateway."""
+
+    message_ids: tuple[str, ...]
+    type: Literal["steer-injected"] = "steer-injected"
+
+
+@dataclass(frozen=True)
 class SteerBoundaryEvent:
     """Emitted just before the model's post-steer assistant message."""
 
@@ -164,6 +175,7 @@ AgentRuntimeEvent = (
     | ResumeTokenEvent
     | TurnCompleteEvent
     | SteerUndeliveredEvent
+    | SteerInjectedEvent
     | SteerBoundaryEvent
     | CompactionStartEvent
     | CompactionCompleteEvent
@@ -228,6 +240,20 @@ class RuntimeSessionContext:
     provider: ProviderRecord | None
 
 
+@dataclass(frozen=True)
+class GatewayRoute:
+    """A gateway-owned connection: the runtime reaches its model through Cherry's API gateway
+    (the provider does not speak the runtime's dialect). The gateway records the usage of its
+    requests, so the connection reports none; `session_header` tells the gateway whose
+    requests they are."""
+
+    base_url: str
+    api_key: str = field(repr=False)
+    # The model as the gateway names it: ``provider_id:model_id``.
+    model: str = ""
+    session_header: tuple[str, str] = ("", "")
+
+
 @dataclass
 class RuntimeConnectInput:
     """What `connect` gets. `get_api_key` reads the keyring at connect time (keys rotate
@@ -245,6 +271,8 @@ class RuntimeConnectInput:
     # The tools the user allowed "always" in this session (persisted with it): the connection
     # does not ask for them, after its disabled-tools check (and, in plan mode, not at all).
     always_allowed_tools: frozenset[str] = frozenset()
+    # Set for a gateway-owned connection (`GatewayRoute`); None: the provider's own endpoint.
+    gateway: GatewayRoute | None = None
 
 
 #: What the model is told when the user denied a tool call (without a reason of their own), and

@@ -36,6 +36,7 @@ from cherry_desktop.core.ai.stream.persistence import (
 )
 from cherry_desktop.core.ai.stream.recovery import recover_interrupted_messages
 from cherry_desktop.core.ai.stream.replay import build_compact_replay
+from cherry_desktop.core.ai.stream.sse import SseListener
 from cherry_desktop.core.ai.stream.state import ActiveStream, StreamExecution
 from cherry_desktop.core.ai.stream.trace import LocalTraceStorage, TraceFlushListener, TraceStorage
 from cherry_desktop.core.ai.stream.types import (
@@ -128,6 +129,7 @@ __all__ = [
     "SendInput",
     "SendResult",
     "SerializedError",
+    "SseListener",
     "StreamChunkPayload",
     "StreamDoneResult",
     "StreamErrorResult",

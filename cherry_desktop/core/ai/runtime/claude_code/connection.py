@@ -186,6 +186,8 @@ class ClaudeCodeConnection:
         """Read one client's messages until it ends, the connection dies or a rebuild is due."""
         # Bound once: this loop runs for every message of the connection's life.
         adapt, clock, emit, broker = self._adapter.adapt, self._clock, self.event_outlet.emit, self._broker
+        # A gateway-owned connection's usage is recorded by the gateway, from the provider call.
+        drop_usage = self._request.gateway_owned
         try:
             async for message in client.receive_messages():
                 if type(message).__name__ == "ResultMessage":
@@ -202,6 +204,8 @@ class ClaudeCodeConnection:
                 for event in adapt(message, clock()):
                     if event.type == "resume-token":
                         self.resume_token = event.token
+                    elif event.type == "usage" and drop_usage:
+                        continue
                     emit(event)
         except asyncio.CancelledError:
             raise
@@ -242,6 +246,8 @@ class ClaudeCodeConnection:
         for event in self._adapter.finish_result(result):
             if event.type == "resume-token":
                 self.resume_token = event.token
+            elif event.type == "usage" and self._request.gateway_owned:
+                continue  # recorded by the gateway
             self.event_outlet.emit(event)
         self._turn_active = False
         self._pending_input = None

@@ -81,7 +81,15 @@ def child_env(input: RuntimeConnectInput) -> dict[str, str]:
     # The app pins the CLI it ships: never let it update itself.
     env: dict[str, str] = {"DISABLE_AUTOUPDATER": "1"}
     provider = input.context.provider
-    if provider is not None and provider.base_url:
+    gateway = input.gateway
+    if gateway is not None:
+        # A gateway-owned connection: every request (side requests too) goes to the provider's
+        # model through Cherry's gateway, marked with the session.
+        name, value = gateway.session_header
+        env.update({"ANTHROPIC_BASE_URL": gateway.base_url.rstrip("/"), **ENDPOINT_ONLY_ENV,
+                    "ANTHROPIC_CUSTOM_HEADERS": f"{name}: {value}",
+                    "ANTHROPIC_DEFAULT_HAIKU_MODEL": gateway.model, "ANTHROPIC_SMALL_FAST_MODEL": gateway.model})
+    elif provider is not None and provider.base_url:
         env["ANTHROPIC_BASE_URL"] = provider.base_url.rstrip("/")
         # A configured endpoint is the only address the CLI may talk to.
         env.update(ENDPOINT_ONLY_ENV)
@@ -95,6 +103,8 @@ def child_api_key(input: RuntimeConnectInput) -> str | None:
     """The keyring's key for the CLI, read now (per connection); None when the provider's env
     sets one itself (the demo's placeholder): the keyring is then not asked for one it would
     drop (its first use imports its backends, ~13 MB with cryptography)."""
+    if input.gateway is not None:
+        return input.gateway.api_key
     if "ANTHROPIC_API_KEY" in input.extra_env:
         return None
     return input.get_api_key() or None
@@ -114,6 +124,8 @@ class QueryRequest:
     signature: str
     #: The keyring's key, handed to the CLI over a socket by the transport, never via `env`.
     api_key: str | None = field(default=None, repr=False)
+    #: Through Cherry's API gateway: the gateway records usage, the connection reports none.
+    gateway_owned: bool = False
 
     def launch(self, resume: str | None, *, permission_mode: PermissionMode | None = None,
                disabled_tools: Iterable[str] | None = None) -> CliLaunch:
@@ -156,7 +168,7 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
     env = child_env(input)
     api_key = child_api_key(input)
     cwd = str(ctx.workspace_path) if ctx.workspace_path else None
-    model = sdk_model_name(ctx.model_id)
+    model = input.gateway.model if input.gateway is not None else sdk_model_name(ctx.model_id)
     disabled = tuple(sorted(input.disabled_tools))
     signature = query_signature(
         model=model,
@@ -167,7 +179,8 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
         prompt=prompt,
         cwd=cwd,
     )
-    return QueryRequest(resume, cwd, model, input.permission_mode, disabled, prompt, env, signature, api_key)
+    return QueryRequest(resume, cwd, model, input.permission_mode, disabled, prompt, env, signature, api_key,
+                        gateway_owned=input.gateway is not None)
 
 
 def log_cli_stderr(line: str) -> None:

@@ -27,6 +27,7 @@ from cherry_desktop.core.ai.runtime.types import (
     ApprovalDecision,
     PermissionMode,
     SteerBoundaryEvent,
+    SteerInjectedEvent,
     SteerUndeliveredEvent,
     ToolApprovalRequestEvent,
     wrap_steer_reminder,
@@ -123,6 +124,8 @@ class ToolCallBroker:
             return {}
         steers, self._stashed_steers = self._stashed_steers, []
         self._boundary_ids.extend(message_id for message_id, _ in steers)
+        # Now, before the CLI's next request: the host reserves the continuation row's id.
+        self._outlet.emit(SteerInjectedEvent(message_ids=tuple(message_id for message_id, _ in steers)))
         text = "\n\n".join(t for _, t in steers)
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": wrap_steer_reminder(text)}}
 

@@ -1,0 +1,85 @@
+"""What a person does, in the real window: turn the gateway on in Settings, add an
+OpenAI-compatible provider (the scripted server's OpenAI side), create a Claude Code agent on its
+model, and run a tool turn with its approval: the real CLI, through the gateway. Screenshot:
+artifacts/gateway_agent_turn.png."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from cherry_desktop.core.gateway.control import GatewayControl
+from cherry_desktop.core.net.http_server import bind_loopback
+from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.demo import ScriptedModelServer, text, tool_use
+from cherry_desktop.ui.dialogs import AgentDialog, SettingsDialog
+from tests.gui._scripted import until
+from tests.gui.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
+
+
+@pytest.fixture
+async def gateway(ui_core: Any) -> AsyncIterator[GatewayControl]:
+    ui_core.gateway = GatewayControl(ui_core, binding=ui_core.agent_runtime)  # as app.py does
+    ui_core.agent_runtime.set_gateway_access(ui_core.gateway)
+    await ui_core.gateway.apply()
+    try:
+        yield ui_core.gateway
+    finally:
+        await ui_core.gateway.stop()
+
+
+async def test_a_claude_code_tool_turn_on_an_openai_compatible_model(
+        controller: Any, ui_core: Any, qtbot: Any, server: ScriptedModelServer, gateway: GatewayControl,
+        tmp_path: Path) -> None:
+    settings = SettingsDialog(controller.bridges)
+    sock = bind_loopback(0)
+    port = int(sock.getsockname()[1])
+    sock.close()
+    settings.gateway.port.setValue(port)
+    settings.gateway.enabled.setChecked(True)
+    await until(lambda: settings.gateway.status.text().startswith("Running"))
+    settings.close()
+    repos = ui_core.repos
+    repos.providers.upsert_provider(id="local-oai", name="Local OpenAI-compatible", type="openai-compatible",
+                                    base_url=server.base_url + "/v1", settings={"demo": True})
+    repos.providers.upsert_model(provider_id="local-oai", model_id="qwen-demo", name="Qwen (demo)")
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    dialog = AgentDialog(controller.bridges)
+    dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("local-oai::qwen-demo"))
+    assert "through Cherry's API gateway" in dialog.model_hint.text()
+    dialog.name_edit.setText("Coder on Qwen")
+    dialog.workspace_edit.setText(str(workspace))
+    dialog.save()
+    agent = repos.agents.get_agent(dialog.agent_id)
+    workspace_id = repos.agents.list_workspaces(agent.id)[0].id
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=workspace_id, name="First task",
+                                            model=agent.model)
+    window = controller.open_window(session_topic_id(session.id))
+    note = workspace / "note.md"
+    server.enqueue(tool_use("Write", {"file_path": str(note), "content": "# Written through the gateway\n"},
+                            preamble="I will write the note."),
+                   text("The note is in your workspace."))
+    window.composer.editor.setPlainText("write a note")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    card = window.approval_card
+    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
+    qtbot.mouseClick(card.allow_button, Qt.MouseButton.LeftButton)
+    await until(lambda: not window.is_streaming()
+                and "The note is in your workspace." in window.message_view.rows()[-1].text(), timeout=60)
+    assert note.read_text() == "# Written through the gateway\n"
+    assert {r.path for r in server.requests_for_model_turns()} == {"/v1/chat/completions"}
+    rows = repos.session_messages.list_messages(session.id)
+    assert [r.status for r in rows] == ["success", "success"]
+    assert [u["message_id"] for u in repos.usage.list(session_id=session.id)] == [rows[1].id, rows[1].id]
+    window.resize(1000, 700)
+    await asyncio.sleep(0.3)
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "gateway_agent_turn.png"))
