@@ -1,5 +1,6 @@
 """Shared integration fixtures: the scripted model server, a workspace directory, the pinned pi,
-and the whole app core for either runtime (`open_app`: claude-code, `open_pi_app`: pi)."""
+and the whole app core for either runtime (`open_app`: claude-code, `open_pi_app`: pi); the
+gateway in front of the scripted server (`upstream`, `gateway`, `GATEWAY_KEY`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ import pytest
 
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
+from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.gateway import ApiGateway, GatewayKeyCheck
+from cherry_desktop.core.storage.credentials import CredentialStore
 from cherry_desktop.demo import ScriptedModelServer
 from tests.integration.app_core import AgentType, OpenApp, app_opener
 from tests.integration.pi_helpers import PiHarness, ensure_test_pi
@@ -87,3 +91,30 @@ async def open_runtime_app(runtime_under_test: tuple[AgentType, PiInstallation |
     agent_type, installation = runtime_under_test
     async with app_opener(tmp_path, model_server, agent_type, pi_installation=installation) as opener:
         yield opener
+
+
+# The gateway in front of the scripted model server as both kinds of upstream: provider `anth`
+# speaks Anthropic Messages, `oai` OpenAI chat completions, each with model `m1`.
+GATEWAY_KEY = "cs-sk-test-key"
+
+
+@pytest.fixture
+async def upstream() -> AsyncIterator[ScriptedModelServer]:
+    async with ScriptedModelServer(script_all=True) as server:
+        yield server
+
+
+@pytest.fixture
+async def gateway(repos: Repositories, upstream: ScriptedModelServer) -> AsyncIterator[ApiGateway]:
+    repos.providers.upsert_provider(id="anth", name="Scripted Anthropic", type="anthropic",
+                                    base_url=upstream.base_url, settings={"demo": True})
+    repos.providers.upsert_provider(id="oai", name="Scripted OpenAI", type="openai-compatible",
+                                    base_url=upstream.base_url + "/v1", settings={"demo": True})
+    for provider in ("anth", "oai"):
+        repos.providers.upsert_model(provider_id=provider, model_id="m1", name="Model one")
+    gw = ApiGateway(repos, CredentialStore(), GatewayKeyCheck(fixed_key=GATEWAY_KEY), port=0)
+    await gw.start()
+    try:
+        yield gw
+    finally:
+        await gw.stop()

@@ -16,30 +16,7 @@ from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.gateway import ApiGateway, GatewayKeyCheck, PortInUseError
 from cherry_desktop.core.storage.credentials import CredentialStore
 from cherry_desktop.demo import HangReply, ScriptedModelServer, StreamErrorReply, http_error, text, thinking, tool_use
-
-KEY = "cs-sk-test-key"
-
-
-@pytest.fixture
-async def upstream() -> AsyncIterator[ScriptedModelServer]:
-    async with ScriptedModelServer(script_all=True) as server:
-        yield server
-
-
-@pytest.fixture
-async def gateway(repos: Repositories, upstream: ScriptedModelServer) -> AsyncIterator[ApiGateway]:
-    repos.providers.upsert_provider(id="anth", name="Scripted Anthropic", type="anthropic",
-                                    base_url=upstream.base_url, settings={"demo": True})
-    repos.providers.upsert_provider(id="oai", name="Scripted OpenAI", type="openai-compatible",
-                                    base_url=upstream.base_url + "/v1", settings={"demo": True})
-    for provider in ("anth", "oai"):
-        repos.providers.upsert_model(provider_id=provider, model_id="m1", name="Model one")
-    gw = ApiGateway(repos, CredentialStore(), GatewayKeyCheck(fixed_key=KEY), port=0)
-    await gw.start()
-    try:
-        yield gw
-    finally:
-        await gw.stop()
+from tests.integration.conftest import GATEWAY_KEY as KEY
 
 
 @pytest.fixture
