@@ -978,6 +978,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Hi! What can you do in this workspace?</source>
         <translation>Hi! What can you do in this workspace?</translation>
     </message>
+    <message>
+        <source>The API gateway could not start. See Settings, API gateway.</source>
+        <translation>The API gateway could not start. See Settings, API gateway.</translation>
+    </message>
+    <message>
+        <source>The API gateway is on. Send your message again.</source>
+        <translation>The API gateway is on. Send your message again.</translation>
+    </message>
 </context>
 <context>
     <name>UsageFooter</name>
@@ -1649,6 +1657,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</translation>
+    </message>
+    <message>
+        <source>Turn on the API gateway</source>
+        <translation>Turn on the API gateway</translation>
     </message>
 </context>
 <context>

@@ -977,6 +977,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Hi! What can you do in this workspace?</source>
         <translation>你好！你能在这个工作区里做什么？</translation>
     </message>
+    <message>
+        <source>The API gateway could not start. See Settings, API gateway.</source>
+        <translation>API 网关无法启动。请查看“设置 › API 网关”。</translation>
+    </message>
+    <message>
+        <source>The API gateway is on. Send your message again.</source>
+        <translation>API 网关已开启。请重新发送消息。</translation>
+    </message>
 </context>
 <context>
     <name>UsageFooter</name>
@@ -1648,6 +1656,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>此智能体通过 Cherry 的 API 网关访问其模型，但网关已关闭。请在“设置 › API 网关”中开启，然后重新发送。</translation>
+    </message>
+    <message>
+        <source>Turn on the API gateway</source>
+        <translation>开启 API 网关</translation>
     </message>
 </context>
 <context>

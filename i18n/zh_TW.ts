@@ -977,6 +977,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Hi! What can you do in this workspace?</source>
         <translation>你好！你能在這個工作區裡做什麼？</translation>
     </message>
+    <message>
+        <source>The API gateway could not start. See Settings, API gateway.</source>
+        <translation>API 閘道無法啟動。請查看「設定 › API 閘道」。</translation>
+    </message>
+    <message>
+        <source>The API gateway is on. Send your message again.</source>
+        <translation>API 閘道已開啟。請重新傳送訊息。</translation>
+    </message>
 </context>
 <context>
     <name>UsageFooter</name>
@@ -1648,6 +1656,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>此智慧體透過 Cherry 的 API 閘道存取其模型，但閘道已關閉。請在「設定 › API 閘道」中開啟，然後重新傳送。</translation>
+    </message>
+    <message>
+        <source>Turn on the API gateway</source>
+        <translation>開啟 API 閘道</translation>
     </message>
 </context>
 <context>

@@ -49,6 +49,13 @@ class GatewayBridge(CoreBridge):
         self.core.settings.update(gateway_enabled=enabled, gateway_port=port)
         return await self.core.gateway.apply()
 
+    async def turn_on(self) -> bool:
+        """Enable the gateway on its saved port (the fix a gateway-off error offers); True when
+        it runs."""
+        _, port = self.enabled_and_port()
+        status = await self.apply(True, port)
+        return bool(status is not None and status.state == "running")
+
     def key(self) -> str:
         """The stored key ("" before the gateway was first enabled)."""
         return str(self.core.gateway.key()) if self.core.gateway is not None else ""

@@ -111,6 +111,14 @@ class ErrorWords(QObject):
         }
         return words[code]
 
+    def fix_label(self, code: str | None) -> str | None:
+        """The button of the fix the app can make for `code` itself (None: the user fixes it)."""
+        from cherry_desktop.core.messages.errors import ErrorCode, error_code_for
+
+        if code and error_code_for(code) is ErrorCode.GATEWAY_OFF:
+            return self.tr("Turn on the API gateway")
+        return None
+
     def describe(self, code: str | None, detail: str) -> str | None:
         """The headline of `code` with `detail` (the source's own message) on the line below;
         None without a code (a row stored before codes: show its message as it is)."""

@@ -6,11 +6,11 @@ from typing import Any
 
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.chat._attachment_view import AttachmentStrip
 from cherry_desktop.ui.chat._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard
-from cherry_desktop.ui.chat._error_words import error_fields
+from cherry_desktop.ui.chat._error_words import ErrorWords, error_fields
 from cherry_desktop.ui.chat._markdown import MarkdownView
 from cherry_desktop.ui.chat._todo_card import CompactionDivider, make_tool_card
 from cherry_desktop.ui.chat._translate import TranslationBlock
@@ -33,9 +33,12 @@ class MessageRow(QFrame):
     Signals:
         state_changed(object): this row's `status` or `live` changed (not its text); carries
             the row.
+        error_fix_requested(str): the user asked the app to fix what its error code names
+            (`ErrorWords.fix_label`), e.g. turn the API gateway on.
     """
 
     state_changed = Signal(object)
+    error_fix_requested = Signal(str)
 
     def __init__(self, message_id: str, role: str, *, steer: bool = False, files: Any = None,
                  parent: QWidget | None = None) -> None:
@@ -222,6 +225,12 @@ class MessageRow(QFrame):
     def show_error(self, message: str, code: str | None = None) -> None:
         self.error_text = message
         self.body.addWidget(ErrorBlock(message, code=code))
+        fix = ErrorWords().fix_label(code)
+        if fix and code:
+            button = QPushButton(fix, self)
+            button.setObjectName("errorFixButton")
+            button.clicked.connect(lambda: self.error_fix_requested.emit(code))
+            self.body.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
 
     # -- live ----------------------------------------------------------------------------------
     def apply_chunk(self, chunk: Any) -> str | None:

@@ -33,6 +33,7 @@ class MessageView(FollowingScrollArea):
         edit_requested(str): the user wants to edit this user row and send it again.
         delete_requested(str): the user deleted this row (the window offers undo).
         translate_requested(str, str): message id and language code to translate it into.
+        error_fix_requested(str): a row's error offered a fix the app makes (its error code).
     """
 
     approvals_changed = Signal()
@@ -40,6 +41,7 @@ class MessageView(FollowingScrollArea):
     edit_requested = Signal(str)
     delete_requested = Signal(str)
     translate_requested = Signal(str, str)
+    error_fix_requested = Signal(str)
 
     def __init__(self, bridges: Bridges, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -179,6 +181,7 @@ class MessageView(FollowingScrollArea):
         # A multi-model group updates its buttons when an answer's status or liveness changes
         # (not on every streamed frame).
         row.state_changed.connect(self.groups.row_state_changed)
+        row.error_fix_requested.connect(self.error_fix_requested)
         return row
 
     def _append_row(self, row: MessageRow) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
-from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QSystemTrayIcon, QWidget
 
 from cherry_desktop.ui.bridge import Bridges, QtSharedCache, TopicStatusView
 from cherry_desktop.ui.chat import warm_up_highlighting
@@ -177,6 +177,17 @@ class UiController(QObject):
         from cherry_desktop.ui.dialogs import ProvidersDialog
 
         ProvidersDialog(self.bridges.providers, provider_id, parent).exec()
+
+    def fix_error(self, window: QMainWindow, code: str) -> None:
+        """Make the fix an error row offered (`ErrorWords.fix_label`): turn the gateway on."""
+        if code == "gateway-off":
+            spawn(self._turn_gateway_on(window))
+
+    async def _turn_gateway_on(self, window: QMainWindow) -> None:
+        running = await self.bridges.gateway.turn_on()
+        window.statusBar().showMessage(
+            self.tr("The API gateway is on. Send your message again.") if running else
+            self.tr("The API gateway could not start. See Settings, API gateway."))
 
     def _on_window_closed(self, window: ChatWindow) -> None:
         if window in self.windows:

@@ -134,6 +134,7 @@ class ChatWindow(QMainWindow):
         self.message_view = MessageView(self.bridges, right)
         self.message_view.approvals_changed.connect(self.send.refresh_approval)
         self.message_view.regenerate_requested.connect(self.regenerate)
+        self.message_view.error_fix_requested.connect(lambda code: self.controller.fix_error(self, code))
         self.message_view.translate_requested.connect(
             lambda mid, lang: translate_row(self.message_view, self.bridges.streams, mid, lang))
         v.addWidget(self.message_view, 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+    from PySide6.QtWidgets import QLabel, QMainWindow, QStatusBar, QWidget
 
     from cherry_desktop.ui.bridge import Bridges, QtSharedCache, QtStreamListener
     from cherry_desktop.ui.chat import ChatHeader, IssueWords, MessageView, UsageSummary
@@ -63,6 +63,8 @@ class WindowHost(Protocol):
     def open_settings(self, parent: QWidget | None) -> None: ...
 
     def open_providers(self, parent: QWidget | None, provider_id: str | None = None) -> None: ...
+
+    def fix_error(self, window: QMainWindow, code: str) -> None: ...
 
     def reload_sidebars(self) -> None: ...
 
