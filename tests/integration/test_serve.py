@@ -18,6 +18,7 @@ import psutil
 import pytest
 
 from cherry_desktop.core.net.http_server import bind_loopback
+from tests.gui.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.integration
 
@@ -145,3 +146,56 @@ async def test_a_second_serve_on_the_data_dir_and_a_port_in_use_are_refused(serv
         taken.close()
     assert other.returncode == 1 and out == b""
     assert f"port {port} on 127.0.0.1 is already in use".encode() in err and b"Traceback" not in err
+
+
+async def test_curl_streams_a_chat_and_an_agent_turn_and_the_session_is_recorded(serve: Any) -> None:
+    """The README's curl session against `serve --demo`, run with the real curl; its transcript
+    goes to artifacts/gateway_curl.txt."""
+    server = await serve()
+    transcript: list[str] = []
+
+    async def curl(*args: str) -> str:
+        command = ["curl", "-sN", "-H", f"x-api-key: {KEY}", *args]
+        proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+        out, _ = await asyncio.wait_for(proc.communicate(), START_LIMIT_S)
+        assert proc.returncode == 0, command
+        transcript.append("$ " + " ".join(a if " " not in a else f"'{a}'" for a in command) + "\n" + out.decode())
+        return out.decode()
+
+    models = json.loads(await curl(f"{server.url}/v1/models"))["data"]
+    model = next(m["id"] for m in models if m["id"].startswith("cherry-demo:"))  # the demo's scripted model
+    chat = await curl(f"{server.url}/v1/chat/completions", "-H", "content-type: application/json", "-d",
+                      json.dumps({"model": model, "stream": True, "messages": [{"role": "user", "content": "hello"}]}))
+    frames = [line.removeprefix("data: ") for line in chat.splitlines() if line.startswith("data: ")]
+    assert frames[-1] == "[DONE]"
+    said = "".join(c["delta"].get("content") or "" for f in frames[:-1] for c in json.loads(f)["choices"])
+    assert said.strip()
+    sid = session_id(json.loads(await curl(f"{server.url}/v1/agent-sessions"))["data"])
+    # The demo agent writes a note, and asks first: the turn streams up to its approval request,
+    # a second curl approves it, and the rest streams on to [DONE].
+    command = ["curl", "-sN", "-H", f"x-api-key: {KEY}", f"{server.url}/v1/agent-sessions/{sid}/messages",
+               "-d", json.dumps({"text": "hello"})]
+    proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    lines: list[str] = []
+    while not lines or lines[-1] != "data: [DONE]":
+        line = (await asyncio.wait_for(proc.stdout.readline(), START_LIMIT_S)).decode().rstrip("\n")
+        assert line or not proc.stdout.at_eof(), "the stream ended without [DONE]"
+        if not line.startswith("data: "):
+            continue
+        lines.append(line)
+        chunk = line.removeprefix("data: ")
+        if chunk != "[DONE]" and json.loads(chunk)["type"] == "tool-approval-request":
+            transcript.append("$ " + " ".join(command[:-1]) + f" '{command[-1]}'\n" + "\n".join(lines) + "\n...")
+            approval = json.loads(chunk)["approval_id"]
+            answer = await curl(f"{server.url}/v1/agent-sessions/{sid}/approvals/{approval}",
+                                "-d", json.dumps({"approved": True}))
+            assert json.loads(answer)
+            lines = ["(the stream goes on)"]
+    assert await asyncio.wait_for(proc.wait(), START_LIMIT_S) == 0
+    transcript.append("\n".join(lines))
+    deltas = [json.loads(line.removeprefix("data: ")) for line in lines[1:-1]]
+    assert "tool-output-available" in [d["type"] for d in deltas] and deltas[-1]["type"] in ("finish", "finish-step", "data-context-usage")
+    assert "note is in your workspace" in "".join(d["delta"] for d in deltas if d["type"] == "text-delta")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "gateway_curl.txt").write_text("\n".join(transcript), encoding="utf-8")
