@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -36,9 +36,10 @@ from cherry_desktop.core.ai.stream import (
     user_parts,
 )
 from cherry_desktop.core.ai.stream.errors import StreamManagerError
-from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.data import AgentSessionRecord, Repositories
 from cherry_desktop.core.gateway.responses import sse_response
 from cherry_desktop.core.gateway.to_openai import openai_error
+from cherry_desktop.core.gateway.wire import WireObject
 from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
 from cherry_desktop.core.state.topics import session_topic_id
 
@@ -92,7 +93,7 @@ class AgentApi:
                                        "description": a.description}
                                       for a in self.core.repos.agents.list_agents()]})
 
-    def _session_item(self, session: Any) -> dict[str, Any]:
+    def _session_item(self, session: AgentSessionRecord) -> WireObject:
         topic_id = session_topic_id(session.id)
         return {"id": session.id, "title": session.name, "agent_id": session.agent_id, "topic_id": topic_id,
                 "model": session.model, "status": self._status(topic_id)}

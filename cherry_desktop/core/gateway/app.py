@@ -7,11 +7,13 @@ without it, or with a wrong one, gets 401 in the dialect its path speaks and rea
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from starlette.applications import Starlette
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cherry_desktop.core.gateway.keys import GatewayKeyCheck
 from cherry_desktop.core.gateway.model_routes import ModelGateway
@@ -32,11 +34,11 @@ def path_dialect(path: str) -> Dialect:
 class KeyMiddleware:
     """ASGI middleware: 401 unless the request carries the gateway key."""
 
-    def __init__(self, app: Any, check: GatewayKeyCheck) -> None:
+    def __init__(self, app: ASGIApp, check: GatewayKeyCheck) -> None:
         self.app = app
         self.check = check
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or (scope["path"] == "/" and scope["method"] in ("GET", "HEAD")):
             await self.app(scope, receive, send)
             return
@@ -49,7 +51,7 @@ class KeyMiddleware:
         await self.app(scope, receive, send)
 
 
-async def _root(_: Any) -> JSONResponse:
+async def _root(_: Request) -> JSONResponse:
     return JSONResponse({"ok": True})
 
 

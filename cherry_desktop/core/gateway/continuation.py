@@ -10,14 +10,13 @@ External callers never get it: they may mean the prefill.
 
 from __future__ import annotations
 
-from typing import Any
-
 from cherry_desktop.core.gateway.upstream import Dialect
+from cherry_desktop.core.gateway.wire import Wire, WireObject
 
 CONTINUATION_TEXT = "Continue."
 
 
-def _text_only_assistant(message: Any, dialect: Dialect) -> bool:
+def _text_only_assistant(message: Wire, dialect: Dialect) -> bool:
     if not isinstance(message, dict) or message.get("role") != "assistant":
         return False
     content = message.get("content")
@@ -29,12 +28,12 @@ def _text_only_assistant(message: Any, dialect: Dialect) -> bool:
     return bool(blocks) and all(b.get("type") == "text" for b in blocks)
 
 
-def normalize_internal_continuation(body: dict[str, Any], dialect: Dialect) -> dict[str, Any]:
+def normalize_internal_continuation(body: WireObject, dialect: Dialect) -> WireObject:
     """`body` (an upstream request in `dialect`) with the continuation appended when needed."""
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages or not _text_only_assistant(messages[-1], dialect):
         return body
-    continuation: dict[str, Any] = (
+    continuation: WireObject = (
         {"role": "user", "content": CONTINUATION_TEXT} if dialect == "openai"
         else {"role": "user", "content": [{"type": "text", "text": CONTINUATION_TEXT}]})
     return {**body, "messages": [*messages, continuation]}

@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import httpx
 from starlette.requests import Request
@@ -43,6 +43,7 @@ from cherry_desktop.core.gateway.upstream import (
     resolve_target,
 )
 from cherry_desktop.core.gateway.usage import Usage
+from cherry_desktop.core.gateway.wire import WireObject
 from cherry_desktop.core.storage.credentials import CredentialStore
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ class ModelGateway:
 
     # -- shared -------------------------------------------------------------------------------
 
-    async def _body(self, request: Request, dialect: Dialect) -> dict[str, Any] | Response:
+    async def _body(self, request: Request, dialect: Dialect) -> WireObject | Response:
         try:
             body = await request.json()
         except ValueError:
@@ -92,7 +93,7 @@ class ModelGateway:
             return http.error_response(dialect, 400, "the request body is not a JSON object")
         return body
 
-    async def _prepare(self, request: Request, dialect: Dialect) -> tuple[dict[str, Any], _Call] | Response:
+    async def _prepare(self, request: Request, dialect: Dialect) -> tuple[WireObject, _Call] | Response:
         """The request's body and its call, or the error answer to give instead."""
         body = await self._body(request, dialect)
         if isinstance(body, Response):
@@ -102,8 +103,8 @@ class ModelGateway:
         except GatewayModelError as exc:
             return http.error_response(dialect, exc.status, str(exc))
 
-    async def _whole(self, call: _Call, caller: Dialect, body: dict[str, Any], headers: dict[str, str],
-                     convert: Callable[[dict[str, Any]], dict[str, Any]]) -> Response:
+    async def _whole(self, call: _Call, caller: Dialect, body: WireObject, headers: dict[str, str],
+                     convert: Callable[[WireObject], WireObject]) -> Response:
         """A non-streamed call: the upstream's reply `convert`ed, its usage recorded."""
         try:
             reply = await post_json(self._client(), call.target, body, headers)
@@ -117,7 +118,7 @@ class ModelGateway:
         self._record(call, usage)
         return JSONResponse(convert(reply))
 
-    def _call(self, request: Request, body: dict[str, Any]) -> _Call:
+    def _call(self, request: Request, body: WireObject) -> _Call:
         target = resolve_target(self.repos, self.credentials, self._client(), body.get("model"))
         session_id = request.headers.get(INTERNAL_SESSION_HEADER) or None
         message_id = None
@@ -167,7 +168,7 @@ class ModelGateway:
                   else self._anthropic_from_openai(call, upstream, caller_model))
         return await http.stream_after_first(request, frames, "anthropic")
 
-    async def _anthropic_passthrough(self, call: _Call, body: dict[str, Any],
+    async def _anthropic_passthrough(self, call: _Call, body: WireObject,
                                      headers: dict[str, str]) -> AsyncGenerator[bytes, None]:
         usage = Usage()
         ended = False
@@ -189,7 +190,7 @@ class ModelGateway:
         finally:
             self._record(call, usage)
 
-    async def _anthropic_from_openai(self, call: _Call, body: dict[str, Any],
+    async def _anthropic_from_openai(self, call: _Call, body: WireObject,
                                      caller_model: str) -> AsyncGenerator[bytes, None]:
         writer = AnthropicStreamWriter(caller_model, _message_id())
         done = False
@@ -256,7 +257,7 @@ class ModelGateway:
                   else self._openai_from_anthropic(call, upstream, caller_model, include_usage))
         return await http.stream_after_first(request, frames, "openai")
 
-    async def _openai_passthrough(self, call: _Call, body: dict[str, Any],
+    async def _openai_passthrough(self, call: _Call, body: WireObject,
                                   include_usage: bool) -> AsyncGenerator[bytes, None]:
         usage = Usage()
         finished = False
@@ -284,7 +285,7 @@ class ModelGateway:
         finally:
             self._record(call, usage)
 
-    async def _openai_from_anthropic(self, call: _Call, body: dict[str, Any], caller_model: str,
+    async def _openai_from_anthropic(self, call: _Call, body: WireObject, caller_model: str,
                                      include_usage: bool) -> AsyncGenerator[bytes, None]:
         writer = OpenAIStreamWriter(caller_model, f"chatcmpl-{uuid.uuid4().hex[:24]}", include_usage=include_usage)
         try:

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -23,6 +22,7 @@ from cherry_desktop.core.ai.stream.sse import DONE_FRAME
 from cherry_desktop.core.gateway.to_anthropic import anthropic_error
 from cherry_desktop.core.gateway.to_openai import openai_error
 from cherry_desktop.core.gateway.upstream import Dialect, UpstreamHttpError
+from cherry_desktop.core.gateway.wire import WireObject
 
 _ANTHROPIC_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                           404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
@@ -39,7 +39,7 @@ def error_type_for(dialect: Dialect, status: int) -> str:
     return table.get(status, "api_error")
 
 
-def error_body(dialect: Dialect, status: int, message: str, error_type: str | None = None) -> dict[str, Any]:
+def error_body(dialect: Dialect, status: int, message: str, error_type: str | None = None) -> WireObject:
     kind = error_type or error_type_for(dialect, status)
     return anthropic_error(kind, message) if dialect == "anthropic" else openai_error(kind, message)
 
@@ -59,12 +59,12 @@ def upstream_error_response(dialect: Dialect, error: UpstreamHttpError) -> Respo
     return error_response(dialect, error.status, error.message)
 
 
-def anthropic_frame(event: str, data: dict[str, Any] | str) -> bytes:
+def anthropic_frame(event: str, data: WireObject | str) -> bytes:
     payload = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
     return f"event: {event}\ndata: {payload}\n\n".encode()
 
 
-def data_frame(data: dict[str, Any] | str) -> bytes:
+def data_frame(data: WireObject | str) -> bytes:
     payload = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
     return f"data: {payload}\n\n".encode()
 

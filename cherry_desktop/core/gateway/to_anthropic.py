@@ -11,23 +11,23 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
 
 from cherry_desktop.core.gateway.to_openai import UpstreamStreamError
 from cherry_desktop.core.gateway.usage import Usage
+from cherry_desktop.core.gateway.wire import Wire, WireObject
 
 #: OpenAI finish_reason -> Anthropic stop_reason.
 STOP_REASONS: dict[str, str] = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use",
                                 "function_call": "tool_use", "content_filter": "refusal"}
 DEFAULT_MAX_TOKENS = 4096
-_TOOL_CHOICES: dict[str, dict[str, Any]] = {"auto": {"type": "auto"}, "required": {"type": "any"},
+_TOOL_CHOICES: dict[str, WireObject] = {"auto": {"type": "auto"}, "required": {"type": "any"},
                                             "none": {"type": "none"}}
 
 #: An Anthropic stream event: (event name, data).
-Event = tuple[str, dict[str, Any]]
+Event = tuple[str, WireObject]
 
 
-def _text(content: Any) -> str:
+def _text(content: Wire) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -35,7 +35,7 @@ def _text(content: Any) -> str:
     return ""
 
 
-def image_block(part: dict[str, Any]) -> dict[str, Any] | None:
+def image_block(part: WireObject) -> WireObject | None:
     """An OpenAI ``image_url`` part as an Anthropic image block (data URLs inline, others by URL)."""
     url = str((part.get("image_url") or {}).get("url") or "")
     if url.startswith("data:"):
@@ -47,10 +47,10 @@ def image_block(part: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _content_blocks(content: Any) -> list[dict[str, Any]]:
+def _content_blocks(content: Wire) -> list[WireObject]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
-    blocks: list[dict[str, Any]] = []
+    blocks: list[WireObject] = []
     for part in content if isinstance(content, list) else []:
         if not isinstance(part, dict):
             continue
@@ -63,7 +63,7 @@ def _content_blocks(content: Any) -> list[dict[str, Any]]:
     return blocks
 
 
-def _tool_input(arguments: Any) -> Any:
+def _tool_input(arguments: Wire) -> Wire:
     if isinstance(arguments, dict):
         return arguments
     try:
@@ -73,7 +73,7 @@ def _tool_input(arguments: Any) -> Any:
     return value if isinstance(value, dict) else {}
 
 
-def _message_blocks(message: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+def _message_blocks(message: WireObject) -> tuple[str, list[WireObject]]:
     role = message.get("role")
     if role == "tool":
         return "user", [{"type": "tool_result", "tool_use_id": str(message.get("tool_call_id") or ""),
@@ -88,13 +88,13 @@ def _message_blocks(message: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]
     return "user", blocks
 
 
-def anthropic_tools(tools: Any) -> list[dict[str, Any]]:
+def anthropic_tools(tools: Wire) -> list[WireObject]:
     out = []
     for tool in tools if isinstance(tools, list) else []:
         function = tool.get("function") if isinstance(tool, dict) else None
         if not isinstance(function, dict):
             continue
-        converted: dict[str, Any] = {"name": str(function.get("name") or ""),
+        converted: WireObject = {"name": str(function.get("name") or ""),
                                      "input_schema": function.get("parameters") or {"type": "object",
                                                                                    "properties": {}}}
         if function.get("description"):
@@ -103,9 +103,9 @@ def anthropic_tools(tools: Any) -> list[dict[str, Any]]:
     return out
 
 
-def anthropic_tool_choice(choice: Any, parallel: Any) -> dict[str, Any] | None:
+def anthropic_tool_choice(choice: Wire, parallel: Wire) -> WireObject | None:
     if isinstance(choice, dict) and choice.get("type") == "function":
-        out: dict[str, Any] | None = {"type": "tool", "name": str((choice.get("function") or {}).get("name") or "")}
+        out: WireObject | None = {"type": "tool", "name": str((choice.get("function") or {}).get("name") or "")}
     else:
         out = dict(_TOOL_CHOICES[choice]) if isinstance(choice, str) and choice in _TOOL_CHOICES else None
     if parallel is False:
@@ -113,10 +113,10 @@ def anthropic_tool_choice(choice: Any, parallel: Any) -> dict[str, Any] | None:
     return out
 
 
-def anthropic_request(body: dict[str, Any], model: str) -> dict[str, Any]:
+def anthropic_request(body: WireObject, model: str) -> WireObject:
     """An OpenAI chat-completions body as an Anthropic Messages body for `model`."""
     system: list[str] = []
-    messages: list[dict[str, Any]] = []
+    messages: list[WireObject] = []
     for message in body.get("messages") or []:
         if not isinstance(message, dict):
             continue
@@ -133,7 +133,7 @@ def anthropic_request(body: dict[str, Any], model: str) -> dict[str, Any]:
     while messages and messages[0]["role"] != "user":
         messages.pop(0)
     max_tokens = body.get("max_completion_tokens") or body.get("max_tokens") or DEFAULT_MAX_TOKENS
-    out: dict[str, Any] = {"model": model, "messages": messages, "max_tokens": int(max_tokens)}
+    out: WireObject = {"model": model, "messages": messages, "max_tokens": int(max_tokens)}
     if any(system):
         out["system"] = "\n\n".join(s for s in system if s)
     if body.get("temperature") is not None:
@@ -160,11 +160,11 @@ def _tool_id() -> str:
     return f"toolu_{uuid.uuid4().hex[:24]}"
 
 
-def anthropic_message(completion: dict[str, Any], model: str, message_id: str) -> dict[str, Any]:
+def anthropic_message(completion: WireObject, model: str, message_id: str) -> WireObject:
     """A whole OpenAI ``chat.completion`` as an Anthropic message."""
     choice = (completion.get("choices") or [{}])[0]
     message = choice.get("message") or {}
-    content: list[dict[str, Any]] = []
+    content: list[WireObject] = []
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     if isinstance(reasoning, str) and reasoning:
         content.append({"type": "thinking", "thinking": reasoning, "signature": ""})
@@ -199,7 +199,7 @@ class AnthropicStreamWriter:
         if self._started:
             return []
         self._started = True
-        message: dict[str, Any] = {"id": self.message_id, "type": "message", "role": "assistant", "model": self.model,
+        message: WireObject = {"id": self.message_id, "type": "message", "role": "assistant", "model": self.model,
                    "content": [], "stop_reason": None, "stop_sequence": None,
                    "usage": {"input_tokens": 0, "output_tokens": 0}}
         return [("message_start", {"type": "message_start", "message": message})]
@@ -211,7 +211,7 @@ class AnthropicStreamWriter:
         self._open = None
         return [("content_block_stop", {"type": "content_block_stop", "index": index})]
 
-    def _open_block(self, kind: str, block: dict[str, Any]) -> tuple[list[Event], int]:
+    def _open_block(self, kind: str, block: WireObject) -> tuple[list[Event], int]:
         if self._open is not None and self._open[0] == kind:
             return [], self._open[1]
         events = self._close()
@@ -222,10 +222,10 @@ class AnthropicStreamWriter:
                                                "content_block": block}))
         return events, index
 
-    def _delta(self, index: int, delta: dict[str, Any]) -> Event:
+    def _delta(self, index: int, delta: WireObject) -> Event:
         return "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
 
-    def feed(self, chunk: dict[str, Any]) -> list[Event]:
+    def feed(self, chunk: WireObject) -> list[Event]:
         if chunk.get("error"):
             error = chunk["error"]
             message = str(error.get("message") or error) if isinstance(error, dict) else str(error)
@@ -250,7 +250,7 @@ class AnthropicStreamWriter:
                 self.finish_reason = str(choice["finish_reason"])
         return events
 
-    def _tool_call(self, call: dict[str, Any]) -> list[Event]:
+    def _tool_call(self, call: WireObject) -> list[Event]:
         position = int(call.get("index") or 0)
         function = call.get("function") or {}
         events: list[Event] = []
@@ -278,7 +278,7 @@ class AnthropicStreamWriter:
         return events
 
 
-def anthropic_error(error_type: str, message: str) -> dict[str, Any]:
+def anthropic_error(error_type: str, message: str) -> WireObject:
     """An Anthropic error body (also the data of a stream's ``error`` event)."""
     return {"type": "error", "error": {"type": error_type, "message": message}}
 

@@ -15,9 +15,9 @@ Thinking blocks in a request's history are dropped: an OpenAI upstream has no pl
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from cherry_desktop.core.gateway.usage import Usage
+from cherry_desktop.core.gateway.wire import Wire, WireObject
 
 #: Anthropic stop_reason -> OpenAI finish_reason.
 FINISH_REASONS: dict[str, str] = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length",
@@ -34,17 +34,17 @@ class UpstreamStreamError(Exception):
         self.message = message
 
 
-def _blocks(content: Any) -> list[dict[str, Any]]:
+def _blocks(content: Wire) -> list[WireObject]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
-def _text_of(content: Any) -> str:
+def _text_of(content: Wire) -> str:
     return "".join(str(b.get("text") or "") for b in _blocks(content) if b.get("type") == "text")
 
 
-def image_part(block: dict[str, Any]) -> dict[str, Any] | None:
+def image_part(block: WireObject) -> WireObject | None:
     """An Anthropic image block as an OpenAI ``image_url`` part."""
     source = block.get("source") or {}
     if source.get("type") == "base64":
@@ -56,8 +56,8 @@ def image_part(block: dict[str, Any]) -> dict[str, Any] | None:
     return {"type": "image_url", "image_url": {"url": url}}
 
 
-def _user_parts(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    parts: list[dict[str, Any]] = []
+def _user_parts(blocks: list[WireObject]) -> list[WireObject]:
+    parts: list[WireObject] = []
     for block in blocks:
         kind = block.get("type")
         if kind == "text":
@@ -71,18 +71,18 @@ def _user_parts(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return parts
 
 
-def _user_content(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+def _user_content(parts: list[WireObject]) -> str | list[WireObject]:
     if all(p["type"] == "text" for p in parts):
         return "\n".join(p["text"] for p in parts)
     return parts
 
 
-def _user_messages(content: Any) -> list[dict[str, Any]]:
+def _user_messages(content: Wire) -> list[WireObject]:
     """One Anthropic user message: its tool results as ``tool`` messages first (they must follow
     the assistant's tool calls), then the rest, images of the tool results included."""
     blocks = _blocks(content)
-    out: list[dict[str, Any]] = []
-    rest: list[dict[str, Any]] = []
+    out: list[WireObject] = []
+    rest: list[WireObject] = []
     for block in blocks:
         if block.get("type") != "tool_result":
             rest.append(block)
@@ -98,7 +98,7 @@ def _user_messages(content: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _assistant_message(content: Any) -> dict[str, Any] | None:
+def _assistant_message(content: Wire) -> WireObject | None:
     blocks = _blocks(content)
     text = "".join(str(b.get("text") or "") for b in blocks if b.get("type") == "text")
     calls = [{"id": str(b.get("id") or ""), "type": "function",
@@ -107,26 +107,26 @@ def _assistant_message(content: Any) -> dict[str, Any] | None:
              for b in blocks if b.get("type") == "tool_use"]
     if not text and not calls:
         return None
-    message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    message: WireObject = {"role": "assistant", "content": text or None}
     if calls:
         message["tool_calls"] = calls
     return message
 
 
-def openai_tools(tools: Any) -> list[dict[str, Any]]:
+def openai_tools(tools: Wire) -> list[WireObject]:
     """Anthropic client tools as OpenAI functions (server tools, which have no schema, are left out)."""
     out = []
     for tool in tools if isinstance(tools, list) else []:
         if not isinstance(tool, dict) or "input_schema" not in tool:
             continue
-        function: dict[str, Any] = {"name": str(tool.get("name") or ""), "parameters": tool["input_schema"]}
+        function: WireObject = {"name": str(tool.get("name") or ""), "parameters": tool["input_schema"]}
         if tool.get("description"):
             function["description"] = str(tool["description"])
         out.append({"type": "function", "function": function})
     return out
 
 
-def openai_tool_choice(choice: Any) -> Any:
+def openai_tool_choice(choice: Wire) -> Wire:
     if not isinstance(choice, dict):
         return None
     if choice.get("type") == "tool":
@@ -134,9 +134,9 @@ def openai_tool_choice(choice: Any) -> Any:
     return _TOOL_CHOICES.get(str(choice.get("type")))
 
 
-def openai_request(body: dict[str, Any], model: str) -> dict[str, Any]:
+def openai_request(body: WireObject, model: str) -> WireObject:
     """An Anthropic Messages request body as an OpenAI chat-completions body for `model`."""
-    messages: list[dict[str, Any]] = []
+    messages: list[WireObject] = []
     system = body.get("system")
     system_text = system if isinstance(system, str) else "\n\n".join(
         str(b.get("text") or "") for b in _blocks(system) if b.get("type") == "text")
@@ -151,7 +151,7 @@ def openai_request(body: dict[str, Any], model: str) -> dict[str, Any]:
                 messages.append(assistant)
         else:
             messages.extend(_user_messages(message.get("content")))
-    out: dict[str, Any] = {"model": model, "messages": messages}
+    out: WireObject = {"model": model, "messages": messages}
     if body.get("max_tokens") is not None:
         out["max_tokens"] = body["max_tokens"]
     for key in ("temperature", "top_p"):
@@ -173,7 +173,7 @@ def openai_request(body: dict[str, Any], model: str) -> dict[str, Any]:
     return out
 
 
-def openai_completion(message: dict[str, Any], model: str) -> dict[str, Any]:
+def openai_completion(message: WireObject, model: str) -> WireObject:
     """A whole Anthropic message as an OpenAI ``chat.completion``."""
     blocks = _blocks(message.get("content"))
     assistant = _assistant_message(blocks) or {"role": "assistant", "content": ""}
@@ -204,11 +204,11 @@ class OpenAIStreamWriter:
         self.stopped = False
         self._tool_index: dict[int, int] = {}
 
-    def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    def _chunk(self, delta: WireObject, finish: str | None = None) -> WireObject:
         return {"id": self.completion_id, "object": "chat.completion.chunk", "created": 0, "model": self.model,
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
-    def feed(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+    def feed(self, event: WireObject) -> list[WireObject]:
         kind = event.get("type")
         if kind == "message_start":
             message = event.get("message") or {}
@@ -240,7 +240,7 @@ class OpenAIStreamWriter:
             raise UpstreamStreamError(str(error.get("type") or "api_error"), str(error.get("message") or ""))
         return []
 
-    def _delta(self, index: int, delta: dict[str, Any]) -> list[dict[str, Any]]:
+    def _delta(self, index: int, delta: WireObject) -> list[WireObject]:
         kind = delta.get("type")
         if kind == "text_delta":
             return [self._chunk({"content": str(delta.get("text") or "")})]
@@ -251,7 +251,7 @@ class OpenAIStreamWriter:
                                                  "function": {"arguments": str(delta.get("partial_json") or "")}}]})]
         return []
 
-    def _closing(self) -> list[dict[str, Any]]:
+    def _closing(self) -> list[WireObject]:
         finish = FINISH_REASONS.get(str(self.stop_reason), "stop")
         out = [self._chunk({}, finish)]
         if self.include_usage:
@@ -259,14 +259,14 @@ class OpenAIStreamWriter:
                         "model": self.model, "choices": [], "usage": self.usage.openai()})
         return out
 
-    def finish(self) -> list[dict[str, Any]]:
+    def finish(self) -> list[WireObject]:
         """The upstream ended: nothing more after its message_stop, else it ended early."""
         if not self.stopped:
             raise UpstreamStreamError("api_error", "the upstream stream ended before the reply was complete")
         return []
 
 
-def openai_error(error_type: str, message: str) -> dict[str, Any]:
+def openai_error(error_type: str, message: str) -> WireObject:
     """An OpenAI error body (also the payload of a stream's error frame)."""
     return {"error": {"message": message, "type": error_type, "code": None}}
 

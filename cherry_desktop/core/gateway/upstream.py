@@ -13,7 +13,7 @@ import json
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import httpx
 
@@ -28,6 +28,7 @@ from cherry_desktop.core.ai.providers.anthropic import API_VERSION
 from cherry_desktop.core.ai.providers.base import error_message_from_body
 from cherry_desktop.core.ai.providers.sse import SseEvent, iter_sse
 from cherry_desktop.core.data import ProviderRecord, Repositories
+from cherry_desktop.core.gateway.wire import Wire, WireObject
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 
 Dialect = Literal["anthropic", "openai"]
@@ -81,7 +82,7 @@ class UpstreamTarget:
 
 
 def resolve_target(repos: Repositories, credentials: CredentialStore, client: httpx.AsyncClient,
-                   model_field: Any) -> UpstreamTarget:
+                   model_field: Wire) -> UpstreamTarget:
     if not isinstance(model_field, str) or not model_field:
         raise GatewayModelError("bad-model", "the request names no model", 400)
     provider_id, model = split_gateway_model(model_field)
@@ -122,8 +123,8 @@ async def _error_from(response: httpx.Response, target: UpstreamTarget) -> Upstr
                              body, target.dialect)
 
 
-async def post_json(client: httpx.AsyncClient, target: UpstreamTarget, body: dict[str, Any],
-                    extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
+async def post_json(client: httpx.AsyncClient, target: UpstreamTarget, body: WireObject,
+                    extra_headers: dict[str, str] | None = None) -> WireObject:
     """A non-streamed call: the reply's JSON object."""
     try:
         response = await client.post(target.url, json=body, headers={**target.headers, **(extra_headers or {})})
@@ -142,7 +143,7 @@ async def post_json(client: httpx.AsyncClient, target: UpstreamTarget, body: dic
     return data
 
 
-async def open_stream(client: httpx.AsyncClient, target: UpstreamTarget, body: dict[str, Any],
+async def open_stream(client: httpx.AsyncClient, target: UpstreamTarget, body: WireObject,
                       extra_headers: dict[str, str] | None = None) -> AsyncIterator[SseEvent]:
     """A streamed call: its SSE events. Raises `UpstreamHttpError` before the first one when the
     upstream refused; closing the iterator (the caller went away) closes the request."""
@@ -164,7 +165,7 @@ async def open_stream(client: httpx.AsyncClient, target: UpstreamTarget, body: d
         await response.aclose()
 
 
-def event_json(event: SseEvent) -> dict[str, Any] | None:
+def event_json(event: SseEvent) -> WireObject | None:
     """An event's data as a JSON object; None for OpenAI's ``[DONE]`` and non-objects."""
     try:
         value = json.loads(event.data)

@@ -8,10 +8,11 @@ keeps Anthropic's split, which the usage records store.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from cherry_desktop.core.gateway.wire import Wire, WireObject
 
 
-def _int(value: Any) -> int:
+def _int(value: Wire) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
@@ -24,7 +25,7 @@ class Usage:
     reasoning_tokens: int = 0
     seen: bool = False
 
-    def update_from_anthropic(self, usage: Any) -> None:
+    def update_from_anthropic(self, usage: Wire) -> None:
         """Merge an Anthropic ``usage`` object (message_start's, then message_delta's)."""
         if not isinstance(usage, dict):
             return
@@ -38,7 +39,7 @@ class Usage:
         if usage.get("cache_creation_input_tokens") is not None:
             self.cache_write_tokens = _int(usage["cache_creation_input_tokens"])
 
-    def update_from_openai(self, usage: Any) -> None:
+    def update_from_openai(self, usage: Wire) -> None:
         """Take an OpenAI ``usage`` object (the last stream chunk's, or a completion's)."""
         if not isinstance(usage, dict):
             return
@@ -58,9 +59,9 @@ class Usage:
                 "cache_creation_input_tokens": self.cache_write_tokens,
                 "cache_read_input_tokens": self.cache_read_tokens}
 
-    def openai(self) -> dict[str, Any]:
+    def openai(self) -> WireObject:
         prompt = self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
-        out: dict[str, Any] = {"prompt_tokens": prompt, "completion_tokens": self.output_tokens,
+        out: WireObject = {"prompt_tokens": prompt, "completion_tokens": self.output_tokens,
                                "total_tokens": prompt + self.output_tokens}
         if self.cache_read_tokens:
             out["prompt_tokens_details"] = {"cached_tokens": self.cache_read_tokens}
