@@ -91,7 +91,7 @@ NAME_RESOLVERS: tuple[str, ...] = (
     "cherry_desktop/core/ai/runtime/__init__.py",
     "cherry_desktop/core/ai/runtime/register_drivers.py",
     # defer_module(name): sdk_import.py DEFERRED_MODULES, httpx_cli.py CLI_MODULE (a test checks)
-    "cherry_desktop/core/app/deferred_import.py",
+    "cherry_desktop/core/lifecycle/deferred_import.py",
 )
 
 _IMPORT_CALLS = {"import_module", "__import__", "find_spec"}

@@ -195,7 +195,8 @@ async def test_curl_streams_a_chat_and_an_agent_turn_and_the_session_is_recorded
     assert await asyncio.wait_for(proc.wait(), START_LIMIT_S) == 0
     transcript.append("\n".join(lines))
     deltas = [json.loads(line.removeprefix("data: ")) for line in lines[1:-1]]
-    assert "tool-output-available" in [d["type"] for d in deltas] and deltas[-1]["type"] in ("finish", "finish-step", "data-context-usage")
+    assert "tool-output-available" in [d["type"] for d in deltas]
+    assert deltas[-1]["type"] in ("finish", "finish-step", "data-context-usage")
     assert "note is in your workspace" in "".join(d["delta"] for d in deltas if d["type"] == "text-delta")
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "gateway_curl.txt").write_text("\n".join(transcript), encoding="utf-8")

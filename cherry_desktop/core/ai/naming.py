@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cherry_desktop.core.ai.prompt_streams import PromptStreams
-from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.lifecycle.container import Application, Service
 from cherry_desktop.core.messages import TextDeltaChunk, UIMessageChunk
 from cherry_desktop.core.state.shared_cache import TOPIC_STREAM_STATUS_PREFIX, SharedCache, topic_title_key
 

@@ -14,10 +14,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, StreamManagerError
-from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.attachments import AttachmentStore
 from cherry_desktop.core.attachments.content import has_attachments, inline_attachments
 from cherry_desktop.core.data import DatabaseService, Repositories, split_unique_model_id
+from cherry_desktop.core.lifecycle.container import Application, Service
 from cherry_desktop.core.messages import UIMessageChunk
 from cherry_desktop.core.state.topics import AGENT_SESSION_TOPIC_PREFIX
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name

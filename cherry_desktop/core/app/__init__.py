@@ -1,2 +1,2 @@
-"""Composition and lifecycle of the core process: the service container, bootstrap, doctor,
-logging, the instance lock."""
+"""Composition of the core process: bootstrap, doctor, logging, the instance lock, memory and
+the Qt platform choice (the service container itself is `core.lifecycle`)."""

@@ -18,11 +18,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.attachments.cleanup import AttachmentService
 from cherry_desktop.core.attachments.store import AttachmentStore
 from cherry_desktop.core.data import DatabaseService, Repositories
 from cherry_desktop.core.data.seed import ProviderSeedService
+from cherry_desktop.core.lifecycle.container import Application, Service
 from cherry_desktop.core.state.shared_cache import SharedCache
 from cherry_desktop.core.storage.credentials import CredentialStore
 from cherry_desktop.core.storage.paths import PathRegistry

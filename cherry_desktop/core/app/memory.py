@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import ClassVar
 
-from cherry_desktop.core.app.container import Application, Service
+from cherry_desktop.core.lifecycle.container import Application, Service
 from cherry_desktop.core.state.shared_cache import TOPIC_STREAM_STATUS_PREFIX, SharedCache
 
 log = logging.getLogger(__name__)

@@ -21,10 +21,10 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.attachments.store import AttachmentStore, parse_scope
 from cherry_desktop.core.data import DatabaseService
 from cherry_desktop.core.data.models import AgentSession, AgentSessionMessage, Message, Topic
+from cherry_desktop.core.lifecycle.container import Application, Service
 
 if TYPE_CHECKING:
     from peewee import SqliteDatabase

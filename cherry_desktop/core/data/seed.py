@@ -20,10 +20,10 @@ import logging
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.data.models import database_proxy
 from cherry_desktop.core.data.records import ProviderRecord
 from cherry_desktop.core.data.service import DatabaseService, Repositories
+from cherry_desktop.core.lifecycle.container import Application, Service
 
 log = logging.getLogger(__name__)
 

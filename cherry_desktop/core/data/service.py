@@ -7,7 +7,6 @@ from pathlib import Path
 
 import peewee as pw
 
-from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.data.agent_repository import (
     AgentRepository,
     AgentSessionMessageRepository,
@@ -25,6 +24,7 @@ from cherry_desktop.core.data.database import open_database
 from cherry_desktop.core.data.search import SearchRepository
 from cherry_desktop.core.data.topic_names import TopicNameRepository
 from cherry_desktop.core.data.usage_cost import UsageCostRepository
+from cherry_desktop.core.lifecycle.container import Application, Service
 
 
 @dataclass

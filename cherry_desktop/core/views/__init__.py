@@ -1,1 +1,1 @@
-"""Read models the windows show (no Qt): the session header, multi-model sibling groups."""
+"""Read models the windows show (no Qt): the session header."""

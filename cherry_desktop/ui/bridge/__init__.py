@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cherry_desktop.core.data.sibling_groups import SiblingChoiceError
 from cherry_desktop.ui.bridge._attachments import (
     AttachmentCandidate,
     AttachmentError,
@@ -56,13 +57,15 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.stream.types import DispatchResult as DispatchResult
     from cherry_desktop.core.ai.stream.types import StreamTerminalResult as StreamTerminalResult
     from cherry_desktop.core.data import StoredMessage as StoredMessage
+    from cherry_desktop.core.data.sibling_groups import SiblingGroup as SiblingGroup
 
 __all__ = [
     "FRAME_MS", "PHASES", "AttachmentCandidate", "AttachmentError", "AttachmentsBridge", "BridgeUnavailableError",
     "Bridges", "ChatIssue", "ChatModelChoice", "ChatsBridge", "GatewayBridge", "MultiModelBridge", "ProviderRecord",
     "ProvidersBridge",
     "QtSharedCache", "QtStreamListener", "QueuedFollowUp", "SearchBridge", "SearchEntry", "SessionsBridge",
-    "SettingsBridge", "SidebarAgent", "SidebarSession", "SidebarTopic", "StreamChunk", "StreamsBridge",
+    "SettingsBridge", "SiblingChoiceError", "SidebarAgent", "SidebarSession", "SidebarTopic", "StreamChunk",
+    "StreamsBridge",
     "TopicStatusView", "TranslationRefusedError", "UsageSums", "candidate_from_bytes", "candidate_from_path",
     "is_image_type", "next_frame_delay_ms", "session_always_allowed_key", "topic_continuation_key",
     "topic_extra_models_key", "topic_model_key", "with_usage",

@@ -16,7 +16,7 @@ from cherry_desktop.ui.bridge._usage_rows import with_usage
 if TYPE_CHECKING:
     from cherry_desktop.core.app.bootstrap import CoreServices
     from cherry_desktop.core.data import StoredMessage
-    from cherry_desktop.core.views.sibling_groups import SiblingGroup
+    from cherry_desktop.core.data.sibling_groups import SiblingGroup
     from cherry_desktop.ui.bridge._providers import ProvidersBridge
 
 
@@ -89,7 +89,7 @@ class MultiModelBridge(CoreBridge):
     def group_of(self, message: StoredMessage) -> SiblingGroup | None:
         """The `SiblingGroup` of a stored assistant row (None for a single model's answer);
         its members carry their usage like `load_messages` rows."""
-        from cherry_desktop.core.views.sibling_groups import load_group
+        from cherry_desktop.core.data.sibling_groups import load_group
 
         group = load_group(self._repos, message)
         if group is None:
@@ -103,7 +103,7 @@ class MultiModelBridge(CoreBridge):
     def choose(self, topic_id: str, message_id: str) -> SiblingGroup:
         """The user's "Use this answer" (saved; every window of the chat re-reads its rows,
         `topic_continuation_key`); raises `SiblingChoiceError`."""
-        from cherry_desktop.core.views.sibling_groups import choose_answer
+        from cherry_desktop.core.data.sibling_groups import choose_answer
 
         group = choose_answer(self._repos, message_id)
         self.core.shared_cache.set_shared(topic_continuation_key(topic_id), message_id)

@@ -19,8 +19,7 @@ from cherry_desktop.ui.bridge import MultiModelBridge
 from cherry_desktop.ui.chat._message_row import MessageRow
 
 if TYPE_CHECKING:
-    from cherry_desktop.core.views.sibling_groups import SiblingGroup
-    from cherry_desktop.ui.bridge import StoredMessage
+    from cherry_desktop.ui.bridge import SiblingGroup, StoredMessage
 
 # Below this width per answer the group shows one answer at a time, under tabs.
 MIN_COLUMN_WIDTH = 340

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QCoreApplication
 
-from cherry_desktop.core.views.sibling_groups import SiblingChoiceError
+from cherry_desktop.ui.bridge import SiblingChoiceError
 from cherry_desktop.ui.common import spawn
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ import asyncio
 import linecache
 
 from cherry_desktop.core.ai.stream.types import TopicStatusSnapshotEntry, TopicStreamStatus
-from cherry_desktop.core.app.container import Application
 from cherry_desktop.core.app.memory import MemoryReleaseService, release_memory
+from cherry_desktop.core.lifecycle.container import Application
 from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
 
 

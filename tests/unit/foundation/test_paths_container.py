@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.core.app.container import Application, Service, ServiceError
+from cherry_desktop.core.lifecycle.container import Application, Service, ServiceError
 from cherry_desktop.core.storage.paths import UnknownPathError, build_path_registry
 
 

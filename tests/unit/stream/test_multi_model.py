@@ -12,7 +12,7 @@ from cherry_desktop.core.ai.stream import (
     dispatch_stream_request,
 )
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.views.sibling_groups import SiblingChoiceError, choose_answer, load_group
+from cherry_desktop.core.data.sibling_groups import SiblingChoiceError, choose_answer, load_group
 from tests.unit.stream.helpers import END, FakeAi, Recorder, submit, text_chunks, until
 
 M1 = "p::m1"

@@ -39,11 +39,11 @@ from cherry_desktop.core.ai.runtime.types import ApprovalDecision, RuntimeConnec
 from cherry_desktop.core.ai.stream.quiesce import WriteQuiesce
 from cherry_desktop.core.ai.stream.trace import LocalTraceStorage, TraceStorage
 from cherry_desktop.core.ai.stream.types import ActiveWork, AiStreamRequest, RuntimeMetadata
-from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.attachments import AttachmentStore
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository, AgentSessionRepository
 from cherry_desktop.core.data.records import PendingTurnRecord
+from cherry_desktop.core.lifecycle.container import Application, Service
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
 from cherry_desktop.core.state.shared_cache import SharedCache
 from cherry_desktop.core.state.topics import session_topic_id

@@ -3,7 +3,7 @@
 `httpx/__init__.py` imports `httpx._main` (the `httpx` command) whenever its dependencies are
 installed, and with it `rich` and `click`: ~4 MB and ~90 modules held for the app's lifetime,
 for a command the app never runs. `httpx._main` is put in sys.modules deferred
-(`core.app.deferred_import`) with its `main` bound to a stand-in that runs the real one; any other
+(`core.lifecycle.deferred_import`) with its `main` bound to a stand-in that runs the real one; any other
 name looked up in it runs the module as usual.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from cherry_desktop.core.app.deferred_import import defer_module, run_deferred
+from cherry_desktop.core.lifecycle.deferred_import import defer_module, run_deferred
 
 log = logging.getLogger(__name__)
 

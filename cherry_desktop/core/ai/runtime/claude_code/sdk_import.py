@@ -11,7 +11,7 @@ it for features the app does not use:
 - `jsonschema` (~4 MB) validates the arguments of in-process MCP tools, and
   `mcp.types.methods` (~6 MB of pydantic models) serves mcp's client and server.
 
-Each of these is put in sys.modules deferred (`core.app.deferred_import`: its code runs on the
+Each of these is put in sys.modules deferred (`core.lifecycle.deferred_import`: its code runs on the
 first lookup of a name it does not have yet).
 
 Anything unexpected (an mcp with another layout, a module already imported) leaves the import
@@ -27,7 +27,7 @@ import sys
 # `Any`: `DeferredServer` stands in for mcp's `Server`: it takes and returns what the real one does.
 from typing import Any
 
-from cherry_desktop.core.app.deferred_import import defer_module
+from cherry_desktop.core.lifecycle.deferred_import import defer_module
 
 log = logging.getLogger(__name__)
 

@@ -30,8 +30,8 @@ from cherry_desktop.core.ai.stream.types import (
 )
 from cherry_desktop.core.data import NotFoundError, Repositories, StoredMessage
 from cherry_desktop.core.data.models import database_proxy
+from cherry_desktop.core.data.sibling_groups import continuation_anchor
 from cherry_desktop.core.messages import ErrorCode, MessagePart, UIMessage
-from cherry_desktop.core.views.sibling_groups import continuation_anchor
 
 
 class PersistentChatContextProvider:
