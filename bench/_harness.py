@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -183,3 +184,43 @@ async def driver_first_turn(driver: Any, connect_input: Any, prompt: str,
     elapsed = (time.perf_counter() - t0) * 1000
     await connection.close()
     return elapsed, token
+
+
+# -- figures against their floor -------------------------------------------------------------------
+
+def spread(values: list[float], digits: int = 2) -> dict[str, float]:
+    """The median of several runs with its range: what each printed figure is."""
+    return {"median": round(statistics.median(values), digits), "min": round(min(values), digits),
+            "max": round(max(values), digits)}
+
+
+def describe(name: str, values: list[float], unit: str = "") -> str:
+    s = spread(values)
+    return f"{name:>32}: {s['median']}{unit} (range {s['min']}-{s['max']}, {len(values)} runs)"
+
+
+def paired_ratio(app: list[float], floor: list[float]) -> list[float]:
+    """Each run's app figure over the floor measured right next to it (same minutes, same load)."""
+    return [a / f if f > 0 else float("inf") for a, f in zip(app, floor, strict=True)]
+
+
+@asynccontextmanager
+async def measured_loop(settle_s: float = 0.3) -> AsyncIterator[dict[str, Any]]:
+    """Loop lag (p50, p99, max, in ms), CPU % and seconds of what runs inside, after `settle_s`
+    for the windows to show; the figures land in the yielded dict on exit."""
+    import psutil
+
+    await asyncio.sleep(settle_s)
+    proc = psutil.Process()
+    probe = LagProbe()
+    probe.start()
+    proc.cpu_percent(None)
+    figures: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    try:
+        yield figures
+    finally:
+        figures["seconds"] = time.perf_counter() - t0
+        figures["cpu"] = proc.cpu_percent(None)
+        await probe.stop()
+        figures.update(p50=probe.p(0.5), p99=probe.p(0.99), max=max(probe.samples, default=0.0))

@@ -18,9 +18,15 @@ The JSON says which (`bytecode`).
 Start times vary by +-0.15 s from run to run on a 2-core machine: `--runs N` (default 3)
 starts the app N times and reports the median of each figure (`runs` lists them all).
 
+The floor, in the same run: each app start is paired with a start of a bare PySide6
+`QMainWindow` with one label (`--floor-child`: the same interpreter, environment and bytecode
+cache, timed the same way, from spawn to its first paint), the two alternating.
+
 Prints figures, then one JSON line:
   splash_paint_s       the splash painted (shown while core imports; closed by the first window)
   first_paint_s        the main window (`ChatWindow`) painted: sidebar, composer (target <= 0.6)
+  floor_first_paint_s  the bare `QMainWindow` painted
+  first_paint_ratio    first_paint_s over floor_first_paint_s, pair by pair (bar <= 1.5)
   services_ready_s     core's stream services running (sending works; the first topic shows)
   idle_rss_mb          resident memory with three windows open (target <= 150)
   open_5000_messages_ms  showing a 5 000-message session in a window (target <= 300)
@@ -40,7 +46,7 @@ server); the Claude Code CLI (the agent runtime; the SDK's bundled binary), live
 session's idle window is open, then the warm one prewarmed for the next turn; and the CLI's tie
 watcher (a small Python process the tie launcher forks before it becomes the CLI: it ends the
 CLI when the app dies, see core/process/_tie_launcher.py).
-`--agent-turn-only` skips the timed starts.
+`--agent-turn-only` skips the timed starts; `--no-agent-turn` skips the agent turn.
 """
 
 from __future__ import annotations
@@ -96,6 +102,31 @@ def child(data_dir: str) -> None:
     say("RESULT", **result)
 
 
+def floor_child() -> None:
+    """The floor of the first paint: a bare `QMainWindow` with one label, painted once."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+
+    qapp = QApplication(sys.argv[:1])
+
+    class PaintSpy(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                sys.stdout.write("PAINT {}\n")
+                sys.stdout.flush()
+                QTimer.singleShot(0, qapp.quit)
+            return False
+
+    window = QMainWindow()
+    window.setCentralWidget(QLabel("Cherry Desktop"))
+    window.resize(1100, 720)
+    spy = PaintSpy()
+    window.installEventFilter(spy)
+    window.show()
+    qapp.exec()
+
+
 def agent_turn_child(data_dir: str, tree_after_s: float, idle_window_s: float | None) -> None:
     """The app with `--demo`: three windows, one demo agent turn, then the app's RSS once idle."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -140,9 +171,15 @@ async def _agent_turn(core: Any, controller: Any, result: dict[str, Any], tree_a
         window.turn_finished.connect(lambda *_: finished.set())
 
         def allow() -> None:  # the demo turn asks to write a file: Allow, as the user would
+            from PySide6.QtCore import QTimer
+
             card = window.approval_card
-            if card.approval is not None and window.bottom.currentWidget() is card:
-                card.allow_button.click()
+            if not window.approval_waiting() or card.approval is None:
+                return
+            if not card.armed:  # its grace period: the buttons take no click yet
+                QTimer.singleShot(100, allow)
+                return
+            card.allow_button.click()
 
         window.message_view.approvals_changed.connect(allow)
         await asyncio.sleep(1.0)
@@ -324,6 +361,20 @@ async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any],
         controller.quit()
 
 
+def run_floor_child(env: dict[str, str]) -> float:
+    """Seconds from spawn to the bare window's first paint."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, __file__, "--floor-child"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    painted = -1.0
+    for line in proc.stdout:
+        if line.startswith("PAINT") and painted < 0:
+            painted = round(time.perf_counter() - t0, 3)
+    proc.wait(timeout=60)
+    return painted
+
+
 def run_child(env: dict[str, str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="cherry-startup-") as data_dir:
         t0 = time.perf_counter()
@@ -347,8 +398,23 @@ def run_child(env: dict[str, str]) -> dict[str, Any]:
     return result
 
 
+def paired_start(env: dict[str, str], i: int) -> dict[str, Any]:
+    """One app start and one floor start, alternating which goes first."""
+    floor = run_floor_child(env) if i % 2 else -1.0
+    result = run_child(env)
+    if floor < 0:
+        floor = run_floor_child(env)
+    result["floor_first_paint_s"] = floor
+    result["first_paint_ratio"] = round(result["first_paint_s"] / floor, 3) if floor > 0 else -1.0
+    return result
+
+
 def parent(cold: bool, runs: int, *, tree_after_s: float = 0.0, idle_window_s: float | None = None,
-           agent_turn_only: bool = False) -> None:
+           agent_turn_only: bool = False, no_agent_turn: bool = False) -> None:
+    # Here, not at the top: the children import nothing ahead of the app (asyncio, ~80 ms).
+    sys.path.insert(0, str(HERE))
+    from _harness import spread
+
     env = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="cherry-pycache-") as pycache:
         if cold:
@@ -359,8 +425,9 @@ def parent(cold: bool, runs: int, *, tree_after_s: float = 0.0, idle_window_s: f
             env["PYTHONPYCACHEPREFIX"] = pycache
             bytecode = "cached, as installed"
             run_child(env)  # warm-up start: fills the cache (not timed)
-        results = [] if agent_turn_only else [run_child(env) for _ in range(runs)]
-        turn = run_agent_turn_child(env, tree_after_s, idle_window_s)
+            run_floor_child(env)
+        results = [] if agent_turn_only else [paired_start(env, i) for i in range(runs)]
+        turn = {} if no_agent_turn else run_agent_turn_child(env, tree_after_s, idle_window_s)
     tree = turn.pop("process_tree", None)
     if tree:
         parts: dict[str, float] = {}
@@ -376,8 +443,10 @@ def parent(cold: bool, runs: int, *, tree_after_s: float = 0.0, idle_window_s: f
     result.update(turn)
     result["bytecode"] = bytecode
     result["runs"] = {key: [r.get(key) for r in results]
-                      for key in ("splash_paint_s", "first_paint_s", "services_ready_s",
-                                  "open_5000_messages_ms")}
+                      for key in ("splash_paint_s", "first_paint_s", "floor_first_paint_s", "first_paint_ratio",
+                                  "services_ready_s", "open_5000_messages_ms")}
+    result["spread"] = {key: spread([float(v) for v in values]) for key, values in result["runs"].items()
+                        if values and all(isinstance(v, int | float) for v in values)}
     for key, value in result.items():
         print(f"{key:>24}: {value}")
     if tree:
@@ -403,6 +472,8 @@ def _option(name: str, default: str | None) -> str | None:
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         child(sys.argv[2])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--floor-child":
+        floor_child()
     elif len(sys.argv) > 4 and sys.argv[1] == "--agent-turn-child":
         agent_turn_child(sys.argv[2], float(sys.argv[3]), float(sys.argv[4]) if sys.argv[4] else None)
     else:
@@ -410,4 +481,4 @@ if __name__ == "__main__":
         parent(cold="--cold" in sys.argv, runs=int(_option("--runs", "3") or 3),
                tree_after_s=float(_option("--tree-after", "0") or 0),
                idle_window_s=float(idle_window) if idle_window else None,
-               agent_turn_only="--agent-turn-only" in sys.argv)
+               agent_turn_only="--agent-turn-only" in sys.argv, no_agent_turn="--no-agent-turn" in sys.argv)

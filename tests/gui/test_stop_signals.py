@@ -14,6 +14,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -209,3 +210,44 @@ def test_sigterm_during_startup_stops_in_order(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert "terminate called" not in err
     assert logs(app).rstrip().endswith("stopped")
+
+
+
+async def test_a_signal_during_startup_skips_the_rest_of_it(tmp_path: Path, qapp: object,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process: a signal that comes once core's base runs ends startup there: no window,
+    no demo server, no stream services, no gateway, core stopped, and the app's main returns 0
+    (on a loaded machine each of those steps took ~0.8 s, one after another: past the stop's
+    deadline, exit 1)."""
+    from PySide6.QtWidgets import QApplication
+
+    from cherry_desktop import app as app_module
+    from cherry_desktop.core.app import bootstrap
+    from cherry_desktop.core.storage.paths import build_path_registry
+    from cherry_desktop.ui.shell.stop_signals import StopSignals
+
+    exits: list[int] = []
+    watcher = StopSignals(exit_now=exits.append)
+    started: list[bootstrap.CoreServices] = []
+    real_start_core = bootstrap.start_core
+
+    async def start_core_then_signal(*args: Any, **kwargs: Any) -> bootstrap.CoreServices:
+        core = await real_start_core(*args, **kwargs)
+        started.append(core)
+        watcher.on_signal(signal.SIGTERM)  # what the loop runs when the signal comes
+        return core
+
+    monkeypatch.setattr(bootstrap, "start_core", start_core_then_signal)
+    windows_before = set(QApplication.topLevelWidgets())
+    try:
+        code = await app_module._gui_main(build_path_registry(tmp_path / "app"), demo=True, screenshot=None,
+                                          stop_signals=watcher)
+    finally:
+        watcher.close()
+    assert code == 0 and exits == []
+    (core,) = started
+    assert not core.stream_services_composed
+    assert core.gateway is None
+    assert core.demo is None  # the demo server never started
+    assert not [w for w in set(QApplication.topLevelWidgets()) - windows_before if w.isVisible()]
+    assert not core.app.started  # core stopped in order
