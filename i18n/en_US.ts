@@ -863,8 +863,8 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Keep replying when all windows are closed</translation>
     </message>
     <message>
-        <source>Stop replies nobody is watching</source>
-        <translation>Stop replies nobody is watching</translation>
+        <source>Stop replying when all windows are closed</source>
+        <translation>Stop replying when all windows are closed</translation>
     </message>
     <message>
         <source>Background</source>

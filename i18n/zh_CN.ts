@@ -862,8 +862,8 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>关闭所有窗口后继续回复</translation>
     </message>
     <message>
-        <source>Stop replies nobody is watching</source>
-        <translation>无人查看时停止回复</translation>
+        <source>Stop replying when all windows are closed</source>
+        <translation>关闭所有窗口后停止回复</translation>
     </message>
     <message>
         <source>Background</source>
@@ -982,11 +982,11 @@ To try everything offline, without an account, start the app with cherry-desktop
     <name>UsageFooter</name>
     <message>
         <source>%1 in · %2 out tokens</source>
-        <translation>输入 %1 · 输出 %2 词元</translation>
+        <translation>输入 %1 · 输出 %2 token</translation>
     </message>
     <message>
         <source>first token %1 s</source>
-        <translation>首字 %1 秒</translation>
+        <translation>首 token %1 秒</translation>
     </message>
     <message>
         <source>%1 s total</source>
