@@ -882,6 +882,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>API gateway</source>
         <translation>API gateway</translation>
     </message>
+    <message>
+        <source>Stop replying when all windows are closed</source>
+        <translation>Stop replying when all windows are closed</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1728,6 +1732,60 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>No keyring is available to keep the API key in: the gateway cannot run.</source>
         <translation>No keyring is available to keep the API key in: the gateway cannot run.</translation>
+    </message>
+</context>
+<context>
+    <name>FetchedModelsDialog</name>
+    <message>
+        <source>Add models</source>
+        <translation>Add models</translation>
+    </message>
+    <message>
+        <source>Add selected</source>
+        <translation>Add selected</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+</context>
+<context>
+    <name>ProviderCheckRow</name>
+    <message>
+        <source>Asking the provider for its models…</source>
+        <translation>Asking the provider for its models…</translation>
+    </message>
+    <message>
+        <source>Connected. Models the provider lists: %1.</source>
+        <translation>Connected. Models the provider lists: %1.</translation>
+    </message>
+    <message>
+        <source>Connected: %1 answered.</source>
+        <translation>Connected: %1 answered.</translation>
+    </message>
+    <message>
+        <source>Fetch models…</source>
+        <translation>Fetch models…</translation>
+    </message>
+    <message>
+        <source>Models added: %1.</source>
+        <translation>Models added: %1.</translation>
+    </message>
+    <message>
+        <source>Models the provider lists: %1.</source>
+        <translation>Models the provider lists: %1.</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Test connection</translation>
+    </message>
+    <message>
+        <source>Testing the connection…</source>
+        <translation>Testing the connection…</translation>
+    </message>
+    <message>
+        <source>This provider does not list its models: add them by id below.</source>
+        <translation>This provider does not list its models: add them by id below.</translation>
     </message>
 </context>
 </TS>

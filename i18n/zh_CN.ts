@@ -881,6 +881,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>API gateway</source>
         <translation>API 网关</translation>
     </message>
+    <message>
+        <source>Stop replying when all windows are closed</source>
+        <translation>关闭所有窗口后停止回复</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1727,6 +1731,60 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>No keyring is available to keep the API key in: the gateway cannot run.</source>
         <translation>没有可用于保存 API 密钥的钥匙串：网关无法运行。</translation>
+    </message>
+</context>
+<context>
+    <name>FetchedModelsDialog</name>
+    <message>
+        <source>Add models</source>
+        <translation>添加模型</translation>
+    </message>
+    <message>
+        <source>Add selected</source>
+        <translation>添加所选</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>筛选</translation>
+    </message>
+</context>
+<context>
+    <name>ProviderCheckRow</name>
+    <message>
+        <source>Asking the provider for its models…</source>
+        <translation>正在向服务商获取模型列表…</translation>
+    </message>
+    <message>
+        <source>Connected. Models the provider lists: %1.</source>
+        <translation>已连接。服务商列出的模型：%1 个。</translation>
+    </message>
+    <message>
+        <source>Connected: %1 answered.</source>
+        <translation>已连接：%1 已回复。</translation>
+    </message>
+    <message>
+        <source>Fetch models…</source>
+        <translation>获取模型…</translation>
+    </message>
+    <message>
+        <source>Models added: %1.</source>
+        <translation>已添加模型：%1 个。</translation>
+    </message>
+    <message>
+        <source>Models the provider lists: %1.</source>
+        <translation>服务商列出的模型：%1 个。</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Testing the connection…</source>
+        <translation>正在测试连接…</translation>
+    </message>
+    <message>
+        <source>This provider does not list its models: add them by id below.</source>
+        <translation>此服务商不提供模型列表：请在下方按 ID 添加模型。</translation>
     </message>
 </context>
 </TS>

@@ -881,6 +881,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>API gateway</source>
         <translation>API 閘道</translation>
     </message>
+    <message>
+        <source>Stop replying when all windows are closed</source>
+        <translation>關閉所有視窗後停止回覆</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1727,6 +1731,60 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>No keyring is available to keep the API key in: the gateway cannot run.</source>
         <translation>沒有可用來保存 API 金鑰的鑰匙圈：閘道無法執行。</translation>
+    </message>
+</context>
+<context>
+    <name>FetchedModelsDialog</name>
+    <message>
+        <source>Add models</source>
+        <translation>新增模型</translation>
+    </message>
+    <message>
+        <source>Add selected</source>
+        <translation>新增所選</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>篩選</translation>
+    </message>
+</context>
+<context>
+    <name>ProviderCheckRow</name>
+    <message>
+        <source>Asking the provider for its models…</source>
+        <translation>正在向服務商取得模型清單…</translation>
+    </message>
+    <message>
+        <source>Connected. Models the provider lists: %1.</source>
+        <translation>已連線。服務商列出的模型：%1 個。</translation>
+    </message>
+    <message>
+        <source>Connected: %1 answered.</source>
+        <translation>已連線：%1 已回覆。</translation>
+    </message>
+    <message>
+        <source>Fetch models…</source>
+        <translation>取得模型…</translation>
+    </message>
+    <message>
+        <source>Models added: %1.</source>
+        <translation>已新增模型：%1 個。</translation>
+    </message>
+    <message>
+        <source>Models the provider lists: %1.</source>
+        <translation>服務商列出的模型：%1 個。</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>測試連線</translation>
+    </message>
+    <message>
+        <source>Testing the connection…</source>
+        <translation>正在測試連線…</translation>
+    </message>
+    <message>
+        <source>This provider does not list its models: add them by id below.</source>
+        <translation>此服務商不提供模型清單：請在下方依 ID 新增模型。</translation>
     </message>
 </context>
 </TS>

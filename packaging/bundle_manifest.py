@@ -66,6 +66,30 @@ WHOLE_PACKAGE_SKIP: tuple[str, ...] = ("claude_agent_sdk.testing",)  # a conform
 # QtNetwork: the single-instance socket; QtSvg: math formulas.
 QT_MODULES: tuple[str, ...] = ("QtCore", "QtGui", "QtNetwork", "QtSvg", "QtWidgets")
 
+# Qt's own translation catalogues (`<name>_<locale>.qm`: the standard buttons, the file dialog,
+# a text field's menu), loaded by ui/shell/i18n.py (QT_CATALOGUES) from Qt's translations folder,
+# which the bundle keeps where PySide6 has it (QLibraryInfo resolves it beside the Qt libraries).
+QT_TRANSLATIONS: tuple[str, ...] = ("qtbase",)
+QT_TRANSLATIONS_DEST = "PySide6/Qt/translations"
+
+
+def qt_translation_datas(pyside6_dir: str, locales: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """((source, destination) of Qt's catalogue for each translated locale, the files missing)."""
+    from pathlib import Path
+
+    folder = Path(pyside6_dir) / "Qt" / "translations"
+    datas: list[tuple[str, str]] = []
+    missing: list[str] = []
+    for locale in locales:
+        for name in QT_TRANSLATIONS:
+            path = folder / f"{name}_{locale}.qm"
+            if path.is_file():
+                datas.append((str(path), QT_TRANSLATIONS_DEST))
+            else:
+                missing.append(str(path))
+    return datas, missing
+
+
 # Never needed at run time (test and build tools that may sit in the build venv).
 EXCLUDES: tuple[str, ...] = ("tkinter", "_tkinter", "pytest", "_pytest", "mypy", "ruff", "IPython")
 

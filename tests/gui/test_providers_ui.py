@@ -150,7 +150,7 @@ async def test_edit_disable_and_delete_a_provider_with_models_and_key(controller
     new_id = panel.add_provider("anthropic")
     assert new_id == "anthropic-2"
     assert {m.model_id for m in ui_core.repos.providers.list_models(new_id)} == \
-        {"claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"}
+        {"claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5"}
     dialog.reject()
 
 

@@ -95,3 +95,36 @@ def test_only_the_qt_modules_the_app_imports_are_bundled() -> None:
     excluded = manifest.qt_excludes(next(iter(pyside6.submodule_search_locations)))
     assert not {f"PySide6.{m}" for m in manifest.QT_MODULES} & set(excluded)
     assert {"PySide6.QtQml", "PySide6.QtWebEngineCore"} <= set(excluded)
+
+
+def test_qts_own_translations_are_collected_for_every_app_locale() -> None:
+    """Save / Cancel / OK and the file dialog come from Qt's catalogues: the bundle holds one
+    per translated locale, where Qt looks for them, and the spec collects them."""
+    import PySide6
+
+    from cherry_desktop.ui.shell import i18n
+
+    assert manifest.QT_TRANSLATIONS == i18n.QT_CATALOGUES
+    locales = [ts.stem for ts in sorted((ROOT / "i18n").glob("*.ts"))
+               if ts.stem != i18n.SOURCE_LOCALE and not ts.stem.startswith(i18n.QT_GAPS_PREFIX)]
+    assert locales == ["zh_CN", "zh_TW"]
+    pyside6_dir = Path(PySide6.__file__).parent
+    datas, missing = manifest.qt_translation_datas(str(pyside6_dir), locales)
+    assert missing == []
+    assert sorted(Path(src).name for src, _ in datas) == ["qtbase_zh_CN.qm", "qtbase_zh_TW.qm"]
+    # The destination is where QLibraryInfo finds them relative to the PySide6 package.
+    where_qt_looks = i18n.qt_translations_dir().resolve().relative_to(pyside6_dir.resolve().parent)
+    assert {dest for _, dest in datas} == {where_qt_looks.as_posix()}
+    spec = (ROOT / "packaging" / "cherry-desktop.spec").read_text()
+    assert "qt_translation_datas(" in spec and f'startswith("{i18n.QT_GAPS_PREFIX}")' in spec
+    # The gaps Qt's catalogues leave are compiled with the app's own (every i18n/*.ts goes).
+    assert sorted(ts.name for ts in (ROOT / "i18n").glob(f"{i18n.QT_GAPS_PREFIX}*.ts")) == \
+        ["qt_zh_CN.ts", "qt_zh_TW.ts"]
+
+
+def test_a_missing_qt_translation_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "Qt" / "translations").mkdir(parents=True)
+    (tmp_path / "Qt" / "translations" / "qtbase_zh_CN.qm").write_bytes(b"x")
+    datas, missing = manifest.qt_translation_datas(str(tmp_path), ["zh_CN", "zh_TW"])
+    assert [Path(src).name for src, _ in datas] == ["qtbase_zh_CN.qm"]
+    assert missing == [str(tmp_path / "Qt" / "translations" / "qtbase_zh_TW.qm")]

@@ -25,6 +25,9 @@ from cherry_desktop.core.storage.credentials import CredentialStore, provider_ke
 if TYPE_CHECKING:
     import httpx
 
+    from cherry_desktop.core.ai.providers.check import ConnectionResult, RemoteModel
+    from cherry_desktop.core.data import ProviderRecord
+
 log = logging.getLogger(__name__)
 
 
@@ -114,6 +117,31 @@ class AiService(Service):
             request.messages = await inline_attachments(self.attachments, request.messages)
         return self._chat_stream(request)
 
+    def _provider_key(self, record: ProviderRecord) -> str | None:
+        # The offline demo server takes no key: the keyring is not asked for one (its first use
+        # imports its backends, ~13 MB with cryptography, for nothing).
+        return None if record.settings.get("demo") else self.credentials.try_get(provider_key_name(record.id))
+
+    def _find_provider(self, provider_id: str) -> ProviderRecord:
+        record = self.repos.providers.find_provider(provider_id) if self.repos is not None else None
+        if record is None:
+            raise ModelResolutionError("provider-not-found", f"no provider {provider_id!r}")
+        return record
+
+    async def check_connection(self, provider_id: str, model: str | None) -> ConnectionResult:
+        """One cheap request to the provider (see `providers.check`); raises `ProviderCheckError`."""
+        from cherry_desktop.core.ai.providers.check import check_connection
+
+        record = self._find_provider(provider_id)
+        return await check_connection(record, self._provider_key(record), self.client, model)
+
+    async def fetch_models(self, provider_id: str) -> list[RemoteModel]:
+        """The provider's own model list; raises `ProviderCheckError`."""
+        from cherry_desktop.core.ai.providers.check import fetch_models
+
+        record = self._find_provider(provider_id)
+        return await fetch_models(record, self._provider_key(record), self.client)
+
     def _chat_stream(self, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
         repos = self.repos
         if repos is None:
@@ -127,9 +155,7 @@ class AiService(Service):
             raise ModelResolutionError("provider-not-found", f"no provider {provider_id!r} for {request.model_id}")
         if not record.enabled:
             raise ModelResolutionError("provider-disabled", f"provider {record.name or record.id} is disabled")
-        # The offline demo server takes no key: the keyring is not asked for one (its first use
-        # imports its backends, ~13 MB with cryptography, for nothing).
-        api_key = None if record.settings.get("demo") else self.credentials.try_get(provider_key_name(provider_id))
+        api_key = self._provider_key(record)
         from cherry_desktop.core.ai.providers import UnknownProviderTypeError, create_provider
 
         try:

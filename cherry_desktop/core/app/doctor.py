@@ -92,7 +92,23 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
                                "reinstall with `pip install --force-reinstall claude-agent-sdk`")
     report_pi_runtime(report, paths)
     check_qt_platform(report)
+    check_fonts(report)
     return report
+
+
+def check_fonts(report: DoctorReport, fc_list: str | None = None) -> None:
+    """Fonts for Chinese and Korean text (their absence is a warning: the app runs, with boxes)."""
+    from cherry_desktop.core.app.fonts import font_coverage, font_warning
+
+    coverage = font_coverage(fc_list)
+    if coverage.families is None:
+        report.lines.append("fonts: fontconfig's fc-list not found (not checked)")
+        return
+    report.lines.append("fonts: " + "; ".join(f"{tag} {found[0] if found else 'none'}"
+                                               for tag, found in coverage.families.items()))
+    warning = font_warning(coverage)
+    if warning:
+        report.warnings.append(warning)
 
 
 # ---- storage checks (issue 13): folders, the instance lock, the database's pages ----------------

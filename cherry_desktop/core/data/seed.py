@@ -50,29 +50,33 @@ class ProviderPreset:
     enabled: bool = True
 
 
+# Each provider's current models (late 2025); "Fetch models…" in Providers reads the rest from the
+# provider's own model list.
 DEFAULT_PROVIDERS: tuple[ProviderPreset, ...] = (
     ProviderPreset(
         id="anthropic", name="Anthropic", type="anthropic",
         # Exactly the first-party address: Claude Code keeps using the user's own login with it.
         base_url="https://api.anthropic.com",
         models=(ModelPreset("claude-sonnet-4-5", "Claude Sonnet 4.5"),
-                ModelPreset("claude-opus-4-1", "Claude Opus 4.1"),
+                ModelPreset("claude-opus-4-5", "Claude Opus 4.5"),
                 ModelPreset("claude-haiku-4-5", "Claude Haiku 4.5")),
     ),
     ProviderPreset(
         id="openai", name="OpenAI", type="openai", base_url="https://api.openai.com/v1",
-        models=(ModelPreset("gpt-4o", "GPT-4o"), ModelPreset("gpt-4.1-mini", "GPT-4.1 mini")),
+        models=(ModelPreset("gpt-5.1", "GPT-5.1"), ModelPreset("gpt-5-mini", "GPT-5 mini"),
+                ModelPreset("gpt-4o", "GPT-4o")),
     ),
     ProviderPreset(
         id="openrouter", name="OpenRouter", type="openrouter", base_url="https://openrouter.ai/api/v1",
         models=(ModelPreset("anthropic/claude-sonnet-4.5", "Claude Sonnet 4.5"),
-                ModelPreset("openai/gpt-4o", "GPT-4o")),
+                ModelPreset("openai/gpt-5.1", "GPT-5.1"),
+                ModelPreset("google/gemini-2.5-pro", "Gemini 2.5 Pro")),
     ),
     ProviderPreset(
         id="ollama", name="Ollama", type="ollama", base_url="http://127.0.0.1:11434/v1",
-        models=(ModelPreset("llama3.2", "Llama 3.2"), ModelPreset("qwen2.5", "Qwen 2.5")),
+        models=(ModelPreset("llama3.2", "Llama 3.2"), ModelPreset("qwen3", "Qwen 3")),
     ),
-    # LM Studio serves whichever model the user loaded: its id is theirs to add.
+    # LM Studio serves whichever model the user loaded: its id is theirs to add (or fetched).
     ProviderPreset(id="lmstudio", name="LM Studio", type="lmstudio", base_url="http://127.0.0.1:1234/v1"),
 )
 

@@ -57,6 +57,7 @@ class CredentialStore:
     def __init__(self, service_name: str = SERVICE_NAME, backend: KeyringBackend | None = None) -> None:
         self.service_name = service_name
         self._backend = backend
+        self._warned = False  # `try_get` warns once: every provider read at start would repeat it
 
     @property
     def backend(self) -> KeyringBackend:
@@ -105,9 +106,13 @@ class CredentialStore:
             raise KeyringUnavailableError(str(exc)) from exc
 
     def try_get(self, name: str) -> str | None:
-        """Like `get`, but a missing backend yields None (logged once per call)."""
+        """Like `get`, but a missing backend yields None (a warning the first time, then debug
+        lines: the app asks for every provider's key at start)."""
         try:
-            return self.get(name)
+            value = self.get(name)
         except KeyringUnavailableError as exc:
-            log.warning("keyring unavailable: %s", exc)
+            log.log(logging.DEBUG if self._warned else logging.WARNING, "keyring unavailable: %s", exc)
+            self._warned = True
             return None
+        self._warned = False  # it works again: a later failure is news
+        return value

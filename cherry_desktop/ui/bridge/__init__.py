@@ -32,7 +32,7 @@ from cherry_desktop.ui.bridge._chats import ChatsBridge
 from cherry_desktop.ui.bridge._gateway import GatewayBridge
 from cherry_desktop.ui.bridge._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
-from cherry_desktop.ui.bridge._providers import ProvidersBridge
+from cherry_desktop.ui.bridge._providers import ProviderCheckFailedError, ProvidersBridge
 from cherry_desktop.ui.bridge._search import SearchBridge, SearchEntry
 from cherry_desktop.ui.bridge._sessions import SessionsBridge
 from cherry_desktop.ui.bridge._settings import SettingsBridge
@@ -53,6 +53,8 @@ from cherry_desktop.ui.bridge._usage_rows import with_usage
 if TYPE_CHECKING:
     # Core's types a widget annotates with, named here for type checking only: their modules
     # load with the stream services, after the first paint (re-exported, `as` themselves).
+    from cherry_desktop.core.ai.providers.check import ConnectionResult as ConnectionResult
+    from cherry_desktop.core.ai.providers.check import RemoteModel as RemoteModel
     from cherry_desktop.core.ai.runtime.capabilities import AgentRuntimeCapabilities as AgentRuntimeCapabilities
     from cherry_desktop.core.ai.stream.types import DispatchResult as DispatchResult
     from cherry_desktop.core.ai.stream.types import StreamTerminalResult as StreamTerminalResult
@@ -60,13 +62,44 @@ if TYPE_CHECKING:
     from cherry_desktop.core.data.sibling_groups import SiblingGroup as SiblingGroup
 
 __all__ = [
-    "FRAME_MS", "PHASES", "AttachmentCandidate", "AttachmentError", "AttachmentsBridge", "BridgeUnavailableError",
-    "Bridges", "ChatIssue", "ChatModelChoice", "ChatsBridge", "GatewayBridge", "MultiModelBridge", "ProviderRecord",
+    "FRAME_MS",
+    "PHASES",
+    "AttachmentCandidate",
+    "AttachmentError",
+    "AttachmentsBridge",
+    "BridgeUnavailableError",
+    "Bridges",
+    "ChatIssue",
+    "ChatModelChoice",
+    "ChatsBridge",
+    "GatewayBridge",
+    "MultiModelBridge",
+    "ProviderCheckFailedError",
+    "ProviderRecord",
     "ProvidersBridge",
-    "QtSharedCache", "QtStreamListener", "QueuedFollowUp", "SearchBridge", "SearchEntry", "SessionsBridge",
-    "SettingsBridge", "SiblingChoiceError", "SidebarAgent", "SidebarSession", "SidebarTopic", "StreamChunk",
+    "QtSharedCache",
+    "QtStreamListener",
+    "QueuedFollowUp",
+    "SearchBridge",
+    "SearchEntry",
+    "SessionsBridge",
+    "SettingsBridge",
+    "SiblingChoiceError",
+    "SidebarAgent",
+    "SidebarSession",
+    "SidebarTopic",
+    "StreamChunk",
     "StreamsBridge",
-    "TopicStatusView", "TranslationRefusedError", "UsageSums", "candidate_from_bytes", "candidate_from_path",
-    "is_image_type", "next_frame_delay_ms", "session_always_allowed_key", "topic_continuation_key",
-    "topic_extra_models_key", "topic_model_key", "with_usage",
+    "TopicStatusView",
+    "TranslationRefusedError",
+    "UsageSums",
+    "candidate_from_bytes",
+    "candidate_from_path",
+    "is_image_type",
+    "next_frame_delay_ms",
+    "session_always_allowed_key",
+    "topic_continuation_key",
+    "topic_extra_models_key",
+    "topic_model_key",
+    "with_usage",
 ]

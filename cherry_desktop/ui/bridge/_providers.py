@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 
+from cherry_desktop.core.messages import ErrorCode
 from cherry_desktop.core.state.topics import session_id_from_topic
 from cherry_desktop.core.storage.credentials import KeyringUnavailableError, provider_key_name
 from cherry_desktop.ui.bridge._base import CoreBridge
@@ -16,6 +17,7 @@ from cherry_desktop.ui.bridge._cache_keys import topic_model_key
 from cherry_desktop.ui.bridge._types import ChatIssue, ChatModelChoice
 
 if TYPE_CHECKING:
+    from cherry_desktop.core.ai.providers.check import ConnectionResult, RemoteModel
     from cherry_desktop.core.data import ModelRecord, ProviderRecord
     from cherry_desktop.core.data.seed import ProviderPreset
     from cherry_desktop.core.data.usage_cost import ModelPricing
@@ -24,6 +26,17 @@ log = logging.getLogger(__name__)
 
 # The order the provider type selector lists them in (the registry's sets are unordered).
 _TYPE_ORDER = ("openai-compatible", "anthropic", "openai", "openrouter", "ollama", "lmstudio", "vllm")
+
+
+class ProviderCheckFailedError(Exception):
+    """A connection test or a model list failed: `code` (an `ErrorCode` the UI words), the
+    provider's own `detail`, and whether the provider has no model list endpoint at all."""
+
+    def __init__(self, code: ErrorCode, detail: str, *, no_model_list: bool = False) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.no_model_list = no_model_list
 
 
 class ProvidersBridge(CoreBridge):
@@ -124,6 +137,37 @@ class ProvidersBridge(CoreBridge):
                                                       name=name).unique_model_id)
         self.providers_changed.emit()
         return umid
+
+    def add_models(self, provider_id: str, models: list[tuple[str, str]]) -> list[str]:
+        """Add (model id, name) pairs at once (one change signal); returns their unique ids."""
+        umids = [str(self._repos.providers.upsert_model(provider_id=provider_id, model_id=model_id,
+                                                        name=name).unique_model_id) for model_id, name in models]
+        if umids:
+            self.providers_changed.emit()
+        return umids
+
+    # -- checks (one request each, through core's HTTP client) ---------------------------------
+    async def check_connection(self, provider_id: str, model_id: str | None) -> ConnectionResult:
+        """One cheap request (a one-token reply of `model_id`, else the model list); raises
+        `ProviderCheckFailedError`."""
+        from cherry_desktop.core.ai.providers.check import ProviderCheckError
+
+        # A click, after the first paint: the services start now if they do not run yet.
+        await self.core.start_services()
+        try:
+            return await self.core.ai_service.check_connection(provider_id, model_id)
+        except ProviderCheckError as exc:
+            raise ProviderCheckFailedError(exc.code, exc.detail, no_model_list=exc.no_model_list) from None
+
+    async def fetch_models(self, provider_id: str) -> list[RemoteModel]:
+        """The provider's own model list; raises `ProviderCheckFailedError`."""
+        from cherry_desktop.core.ai.providers.check import ProviderCheckError
+
+        await self.core.start_services()
+        try:
+            return await self.core.ai_service.fetch_models(provider_id)
+        except ProviderCheckError as exc:
+            raise ProviderCheckFailedError(exc.code, exc.detail, no_model_list=exc.no_model_list) from None
 
     def remove_model(self, unique_model_id: str) -> None:
         self._repos.providers.delete_model(unique_model_id)

@@ -231,7 +231,7 @@ class SettingsDialog(QDialog):
         self.background = QComboBox(self)
         self.background.setObjectName("backgroundCombo")
         self.background.addItem(self.tr("Keep replying when all windows are closed"), "continue")
-        self.background.addItem(self.tr("Stop replies nobody is watching"), "abort")
+        self.background.addItem(self.tr("Stop replying when all windows are closed"), "abort")
         self._select(self.background, settings.get("background_mode", "continue"))
         form.addRow(self.tr("Background"), self.background)
         self.tabs.addTab(general, self.tr("General"))

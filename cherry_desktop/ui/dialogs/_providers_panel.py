@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from cherry_desktop.ui.bridge import ProvidersBridge
 from cherry_desktop.ui.chat import IssueWords
 from cherry_desktop.ui.dialogs._api_key_box import ApiKeyBox
+from cherry_desktop.ui.dialogs._provider_check import ProviderCheckRow
 
 if TYPE_CHECKING:
     from cherry_desktop.ui.bridge import ProviderRecord
@@ -125,6 +126,10 @@ class ProvidersPanel(QWidget):
         self.key_edit, self.key_status, self.key_error = self.key_box.key_edit, self.key_box.status, self.key_box.error
         self.save_key_button, self.remove_key_button = self.key_box.save_button, self.key_box.remove_button
         form.addRow(self.tr("API key"), self.key_box)
+        self.check_row = ProviderCheckRow(self.bridge, lambda: self.provider_id, self.check_model,
+                                          self.commit_pending, self.form)
+        self.check_row.models_added.connect(lambda _ids: self._reload_models())
+        form.addRow("", self.check_row)
         self.model_list = QListWidget(self.form)
         self.model_list.setObjectName("modelList")
         self.model_list.setMinimumHeight(110)
@@ -177,11 +182,10 @@ class ProvidersPanel(QWidget):
         self._select_item(chosen)
 
     def select_provider(self, provider_id: str) -> None:
-        for i in range(self.provider_list.count()):
-            item = self.provider_list.item(i)
-            if item is not None and item.data(ID_ROLE) == provider_id:
-                self.provider_list.setCurrentItem(item)
-                return
+        items = (self.provider_list.item(i) for i in range(self.provider_list.count()))
+        item = next((it for it in items if it is not None and it.data(ID_ROLE) == provider_id), None)
+        if item is not None:
+            self.provider_list.setCurrentItem(item)
 
     def provider_ids(self) -> list[str]:
         items = (self.provider_list.item(i) for i in range(self.provider_list.count()))
@@ -204,10 +208,11 @@ class ProvidersPanel(QWidget):
         self.form.setEnabled(record is not None)
         self.delete_button.setEnabled(record is not None)
         widgets = (self.name_edit, self.type_combo, self.url_edit, self.enabled_check, self.anthropic_check)
-        for w in widgets:
+        for w in widgets:  # filling in is not an edit
             w.blockSignals(True)
         self.key_edit.clear()
         self.key_box.set_error("")
+        self.check_row.clear()
         self.model_edit.clear()
         if record is None:
             self.name_edit.clear()
@@ -243,6 +248,13 @@ class ProvidersPanel(QWidget):
             text = model.model_id if model.name in ("", model.model_id) else f"{model.name}  ({model.model_id})"
             item = QListWidgetItem(text, self.model_list)
             item.setData(ID_ROLE, model.unique_model_id)
+
+    def check_model(self) -> str | None:
+        """The model a connection test asks: the selected one, else the first."""
+        models = self.bridge.list_models(self.provider_id) if self.provider_id else []
+        current = self.model_list.currentItem()
+        chosen = [m for m in models if current is not None and m.unique_model_id == current.data(ID_ROLE)]
+        return (chosen or models)[0].model_id if models else None
 
     def model_ids(self) -> list[str]:
         items = (self.model_list.item(i) for i in range(self.model_list.count()))

@@ -5,6 +5,10 @@ packaging step runs it); `update` re-extracts the source strings with `pyside6-l
 run time a missing or stale `.qm` is compiled into the cache dir when lrelease is at hand,
 and as a last resort the `.ts` is read directly (`TsTranslator`) so a source checkout always
 shows its translations.
+
+Qt's own strings (the standard buttons Save / Cancel / OK, the file dialog, a text field's
+context menu) come from Qt's `qtbase_<locale>.qm`, shipped with PySide6 in Qt's translations
+folder (`QLibraryInfo`'s TranslationsPath; the bundle keeps it at the same place).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from cherry_desktop.ui.common import LOCALES
 from cherry_desktop.ui.shell._resources import i18n_dir
@@ -24,6 +28,10 @@ from cherry_desktop.ui.shell._resources import i18n_dir
 log = logging.getLogger(__name__)
 
 SOURCE_LOCALE = "en_US"
+# Qt's catalogues the app's widgets use (QtCore/QtGui/QtWidgets strings are all in qtbase).
+QT_CATALOGUES = ("qtbase",)
+# `i18n/qt_<locale>.ts`: Qt strings its catalogues lack (the widgets' file dialog).
+QT_GAPS_PREFIX = "qt_"
 
 
 def pick_locale(language: str) -> str:
@@ -116,13 +124,14 @@ class TsTranslator(QTranslator):
         return not self._table
 
 
-def load_translator(language: str, cache_dir: Path | None = None) -> QTranslator | None:
-    """A translator for `language` (None for the source locale)."""
+def load_translator(language: str, cache_dir: Path | None = None, prefix: str = "") -> QTranslator | None:
+    """A translator for `language` (None for the source locale) from `i18n/<prefix><locale>.ts`
+    (compiled, or read as it is); `prefix` "qt_" is the catalogue of Qt strings Qt's own lacks."""
     locale = pick_locale(language)
     if locale == SOURCE_LOCALE:
         return None
-    ts = i18n_dir() / f"{locale}.ts"
-    for qm in (ts.with_suffix(".qm"), (cache_dir / f"{locale}.qm") if cache_dir else None):
+    ts = i18n_dir() / f"{prefix}{locale}.ts"
+    for qm in (ts.with_suffix(".qm"), (cache_dir / f"{prefix}{locale}.qm") if cache_dir else None):
         if qm is None:
             continue
         fresh = qm.exists() and (not ts.exists() or qm.stat().st_mtime >= ts.stat().st_mtime)
@@ -137,20 +146,51 @@ def load_translator(language: str, cache_dir: Path | None = None) -> QTranslator
     return None
 
 
+def qt_translations_dir() -> Path:
+    """Where Qt's own `.qm` catalogues are (PySide6's `Qt/translations`)."""
+    return Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+
+
+def load_qt_translators(language: str, directory: Path | None = None) -> list[QTranslator]:
+    """Qt's own translators for `language` (none for the source locale); a missing catalogue
+    is logged, and Qt's strings then stay English."""
+    locale = pick_locale(language)
+    if locale == SOURCE_LOCALE:
+        return []
+    directory = directory or qt_translations_dir()
+    out: list[QTranslator] = []
+    for catalogue in QT_CATALOGUES:
+        translator = QTranslator()
+        if translator.load(f"{catalogue}_{locale}", str(directory)):
+            out.append(translator)
+        else:
+            log.warning("Qt's %s translation for %s is not in %s", catalogue, locale, directory)
+    return out
+
+
 class Translations:
-    """Keeps the installed translator alive and swaps it on a language change."""
+    """Keeps the installed translators (the app's and Qt's own) alive and swaps them on a
+    language change."""
 
     def __init__(self, cache_dir: Path | None = None) -> None:
         self.cache_dir = cache_dir
         self.translator: QTranslator | None = None
+        self.qt_translators: list[QTranslator] = []
         self.locale = SOURCE_LOCALE
 
     def install(self, language: str) -> str:
         app = QCoreApplication.instance()
-        if self.translator is not None and app is not None:
-            QCoreApplication.removeTranslator(self.translator)
+        if app is not None:
+            for old in [self.translator, *self.qt_translators]:
+                if old is not None:
+                    QCoreApplication.removeTranslator(old)
         self.translator = load_translator(language, self.cache_dir)
-        if self.translator is not None and app is not None:
-            QCoreApplication.installTranslator(self.translator)
+        gaps = load_translator(language, self.cache_dir, prefix=QT_GAPS_PREFIX)
+        # Installed later is asked first: ours, then the gaps, then Qt's catalogues.
+        self.qt_translators = [*load_qt_translators(language), *([gaps] if gaps is not None else [])]
+        if app is not None:
+            for new in [*self.qt_translators, self.translator]:
+                if new is not None:
+                    QCoreApplication.installTranslator(new)
         self.locale = pick_locale(language)
         return self.locale

@@ -35,8 +35,8 @@ def test_empty_database_gets_the_default_providers_and_models(repos: Repositorie
     assert repos.providers.get_provider("ollama").base_url == "http://127.0.0.1:11434/v1"
     assert repos.providers.get_provider("lmstudio").base_url == "http://127.0.0.1:1234/v1"
     assert {m.model_id for m in repos.providers.list_models("anthropic")} == \
-        {"claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"}
-    assert {"gpt-4o", "gpt-4.1-mini"} <= {m.model_id for m in repos.providers.list_models("openai")}
+        {"claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5"}
+    assert {"gpt-5.1", "gpt-5-mini", "gpt-4o"} <= {m.model_id for m in repos.providers.list_models("openai")}
     # Every preset type is one the provider registry can build.
     for preset in DEFAULT_PROVIDERS:
         assert preset.type in OPENAI_COMPATIBLE_TYPES | ANTHROPIC_TYPES, preset
@@ -45,17 +45,17 @@ def test_empty_database_gets_the_default_providers_and_models(repos: Repositorie
 def test_seeding_is_idempotent_and_keeps_user_edits(repos: Repositories) -> None:
     seed_default_providers(repos)
     repos.providers.update_provider("openai", name="My OpenAI", base_url="http://127.0.0.1:9/v1", enabled=False)
-    repos.providers.delete_model("anthropic::claude-opus-4-1")
+    repos.providers.delete_model("anthropic::claude-opus-4-5")
     repos.providers.delete_provider("openrouter")
     repos.providers.upsert_model(provider_id="ollama", model_id="mistral")
     assert seed_default_providers(repos) == []
     openai = repos.providers.get_provider("openai")
     assert (openai.name, openai.base_url, openai.enabled) == ("My OpenAI", "http://127.0.0.1:9/v1", False)
-    assert repos.providers.find_model("anthropic::claude-opus-4-1") is None
+    assert repos.providers.find_model("anthropic::claude-opus-4-5") is None
     assert repos.providers.find_provider("openrouter") is None
     assert repos.providers.find_model("ollama::mistral") is not None
     # Editing in place keeps the provider's models (an upsert would cascade them away).
-    assert {m.model_id for m in repos.providers.list_models("openai")} == {"gpt-4o", "gpt-4.1-mini"}
+    assert {m.model_id for m in repos.providers.list_models("openai")} == {"gpt-5.1", "gpt-5-mini", "gpt-4o"}
 
 
 def test_deleting_every_default_does_not_bring_them_back(repos: Repositories) -> None:
@@ -91,7 +91,7 @@ def test_claude_code_takes_every_enabled_model_the_others_through_the_gateway(re
     compatible = [m.unique_model_id for m in models if caps.is_model_compatible(providers.get(m.provider_id), m)]
     assert sorted(compatible) == sorted(m.unique_model_id for m in models if providers[m.provider_id].enabled)
     direct = [m.unique_model_id for m in models if not caps.via_gateway(providers[m.provider_id])]
-    assert sorted(direct) == ["anthropic::claude-haiku-4-5", "anthropic::claude-opus-4-1",
+    assert sorted(direct) == ["anthropic::claude-haiku-4-5", "anthropic::claude-opus-4-5",
                               "anthropic::claude-sonnet-4-5"]
 
 

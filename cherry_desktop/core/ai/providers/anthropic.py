@@ -54,6 +54,13 @@ class AnthropicProvider(HttpStreamingProvider):
         base = (self.record.base_url or DEFAULT_BASE_URL).rstrip("/")
         return base + ("/messages" if base.endswith("/v1") else "/v1/messages")
 
+    def models_url(self) -> str:
+        base = (self.record.base_url or DEFAULT_BASE_URL).rstrip("/")
+        return base + ("/models" if base.endswith("/v1") else "/v1/models") + "?limit=1000"
+
+    def auth_headers(self) -> dict[str, str]:
+        return {"anthropic-version": API_VERSION, **({"x-api-key": self.api_key} if self.api_key else {})}
+
     def body(self, model: str, request: AiStreamRequest) -> JsonObject:
         params = request.parameters
         body: JsonObject = {"model": model, "messages": anthropic_messages(request), "stream": True,
@@ -70,9 +77,7 @@ class AnthropicProvider(HttpStreamingProvider):
         return body
 
     async def stream(self, model: str, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
-        headers = {"anthropic-version": API_VERSION, "Accept": "text/event-stream"}
-        if self.api_key:
-            headers["x-api-key"] = self.api_key
+        headers = {"Accept": "text/event-stream", **self.auth_headers()}
         reply = self.reply(request)
         for chunk in reply.opening():
             yield chunk

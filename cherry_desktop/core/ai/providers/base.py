@@ -64,6 +64,22 @@ class HttpStreamingProvider:
         """Chunk bookkeeping for one reply to `request`."""
         return ReplyChunks(self.display_name, request.model_id)
 
+    def url(self) -> str:
+        """Where a chat request goes."""
+        raise NotImplementedError
+
+    def models_url(self) -> str:
+        """The provider's model list endpoint (GET)."""
+        raise NotImplementedError
+
+    def auth_headers(self) -> dict[str, str]:
+        """The headers that carry the key (and the API version) on every request."""
+        raise NotImplementedError
+
+    def ping_body(self, model: str) -> JsonObject:
+        """The cheapest chat request to `model`: one word in, one token out, not streamed."""
+        return {"model": model, "max_tokens": 1, "stream": False, "messages": [{"role": "user", "content": "ping"}]}
+
     def extra_headers(self) -> dict[str, str]:
         headers = self.record.settings.get("headers")
         return {str(k): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {}

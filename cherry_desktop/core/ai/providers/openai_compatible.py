@@ -79,13 +79,23 @@ class OpenAICompatibleProvider(HttpStreamingProvider):
     def url(self) -> str:
         return (self.record.base_url or DEFAULT_BASE_URL).rstrip("/") + "/chat/completions"
 
+    def models_url(self) -> str:
+        return (self.record.base_url or DEFAULT_BASE_URL).rstrip("/") + "/models"
+
+    def auth_headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+    def ping_body(self, model: str) -> JsonObject:
+        body = super().ping_body(model)
+        if self.record.type == "openai":  # OpenAI's reasoning models refuse `max_tokens`
+            body["max_completion_tokens"] = body.pop("max_tokens")
+        return body
+
     async def stream(self, model: str, request: AiStreamRequest) -> AsyncIterator[UIMessageChunk]:
         body: JsonObject = {"model": model, "messages": openai_messages(request), "stream": True,
                             "stream_options": {"include_usage": True}}
         body.update({k: v for k, v in request.parameters.items() if k in _PASS_THROUGH})
-        headers = {"Accept": "text/event-stream"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
+        headers = {"Accept": "text/event-stream", **self.auth_headers()}
         reply = self.reply(request)
         for chunk in reply.opening():
             yield chunk
