@@ -994,11 +994,11 @@ To try everything offline, without an account, start the app with cherry-desktop
     <name>UsageFooter</name>
     <message>
         <source>%1 in · %2 out tokens</source>
-        <translation>输入 %1 · 输出 %2 词元</translation>
+        <translation>输入 %1 · 输出 %2 token</translation>
     </message>
     <message>
         <source>first token %1 s</source>
-        <translation>首字 %1 秒</translation>
+        <translation>首 token %1 秒</translation>
     </message>
     <message>
         <source>%1 s total</source>

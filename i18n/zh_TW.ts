@@ -313,7 +313,7 @@
     </message>
     <message>
         <source>Open in new window</source>
-        <translation>在新窗口中打開</translation>
+        <translation>在新視窗中打開</translation>
     </message>
     <message>
         <source>New chat</source>
@@ -333,7 +333,7 @@
     </message>
     <message>
         <source>Close window</source>
-        <translation>關閉窗口</translation>
+        <translation>關閉視窗</translation>
     </message>
     <message>
         <source>Quit</source>
@@ -812,7 +812,7 @@ To try everything offline, without an account, start the app with cherry-desktop
     </message>
     <message>
         <source>Open in new window</source>
-        <translation>在新窗口中打開</translation>
+        <translation>在新視窗中打開</translation>
     </message>
     <message>
         <source>Rename…</source>
@@ -859,7 +859,7 @@ To try everything offline, without an account, start the app with cherry-desktop
     </message>
     <message>
         <source>Keep replying when all windows are closed</source>
-        <translation>關閉所有窗口後繼續回覆</translation>
+        <translation>關閉所有視窗後繼續回覆</translation>
     </message>
     <message>
         <source>Stop replies nobody is watching</source>
@@ -963,7 +963,7 @@ To try everything offline, without an account, start the app with cherry-desktop
     <name>UiController</name>
     <message>
         <source>Open window</source>
-        <translation>打開窗口</translation>
+        <translation>打開視窗</translation>
     </message>
     <message>
         <source>Quit</source>
@@ -994,11 +994,11 @@ To try everything offline, without an account, start the app with cherry-desktop
     <name>UsageFooter</name>
     <message>
         <source>%1 in · %2 out tokens</source>
-        <translation>輸入 %1 · 輸出 %2 個詞元</translation>
+        <translation>輸入 %1 · 輸出 %2 token</translation>
     </message>
     <message>
         <source>first token %1 s</source>
-        <translation>首字 %1 秒</translation>
+        <translation>首 token %1 秒</translation>
     </message>
     <message>
         <source>%1 s total</source>

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 
-from cherry_desktop.core.messages import ErrorCode
 from cherry_desktop.core.state.topics import session_id_from_topic
 from cherry_desktop.core.storage.credentials import KeyringUnavailableError, provider_key_name
 from cherry_desktop.ui.bridge._base import CoreBridge
@@ -17,10 +16,12 @@ from cherry_desktop.ui.bridge._cache_keys import topic_model_key
 from cherry_desktop.ui.bridge._types import ChatIssue, ChatModelChoice
 
 if TYPE_CHECKING:
+    # core.messages loads pydantic: after the first paint, where a check runs.
     from cherry_desktop.core.ai.providers.check import ConnectionResult, RemoteModel
     from cherry_desktop.core.data import ModelRecord, ProviderRecord
     from cherry_desktop.core.data.seed import ProviderPreset
     from cherry_desktop.core.data.usage_cost import ModelPricing
+    from cherry_desktop.core.messages import ErrorCode
 
 log = logging.getLogger(__name__)
 
