@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -113,13 +114,17 @@ class UiController(QObject):
         self.window_opened.emit(window)
         return window
 
-    def on_launch_request(self, request: str) -> str:
+    def on_launch_request(self, request: str) -> str | Awaitable[str]:
         """A later launch's request (`ui.single_instance`): `ok`, or `quitting` when this
-        instance is stopping (the launch then starts in its place)."""
+        instance is stopping (the launch then starts in its place); `cherry-desktop backup
+        create`'s request answers when its backup is written."""
+        from cherry_desktop.ui.bridge import is_backup_request
         from cherry_desktop.ui.shell.single_instance import OPEN_WINDOW, REPLY_OK, REPLY_QUITTING
 
         if self._quitting or (self._closed is not None and self._closed.done()):
             return REPLY_QUITTING
+        if is_backup_request(request):
+            return self.bridges.backup.answer_launch_request(request)
         if request == OPEN_WINDOW:
             self.open_window_for_launch()
         return REPLY_OK

@@ -9,9 +9,12 @@ stopping: the later launch waits for the lock and starts in its place).
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import inspect
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
@@ -29,10 +32,13 @@ HAND_OVER_TIMEOUT_S = 5.0
 class InstanceServer(QObject):
     """Takes requests from later launches and answers each with `ok`."""
 
-    def __init__(self, name: str, on_request: Callable[[str], str], parent: QObject | None = None) -> None:
-        """`on_request(request)` acts on one request and returns the reply (`ok`, `quitting`)."""
+    def __init__(self, name: str, on_request: Callable[[str], str | Awaitable[str]],
+                 parent: QObject | None = None) -> None:
+        """`on_request(request)` acts on one request and returns the reply (`ok`, `quitting`),
+        or an awaitable of it (a backup: the reply is sent when it is written)."""
         super().__init__(parent)
         self._on_request_cb = on_request
+        self._pending: set[asyncio.Future[str]] = set()
         self.server = QLocalServer(self)
         # A crashed instance may have left its socket file; we hold the lock, so it is stale.
         QLocalServer.removeServer(name)
@@ -58,10 +64,32 @@ class InstanceServer(QObject):
             return
         request = bytes(socket.readLine().data()).decode("utf-8", "replace").strip()
         reply = self._on_request_cb(request)
+        if inspect.isawaitable(reply):
+            log.info("a later launch asks: %s (answering when done)", request.split("\t", 1)[0])
+            task: asyncio.Future[str] = asyncio.ensure_future(reply)
+            self._pending.add(task)
+            task.add_done_callback(functools.partial(self._send_result, socket=socket))
+            return
         log.info("a later launch asks: %s (reply: %s)", request, reply)
-        socket.write(f"{reply}\n".encode())
-        socket.flush()
-        socket.disconnectFromServer()
+        self._send(socket, reply)
+
+    def _send_result(self, task: asyncio.Future[str], *, socket: QLocalSocket) -> None:
+        self._pending.discard(task)
+        if task.cancelled() or task.exception() is not None:
+            log.error("a later launch's request failed", exc_info=None if task.cancelled() else task.exception())
+            reply = "error\tunavailable\tthe running instance could not do it (see its log)"
+        else:
+            reply = task.result()
+        self._send(socket, reply)
+
+    @staticmethod
+    def _send(socket: QLocalSocket, reply: str) -> None:
+        try:
+            socket.write(f"{reply}\n".encode())
+            socket.flush()
+            socket.disconnectFromServer()
+        except RuntimeError:  # the later launch went away (its socket is deleted)
+            log.info("a later launch left before its reply")
 
     def close(self) -> None:
         self.server.close()
