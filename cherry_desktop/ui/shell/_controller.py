@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 from cherry_desktop.ui.bridge import Bridges, QtSharedCache, TopicStatusView
 from cherry_desktop.ui.chat import warm_up_highlighting
 from cherry_desktop.ui.common import JsonObject, drain, spawn
+from cherry_desktop.ui.shell._backup_actions import show_restore_notice
 from cherry_desktop.ui.shell._resources import apply_theme, icon
 from cherry_desktop.ui.shell._window import ChatWindow
 from cherry_desktop.ui.shell.i18n import Translations
@@ -111,6 +112,7 @@ class UiController(QObject):
             window.show()
         if first:  # after the first paint, before a reply's first code block needs it
             QTimer.singleShot(HIGHLIGHT_WARM_UP_MS, self, warm_up_highlighting)
+            QTimer.singleShot(0, window, lambda: show_restore_notice(window, self.bridges.backup))
         self.window_opened.emit(window)
         return window
 
