@@ -890,6 +890,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>API gateway</source>
         <translation>API gateway</translation>
     </message>
+    <message>
+        <source>Backups</source>
+        <translation>Backups</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1875,6 +1879,49 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
         <translation>Your data was restored from the backup. The replaced data is kept until the next start.</translation>
+    </message>
+</context>
+<context>
+    <name>BackupSettingsPanel</name>
+    <message>
+        <source>A folder on another disk is best</source>
+        <translation>A folder on another disk is best</translation>
+    </message>
+    <message>
+        <source>API keys are not in backups: they stay in this computer's keyring.</source>
+        <translation>API keys are not in backups: they stay in this computer's keyring.</translation>
+    </message>
+    <message>
+        <source>Back up automatically once a day</source>
+        <translation>Back up automatically once a day</translation>
+    </message>
+    <message>
+        <source>Choose a folder for automatic backups.</source>
+        <translation>Choose a folder for automatic backups.</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choose…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Folder</translation>
+    </message>
+    <message>
+        <source>Folder for automatic backups</source>
+        <translation>Folder for automatic backups</translation>
+    </message>
+    <message>
+        <source>Keep the newest</source>
+        <translation>Keep the newest</translation>
+    </message>
+    <message>
+        <source>Last backup: %1</source>
+        <translation>Last backup: %1</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>never</translation>
     </message>
 </context>
 </TS>

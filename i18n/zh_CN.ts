@@ -889,6 +889,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>API gateway</source>
         <translation>API 网关</translation>
     </message>
+    <message>
+        <source>Backups</source>
+        <translation>备份</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1874,6 +1878,49 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
         <translation>你的数据已从备份恢复。被替换的数据会保留到下次启动。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupSettingsPanel</name>
+    <message>
+        <source>A folder on another disk is best</source>
+        <translation>最好选择另一块磁盘上的文件夹</translation>
+    </message>
+    <message>
+        <source>API keys are not in backups: they stay in this computer's keyring.</source>
+        <translation>备份中不包含 API 密钥：它们保存在这台电脑的钥匙串中。</translation>
+    </message>
+    <message>
+        <source>Back up automatically once a day</source>
+        <translation>每天自动备份一次</translation>
+    </message>
+    <message>
+        <source>Choose a folder for automatic backups.</source>
+        <translation>请为自动备份选择一个文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Folder for automatic backups</source>
+        <translation>自动备份文件夹</translation>
+    </message>
+    <message>
+        <source>Keep the newest</source>
+        <translation>保留最新的</translation>
+    </message>
+    <message>
+        <source>Last backup: %1</source>
+        <translation>上次备份：%1</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
     </message>
 </context>
 </TS>

@@ -889,6 +889,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>API gateway</source>
         <translation>API 閘道</translation>
     </message>
+    <message>
+        <source>Backups</source>
+        <translation>備份</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -1874,6 +1878,49 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
         <translation>你的資料已從備份還原。被取代的資料會保留到下次啟動。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupSettingsPanel</name>
+    <message>
+        <source>A folder on another disk is best</source>
+        <translation>最好選擇另一顆磁碟上的資料夾</translation>
+    </message>
+    <message>
+        <source>API keys are not in backups: they stay in this computer's keyring.</source>
+        <translation>備份中不包含 API 金鑰：它們保存在這台電腦的鑰匙圈中。</translation>
+    </message>
+    <message>
+        <source>Back up automatically once a day</source>
+        <translation>每天自動備份一次</translation>
+    </message>
+    <message>
+        <source>Choose a folder for automatic backups.</source>
+        <translation>請為自動備份選擇一個資料夾。</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選擇…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>資料夾</translation>
+    </message>
+    <message>
+        <source>Folder for automatic backups</source>
+        <translation>自動備份資料夾</translation>
+    </message>
+    <message>
+        <source>Keep the newest</source>
+        <translation>保留最新的</translation>
+    </message>
+    <message>
+        <source>Last backup: %1</source>
+        <translation>上次備份：%1</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>從未</translation>
     </message>
 </context>
 </TS>

@@ -136,3 +136,23 @@ async def test_a_bad_file_says_why_in_the_dialog(controller: Any, ui_core: Any, 
     save_screenshot(dialog, "restore-refused", width=520)
     dialog.close()
     window.close()
+
+
+async def test_settings_turn_on_daily_backups_into_a_folder(controller: Any, ui_core: Any, tmp_path: Path) -> None:
+    from cherry_desktop.ui.dialogs import SettingsDialog
+
+    dialog = SettingsDialog(controller.bridges, None)
+    panel = dialog.backups
+    dialog.tabs.setCurrentWidget(panel)
+    panel.enabled.setChecked(True)
+    dialog.save()  # no folder: refused, said why
+    assert "Choose a folder" in dialog.error_label.text()
+    assert ui_core.settings.settings.auto_backup_enabled is False
+    panel.folder.setText(str(tmp_path / "daily"))
+    panel.keep.setValue(3)
+    save_screenshot(dialog, "settings-backups", width=760)
+    dialog.save()
+    current = ui_core.settings.settings
+    assert (current.auto_backup_enabled, current.auto_backup_folder, current.auto_backup_keep) == (
+        True, str(tmp_path / "daily"), 3)
+    dialog.close()

@@ -211,6 +211,9 @@ def add_stream_services(core: CoreServices) -> None:
     if core.backup is not None:  # a backup holds both writers (the spec's orchestration)
         core.backup.add_gate(manager)
         core.backup.add_gate(LaunchGate(runtime))
+        from cherry_desktop.core.backup.auto import AutoBackupService
+
+        app.register(AutoBackupService(core.backup, settings))
     core.ai_service, core.stream_manager, core.agent_runtime = ai_service, manager, runtime
     core.temporary_chats = temporary
 

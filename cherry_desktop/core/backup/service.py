@@ -173,7 +173,7 @@ class BackupService(Service):
     def _keyed(self, snapshot: Snapshot) -> list[list[str]]:
         """[id, name] of the providers whose key the keyring holds (never the key: the restore
         names them for the user to enter again)."""
-        if self.credentials is None:
+        if self.credentials is None or not self.credentials.available():
             return []
         out = []
         for provider_id, name in snapshot.connection.execute("SELECT id, name FROM provider ORDER BY name"):
