@@ -67,7 +67,7 @@ def _create_remote(paths: PathRegistry, file: Path, lock: InstanceLock) -> int:
 
     _say(f"Cherry Desktop (pid {lock.holder_pid() or '?'}) runs on this data folder: asking it to back up")
     reply = parse_backup_reply(hand_over(instance_channel_name(paths.get("app.data")), backup_request(file),
-                                         timeout_s=REMOTE_BACKUP_TIMEOUT_S))
+                                         reply_timeout_s=REMOTE_BACKUP_TIMEOUT_S))
     if not reply.ok:
         _say(f"cherry-desktop backup: {reply.text}", error=True)
         return 1
@@ -103,4 +103,7 @@ def _restore(paths: PathRegistry, file: Path, *, running: bool) -> int:
         code = 0
     if staged.keys_to_enter:
         _say("Enter the API keys again for: " + ", ".join(staged.keys_to_enter))
+    if staged.agents_held:
+        _say("The restored agents stay off until you allow them (Settings > Backups): "
+             + ", ".join(staged.agents_held))
     return code

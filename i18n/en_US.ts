@@ -1662,6 +1662,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</translation>
     </message>
+    <message>
+        <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
+        <translation>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>
@@ -1880,6 +1884,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
         <translation>Your data was restored from the backup. The replaced data is kept until the next start.</translation>
     </message>
+    <message>
+        <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
+        <translation>The restored agents stay off until you allow them in Settings, Backups: %1</translation>
+    </message>
 </context>
 <context>
     <name>BackupSettingsPanel</name>
@@ -1922,6 +1930,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>never</source>
         <translation>never</translation>
+    </message>
+    <message>
+        <source>Agents restored from a backup run commands in your workspaces, so they stay off until you allow them: %1</source>
+        <translation>Agents restored from a backup run commands in your workspaces, so they stay off until you allow them: %1</translation>
+    </message>
+    <message>
+        <source>Allow restored agents</source>
+        <translation>Allow restored agents</translation>
+    </message>
+    <message>
+        <source>Allowed: %1 agent(s).</source>
+        <translation>Allowed: %1 agent(s).</translation>
     </message>
 </context>
 </TS>

@@ -1661,6 +1661,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>此智能体通过 Cherry 的 API 网关访问其模型，但网关已关闭。请在“设置 › API 网关”中开启，然后重新发送。</translation>
     </message>
+    <message>
+        <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
+        <translation>此智能体是从备份恢复的，在你允许之前保持关闭：设置 &gt; 备份 &gt; 允许恢复的智能体。</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>
@@ -1879,6 +1883,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
         <translation>你的数据已从备份恢复。被替换的数据会保留到下次启动。</translation>
     </message>
+    <message>
+        <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
+        <translation>恢复的智能体在你于“设置 &gt; 备份”中允许之前保持关闭：%1</translation>
+    </message>
 </context>
 <context>
     <name>BackupSettingsPanel</name>
@@ -1921,6 +1929,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>never</source>
         <translation>从未</translation>
+    </message>
+    <message>
+        <source>Agents restored from a backup run commands in your workspaces, so they stay off until you allow them: %1</source>
+        <translation>从备份恢复的智能体会在你的工作区中运行命令，因此在你允许之前它们保持关闭：%1</translation>
+    </message>
+    <message>
+        <source>Allow restored agents</source>
+        <translation>允许恢复的智能体</translation>
+    </message>
+    <message>
+        <source>Allowed: %1 agent(s).</source>
+        <translation>已允许：%1 个智能体。</translation>
     </message>
 </context>
 </TS>

@@ -1661,6 +1661,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>此智慧體透過 Cherry 的 API 閘道存取其模型，但閘道已關閉。請在「設定 › API 閘道」中開啟，然後重新傳送。</translation>
     </message>
+    <message>
+        <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
+        <translation>此代理是從備份還原的，在你允許之前保持關閉：設定 &gt; 備份 &gt; 允許還原的代理。</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>
@@ -1879,6 +1883,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
         <translation>你的資料已從備份還原。被取代的資料會保留到下次啟動。</translation>
     </message>
+    <message>
+        <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
+        <translation>還原的代理在你於「設定 &gt; 備份」中允許之前保持關閉：%1</translation>
+    </message>
 </context>
 <context>
     <name>BackupSettingsPanel</name>
@@ -1921,6 +1929,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>never</source>
         <translation>從未</translation>
+    </message>
+    <message>
+        <source>Agents restored from a backup run commands in your workspaces, so they stay off until you allow them: %1</source>
+        <translation>從備份還原的代理會在你的工作區中執行指令，因此在你允許之前它們保持關閉：%1</translation>
+    </message>
+    <message>
+        <source>Allow restored agents</source>
+        <translation>允許還原的代理</translation>
+    </message>
+    <message>
+        <source>Allowed: %1 agent(s).</source>
+        <translation>已允許：%1 個代理。</translation>
     </message>
 </context>
 </TS>

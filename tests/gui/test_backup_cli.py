@@ -18,7 +18,7 @@ import pytest
 from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.storage.paths import build_path_registry
 from tests.gui.test_stop_signals import WAIT_LIMIT_S, logs, start_app, wait_until_streaming
-from tests.unit.backup.helpers import populated_core, table_dump
+from tests.unit.backup.helpers import REBASED, populated_core, table_dump
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(180)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 async def test_create_and_restore_without_a_running_instance(tmp_path: Path) -> None:
     core = await populated_core(tmp_path / "a", messages=6)
     await core.stop()
-    rows = table_dump(core.paths.database_file, skip={"agent_workspace"})
+    rows = table_dump(core.paths.database_file, skip=REBASED)
     archive = tmp_path / "my.cherry-backup"
     made = cli("backup", "create", "--data-dir", str(tmp_path / "a"), str(archive))
     assert made.returncode == 0, made.stderr
@@ -43,7 +43,8 @@ async def test_create_and_restore_without_a_running_instance(tmp_path: Path) -> 
     restored = cli("backup", "restore", "--data-dir", str(tmp_path / "b"), str(archive))
     assert restored.returncode == 0, restored.stderr
     assert "restored into" in restored.stdout
-    assert table_dump(build_path_registry(tmp_path / "b").database_file, skip={"agent_workspace"}) == rows
+    assert "stay off until you allow them (Settings > Backups): Helper" in restored.stdout
+    assert table_dump(build_path_registry(tmp_path / "b").database_file, skip=REBASED) == rows
     # Bad input: a foreign file, a missing one, a full stop with one line and the data kept.
     foreign = tmp_path / "notes.txt"
     foreign.write_text("not a backup\n", encoding="utf-8")
@@ -54,7 +55,7 @@ async def test_create_and_restore_without_a_running_instance(tmp_path: Path) -> 
         assert "nothing was changed" in refused.stderr
     nowhere = cli("backup", "create", "--data-dir", str(tmp_path / "a"), str(tmp_path / "no" / "dir" / "x.b"))
     assert nowhere.returncode == 1 and "Traceback" not in nowhere.stderr
-    assert table_dump(build_path_registry(tmp_path / "b").database_file, skip={"agent_workspace"}) == rows
+    assert table_dump(build_path_registry(tmp_path / "b").database_file, skip=REBASED) == rows
 
 
 async def test_create_asks_the_running_app_and_restore_waits_for_its_restart(tmp_path: Path) -> None:
@@ -85,3 +86,20 @@ async def test_create_asks_the_running_app_and_restore_waits_for_its_restart(tmp
     with sqlite3.connect(app.data_dir / "cherry.db") as db:
         statuses = [r[0] for r in db.execute("SELECT status FROM agent_session_message ORDER BY ordering")]
     assert statuses[0] == "success" and len(statuses) == 2 and "pending" not in statuses
+
+
+def test_a_lock_holder_that_does_not_answer_gets_one_line_not_a_wait(tmp_path: Path) -> None:
+    from cherry_desktop.core.app.instance_lock import InstanceLock, LockState
+
+    data_dir = tmp_path / "held"
+    data_dir.mkdir()
+    holder = InstanceLock(data_dir / "cherry.lock")  # another `backup create`, or a `serve`
+    assert holder.acquire() is LockState.ACQUIRED
+    try:
+        made = cli("backup", "create", "--data-dir", str(data_dir), str(tmp_path / "x.cherry-backup"))
+    finally:
+        holder.release()
+    assert made.returncode == 1
+    [line] = made.stderr.strip().splitlines()
+    assert line.startswith("cherry-desktop backup: the instance running on this data folder did not answer")
+    assert not (tmp_path / "x.cherry-backup").exists()

@@ -96,11 +96,23 @@ async def test_back_up_from_the_menu_then_restore_into_an_empty_data_dir(
                                 and w.isVisible() for w in QApplication.topLevelWidgets()))
         notice = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "restoreNotice")
         assert "restored from the backup" in notice.text()
+        assert "stay off until you allow them" in notice.text() and "Coder" in notice.text()
         win.resize(1000, 640)
         QApplication.processEvents()
         _grab(win, "restored-session")
         _grab(notice, "restore-notice")
         notice.close()
+        # Settings, Backups: the explicit "Allow restored agents".
+        from cherry_desktop.ui.dialogs import SettingsDialog
+
+        settings = SettingsDialog(third.bridges, win)
+        settings.tabs.setCurrentWidget(settings.backups)
+        assert "Coder" in settings.backups.restored_label.text()
+        save_screenshot(settings, "settings-restored-agents", width=760)
+        assert restored.repos.agents.restored_unconfirmed()
+        settings.backups.allow_button.click()
+        assert restored.repos.agents.restored_unconfirmed() == []
+        settings.close()
         assert (restored.paths.get("feature.agents.data") / "memory.bin").stat().st_size == 24 << 20
         win.close()
     finally:

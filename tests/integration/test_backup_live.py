@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cherry_desktop.core.ai.agent_session import AgentSessionValidationError
 from cherry_desktop.core.ai.stream import AiStreamOpenRequest, dispatch_stream_request
 from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.backup import stage_restore
@@ -81,9 +82,18 @@ async def test_a_backup_mid_stream_restores_with_nothing_stuck_and_the_agent_res
         chat_rows = core.repos.messages.list_messages(topic.id)
         assert [m.role for m in chat_rows] == ["user", "assistant"]
         assert all(m.status != "pending" for m in chat_rows)
-        # The agent resumes its conversation in the restored copy.
+        # The restored agent runs nothing until the user allows it (no process, no row) ...
         again = App(core=core, agent_type="claude-code", session_id=session_id,
                     workspace=restored.get("feature.agents.workspaces") / "demo")
+        requests_before = len(model_server.requests)
+        with pytest.raises(AgentSessionValidationError) as refused:
+            await again.send("are you there?")
+        assert refused.value.code == "agent-unconfirmed"
+        assert len(core.repos.session_messages.list_messages(session_id)) == 4
+        assert len(model_server.requests) == requests_before
+        [agent] = core.repos.agents.restored_unconfirmed()
+        core.repos.agents.allow_restored(agent.id)
+        # ... then it resumes its conversation in the restored copy.
         model_server.enqueue(text("The word was kumquat."))
         result = await again.send("what was the word?")
         answer = await again.finished(result.placeholder_ids[0])

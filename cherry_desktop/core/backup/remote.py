@@ -44,7 +44,8 @@ class RemoteReply:
 
 def parse_backup_reply(reply: str | None) -> RemoteReply:
     if not reply:
-        return RemoteReply(False, text="the running instance did not answer")
+        return RemoteReply(False, text="the instance running on this data folder did not answer "
+                                       "(another backup or restore may be running there; try again when it is done)")
     parts = reply.split("\t")
     if parts[0] == "ok" and len(parts) == 3 and parts[1].isdigit():
         return RemoteReply(True, size=int(parts[1]), text=parts[2])

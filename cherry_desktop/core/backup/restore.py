@@ -3,8 +3,9 @@
 `stage_restore` reads the whole archive into `<data>/restore-staging/` (manifest, names and
 every checksum verified; the database snapshot checked with `PRAGMA integrity_check` and its
 schema compared with this build's: a newer one is refused, an older one is migrated when the
-app opens it) and writes the journal `<data>/restore-journal.json` as `prepared`. The data in
-use is not touched.
+app opens it) and writes the journal `<data>/restore-journal.json` as `prepared`. The staged
+copy's managed workspaces follow this data dir, and its agents stay off until the user allows
+them. The data in use is not touched.
 
 `promote_staged_restore` runs at start, before the database opens, with the instance lock
 held: `prepared` -> `promoting` (each item of the data moved aside into `restore-previous/`,
@@ -31,6 +32,7 @@ from cherry_desktop.core.backup.archive import DB_MEMBER, Manifest, Progress, re
 from cherry_desktop.core.backup.errors import BackupError, BackupFault, from_os_error
 from cherry_desktop.core.backup.snapshot import BACKED_UP_FILES, BACKED_UP_FOLDERS, claude_config_dir
 from cherry_desktop.core.data.database import SCHEMA_VERSION
+from cherry_desktop.core.data.records import RESTORE_UNCONFIRMED
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.storage.paths import PathRegistry
 from cherry_desktop.core.storage.private_files import SQLITE_SIDE_FILES
@@ -47,6 +49,8 @@ class StagedRestore:
     manifest: Manifest
     #: Enabled providers of the backup whose key this machine's keyring does not hold.
     keys_to_enter: tuple[str, ...] = ()
+    #: The restored agents, off until the user allows them.
+    agents_held: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,7 @@ def stage_restore(paths: PathRegistry, archive: Path, *, progress: Progress | No
                 (staging / name).mkdir(parents=True, exist_ok=True)
         keys = _keys_to_enter(manifest, credentials)
         slugs = _rebase_workspaces(db, manifest, paths)
+        held = _hold_restored_agents(db)
         final = data / STAGING
         if read_journal(paths) is not None and (read_journal(paths) or {}).get("state") != "prepared":
             raise BackupError(BackupFault.BUSY, journal_path(paths), "a restore is being promoted")
@@ -140,7 +145,7 @@ def stage_restore(paths: PathRegistry, archive: Path, *, progress: Progress | No
         with contextlib.suppress(OSError):
             _remove(staging)
         raise
-    return StagedRestore(manifest, keys)
+    return StagedRestore(manifest, keys, held)
 
 
 def _database_problem(db: Path, check: str) -> tuple[BackupFault, str] | None:
@@ -318,6 +323,21 @@ def _rebase_workspaces(db: Path, manifest: Manifest, paths: PathRegistry) -> dic
     finally:
         connection.close()
     return slugs
+
+
+def _hold_restored_agents(db: Path) -> tuple[str, ...]:
+    """Every restored agent stays off until the user allows it: the archive may come from
+    another machine, and an agent runs commands (`RESTORE_UNCONFIRMED`)."""
+    connection = sqlite3.connect(db)
+    try:
+        with connection:
+            connection.execute(
+                "UPDATE agent SET config = json_set(CASE WHEN json_valid(config) THEN config ELSE '{}' END, "
+                f"'$.{RESTORE_UNCONFIRMED}', json('true'))")
+            names = tuple(str(r[0]) for r in connection.execute("SELECT name FROM agent ORDER BY name"))
+    finally:
+        connection.close()
+    return names
 
 
 def _copy_claude(staged: Path, slugs: dict[str, str]) -> None:

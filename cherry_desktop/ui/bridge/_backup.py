@@ -80,6 +80,17 @@ class BackupBridge(CoreBridge):
         result = self.core.restore_result
         return result if result is not None and result.state in ("promoted", "rolled-back") else None
 
+    def restored_agents(self) -> list[str]:
+        """Names of the agents restored from a backup and not allowed yet (they run no turn)."""
+        return [a.name for a in self._repos.agents.restored_unconfirmed()]
+
+    def allow_restored_agents(self) -> int:
+        """The user's explicit yes: every restored agent runs turns again; returns how many."""
+        agents = self._repos.agents.restored_unconfirmed()
+        for agent in agents:
+            self._repos.agents.allow_restored(agent.id)
+        return len(agents)
+
     def last_backup(self) -> dict[str, object] | None:
         return read_last_backup(self.core.paths)
 

@@ -174,11 +174,16 @@ def confirm_restore(parent: QWidget | None, path: Path) -> bool:
     return box.clickedButton() is restore
 
 
-def restore_notice(parent: QWidget | None, state: str, detail: str, keys: tuple[str, ...]) -> QMessageBox:
+def restore_notice(parent: QWidget | None, state: str, detail: str, keys: tuple[str, ...],
+                   agents: list[str] | None = None) -> QMessageBox:
     """What the start did with a staged restore (shown once, not modal to the app)."""
     if state == "promoted":
         text = translate(
             "BackupDialog", "Your data was restored from the backup. The replaced data is kept until the next start.")
+        if agents:
+            text += "\n\n" + translate(
+                "BackupDialog", "The restored agents stay off until you allow them in Settings, Backups: %1").replace(
+                "%1", ", ".join(agents))
         if keys:
             again = translate("BackupDialog", "Enter the API keys again for: %1")
             text += "\n\n" + again.replace("%1", ", ".join(keys))

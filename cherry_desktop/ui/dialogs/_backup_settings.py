@@ -56,6 +56,28 @@ class BackupSettingsPanel(QWidget):
         note = QLabel(self.tr("API keys are not in backups: they stay in this computer's keyring."), self)
         note.setWordWrap(True)
         form.addRow(note)
+        self.bridge = bridge
+        restored = bridge.restored_agents()
+        self.restored_label = QLabel(self)
+        self.restored_label.setObjectName("restoredAgents")
+        self.restored_label.setWordWrap(True)
+        self.allow_button = QPushButton(self.tr("Allow restored agents"), self)
+        self.allow_button.setObjectName("allowRestoredAgents")
+        self.allow_button.clicked.connect(self._allow)
+        if restored:
+            self.restored_label.setText(self.tr(
+                "Agents restored from a backup run commands in your workspaces, so they stay off until "
+                "you allow them: %1").replace("%1", ", ".join(restored)))
+            form.addRow(self.restored_label)
+            form.addRow(self.allow_button)
+        else:
+            self.restored_label.hide()
+            self.allow_button.hide()
+
+    def _allow(self) -> None:
+        count = self.bridge.allow_restored_agents()
+        self.restored_label.setText(self.tr("Allowed: %1 agent(s).").replace("%1", str(count)))
+        self.allow_button.setEnabled(False)
 
     def _choose(self) -> None:
         chosen = QFileDialog.getExistingDirectory(self, self.tr("Folder for automatic backups"),

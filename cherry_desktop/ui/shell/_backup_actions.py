@@ -55,4 +55,5 @@ def show_restore_notice(parent: QWidget, bridge: BackupBridge) -> None:
     """Once, in the first window: the start restored a backup (or had to keep the old data)."""
     result = bridge.restore_result()
     if result is not None:
-        restore_notice(parent, result.state, result.detail, result.keys_to_enter).open()
+        agents = bridge.restored_agents() if result.state == "promoted" else []
+        restore_notice(parent, result.state, result.detail, result.keys_to_enter, agents).open()

@@ -95,8 +95,11 @@ class InstanceServer(QObject):
         self.server.close()
 
 
-def hand_over(name: str, request: str = OPEN_WINDOW, *, timeout_s: float = HAND_OVER_TIMEOUT_S) -> str | None:
-    """Send `request` to the instance listening on `name`; its reply, or None (no answer)."""
+def hand_over(name: str, request: str = OPEN_WINDOW, *, timeout_s: float = HAND_OVER_TIMEOUT_S,
+              reply_timeout_s: float | None = None) -> str | None:
+    """Send `request` to the instance listening on `name`; its reply, or None (no answer).
+    `timeout_s` bounds the connection and, unless `reply_timeout_s` is given (a backup takes
+    longer than a window to open), the reply too."""
     # Blocking calls: no event loop (and no application object) is needed, so a launch that
     # then starts in a quitting instance's place still creates its own QApplication.
     deadline = time.monotonic() + timeout_s
@@ -106,6 +109,8 @@ def hand_over(name: str, request: str = OPEN_WINDOW, *, timeout_s: float = HAND_
         if socket.waitForConnected(500):
             socket.write(f"{request}\n".encode())
             socket.flush()
+            if reply_timeout_s is not None:
+                deadline = time.monotonic() + reply_timeout_s
             remaining = max(100, int((deadline - time.monotonic()) * 1000))
             while not socket.canReadLine() and socket.waitForReadyRead(remaining):
                 pass

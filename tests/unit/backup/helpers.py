@@ -14,8 +14,9 @@ from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.storage.paths import PathRegistry, build_path_registry
 from tests.unit.foundation.test_attachments import png_bytes
 
-#: Tables whose rows a restore may change (workspace paths follow the data dir).
-REBASED = {"agent_workspace"}
+#: Tables whose rows a restore changes: workspace paths follow the data dir, and agents are held
+#: until the user allows them (their config says so).
+REBASED = {"agent_workspace", "agent"}
 
 
 async def populated_core(root: Path, *, messages: int = 20) -> CoreServices:

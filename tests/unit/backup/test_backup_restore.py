@@ -72,6 +72,20 @@ async def test_a_round_trip_into_an_empty_data_dir_equals_the_original(tmp_path:
         assert Path(ws.path) == target.get("feature.agents.workspaces") / "helper"
         assert (Path(ws.path) / "notes.md").read_text(encoding="utf-8") == "workspace notes\n"
         assert core.repos.search.search_messages("message 7")  # the search index came back with the rows
+        # The restored agent runs nothing until the user allows it; then it is as it was.
+        [agent] = core.repos.agents.restored_unconfirmed()
+        from cherry_desktop.core.ai.agent_session import AgentSessionValidationError
+        from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
+
+        [session] = core.repos.sessions.list_sessions(agent.id)
+        with pytest.raises(AgentSessionValidationError) as refused:
+            resolve_session_context(session.id, repos=core.repos, paths=core.paths,
+                                    registry=core.agent_runtime.registry)
+        assert refused.value.code == "agent-unconfirmed"
+        core.repos.agents.allow_restored(agent.id)
+        assert core.repos.agents.restored_unconfirmed() == []
+        restored_agent = table_dump(target.database_file)["agent"]
+        assert [r[:6] for r in restored_agent] == [r[:6] for r in rows["agent"]]
     finally:
         await core.stop()
     # The replaced (empty) data is kept until the next start, then removed.
