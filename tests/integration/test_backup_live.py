@@ -1,5 +1,5 @@
-"""A backup taken while an agent (the real Claude Code CLI) and a chat stream, against the
-scripted server: the streams are neither aborted nor awaited, and the archive restored into an
+"""A backup taken while agents (the real Claude Code CLI, the real pi) and a chat stream,
+against the scripted server: the streams are neither aborted nor awaited, and the archive restored into an
 empty data dir has every row persisted at the snapshot, nothing stuck "pending", and the agent
 resumes its conversation from the transcript the backup carried."""
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cherry_desktop.core.ai.agent_session import AgentSessionValidationError
+from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.stream import AiStreamOpenRequest, dispatch_stream_request
 from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.backup import stage_restore
@@ -22,6 +23,7 @@ from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import ScriptedModelServer, slow_text, text
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp, row_text
+from tests.integration.pi_helpers import pi_demo_session
 from tests.unit.agent_session.harness import Subscriber, until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
@@ -100,5 +102,63 @@ async def test_a_backup_mid_stream_restores_with_nothing_stuck_and_the_agent_res
         assert answer.status == "success" and row_text(answer) == "The word was kumquat."
         assert "remember the word kumquat" in model_server.last_model_request().all_text()
         assert token
+    finally:
+        await core.stop()
+
+
+async def test_three_agent_sessions_and_a_chat_streaming_through_a_backup_all_resume(
+        open_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path,
+        pi_installation: PiInstallation) -> None:
+    """Two Claude Code sessions and a pi session (the real CLI and the real pi) each with a
+    finished turn, then each streaming when the backup is taken, and a chat streaming too:
+    restored into an empty data dir, each agent (once allowed) resumes its own conversation."""
+    claude = await open_app()
+    core = claude.core
+    pi_session = pi_demo_session(core, model_server.base_url, pi_installation)
+    second_id = core.repos.sessions.create_session(
+        agent_id=core.repos.sessions.get_session(claude.session_id).agent_id,
+        workspace_id=core.repos.sessions.get_session(claude.session_id).workspace_id, name="Second").id
+    apps = {
+        "kumquat": claude,
+        "papaya": App(core=core, agent_type="claude-code", session_id=second_id, workspace=claude.workspace),
+        "quince": App(core=core, agent_type="pi", session_id=pi_session,
+                      workspace=core.paths.get("feature.agents.workspaces") / "demo-pi"),
+    }
+    for word, app in apps.items():
+        model_server.enqueue(text(f"I will remember {word}."))
+        assert (await app.turn(f"remember the word {word}")).status == "success"
+    streaming = {}
+    for word, app in apps.items():
+        model_server.enqueue(slow_text(LONG, delay_s=0.03))
+        streaming[word] = await app.start_streaming("tell me more")
+    archive = tmp_path / "three.cherry-backup"
+    assert core.backup is not None
+    await core.backup.create(archive)
+    for word, app in apps.items():
+        assert row_text(await app.finished(streaming[word])) == LONG, word
+    await core.stop()
+
+    shutil.rmtree(claude_config_dir() / "projects")
+    restored = build_path_registry(tmp_path / "restored3")
+    restored.ensure_all()
+    staged = stage_restore(restored, archive)
+    assert set(staged.agents_held) == {"Demo agent", "Demo pi agent"}
+    core = await start_core(restored)
+    try:
+        for agent in core.repos.agents.restored_unconfirmed():
+            core.repos.agents.allow_restored(agent.id)
+        driver = core.agent_runtime.registry.get("pi")
+        driver.use_installation(pi_installation)  # type: ignore[union-attr]
+        for word, app in apps.items():
+            rows = core.repos.session_messages.list_messages(app.session_id)
+            assert [r.role for r in rows] == ["user", "assistant", "user", "assistant"], word
+            assert rows[3].status != "pending", word
+            again = App(core=core, agent_type=app.agent_type, session_id=app.session_id,
+                        workspace=app.workspace)
+            model_server.enqueue(text(f"The word was {word}."))
+            result = await again.send("what was the word?")
+            answer = await again.finished(result.placeholder_ids[0])
+            assert answer.status == "success" and row_text(answer) == f"The word was {word}.", word
+            assert f"remember the word {word}" in model_server.last_model_request().all_text(), word
     finally:
         await core.stop()
