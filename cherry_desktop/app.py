@@ -1,7 +1,8 @@
 """Composition root: parse the command line, start core, then Qt and the first window.
 
 `cherry-desktop [--data-dir DIR] [--demo] [--screenshot PNG]`, `cherry-desktop --version`,
-`cherry-desktop doctor [--data-dir DIR]`, `cherry-desktop serve [--data-dir DIR] [--port N]
+`cherry-desktop doctor [--data-dir DIR]`, `cherry-desktop backup create|restore [--data-dir
+DIR] FILE` (`cherry_desktop.backup_cli`), `cherry-desktop serve [--data-dir DIR] [--port N]
 [--key KEY] [--demo]` (`cherry_desktop.serve`: core and the API without a window). Qt is
 imported only on the GUI path, so `doctor`
 and `--version` work without a display.
@@ -61,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--key", default=None,
                        help="the API key for this run (also $CHERRY_API_KEY); default: the stored key")
     serve.add_argument("--demo", action="store_true", help="also start the offline demo model server")
+    backup = sub.add_parser("backup", help="back up or restore chats, agents, sessions and their files")
+    actions = backup.add_subparsers(dest="backup_action", required=True)
+    for action, words in (("create", "write a backup archive to FILE (asks a running instance to pause its writes)"),
+                          ("restore", "verify FILE and restore it (staged for a restart while the app runs)")):
+        one = actions.add_parser(action, parents=[common], help=words)
+        one.add_argument("file", metavar="FILE", type=Path)
     return parser
 
 
@@ -77,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         report = run_doctor(paths)
         print(report.render())
         return 0 if report.ok else 1
+    if args.command == "backup":
+        from cherry_desktop.backup_cli import backup_command
+
+        return backup_command(paths, args.backup_action, args.file)
     if args.command == "install-pi":
         return install_pi_command(args.prefix or paths.get("feature.agents.pi.install"))
     if args.command == "serve":

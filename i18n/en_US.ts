@@ -387,6 +387,14 @@
         <source>That message is on another branch of this chat</source>
         <translation>That message is on another branch of this chat</translation>
     </message>
+    <message>
+        <source>Back up…</source>
+        <translation>Back up…</translation>
+    </message>
+    <message>
+        <source>Restore…</source>
+        <translation>Restore…</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -885,6 +893,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Stop replying when all windows are closed</source>
         <translation>Stop replying when all windows are closed</translation>
+    </message>
+    <message>
+        <source>Backups</source>
+        <translation>Backups</translation>
     </message>
 </context>
 <context>
@@ -1666,6 +1678,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Turn on the API gateway</source>
         <translation>Turn on the API gateway</translation>
     </message>
+    <message>
+        <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
+        <translation>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>
@@ -1786,6 +1802,216 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>This provider does not list its models: add them by id below.</source>
         <translation>This provider does not list its models: add them by id below.</translation>
+    </message>
+</context>
+<context>
+    <name>BackupDialog</name>
+    <message>
+        <source>API keys are not in the backup: they stay in this computer's keyring. After restoring on another computer, enter them again.</source>
+        <translation>API keys are not in the backup: they stay in this computer's keyring. After restoring on another computer, enter them again.</translation>
+    </message>
+    <message>
+        <source>Another backup or restore is running.</source>
+        <translation>Another backup or restore is running.</translation>
+    </message>
+    <message>
+        <source>Back up</source>
+        <translation>Back up</translation>
+    </message>
+    <message>
+        <source>Back up to</source>
+        <translation>Back up to</translation>
+    </message>
+    <message>
+        <source>Backup written: %1 (%2).</source>
+        <translation>Backup written: %1 (%2).</translation>
+    </message>
+    <message>
+        <source>Cancelled. Nothing was written.</source>
+        <translation>Cancelled. Nothing was written.</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Cancelling…</translation>
+    </message>
+    <message>
+        <source>Checking the backup…</source>
+        <translation>Checking the backup…</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop backup (*.cherry-backup);;All files (*)</source>
+        <translation>Cherry Desktop backup (*.cherry-backup);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop is running on this data folder.</source>
+        <translation>Cherry Desktop is running on this data folder.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Close</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Done</translation>
+    </message>
+    <message>
+        <source>Enter the API keys again for: %1</source>
+        <translation>Enter the API keys again for: %1</translation>
+    </message>
+    <message>
+        <source>Not done</source>
+        <translation>Not done</translation>
+    </message>
+    <message>
+        <source>Pausing new writes…</source>
+        <translation>Pausing new writes…</translation>
+    </message>
+    <message>
+        <source>Quit now</source>
+        <translation>Quit now</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Restore</translation>
+    </message>
+    <message>
+        <source>Restore from</source>
+        <translation>Restore from</translation>
+    </message>
+    <message>
+        <source>Restore from a backup?</source>
+        <translation>Restore from a backup?</translation>
+    </message>
+    <message>
+        <source>Restore not done</source>
+        <translation>Restore not done</translation>
+    </message>
+    <message>
+        <source>Restored</source>
+        <translation>Restored</translation>
+    </message>
+    <message>
+        <source>Restoring %1 replaces all chats, agents and sessions with the backup's when Cherry Desktop starts again. The current data is kept aside until then.</source>
+        <translation>Restoring %1 replaces all chats, agents and sessions with the backup's when Cherry Desktop starts again. The current data is kept aside until then.</translation>
+    </message>
+    <message>
+        <source>Some work was still being saved and did not finish in time. Nothing was written; try again in a moment.</source>
+        <translation>Some work was still being saved and did not finish in time. Nothing was written; try again in a moment.</translation>
+    </message>
+    <message>
+        <source>Still running: %1</source>
+        <translation>Still running: %1</translation>
+    </message>
+    <message>
+        <source>Taking a snapshot of the database…</source>
+        <translation>Taking a snapshot of the database…</translation>
+    </message>
+    <message>
+        <source>The backup could not be put in place, so your previous data was kept.</source>
+        <translation>The backup could not be put in place, so your previous data was kept.</translation>
+    </message>
+    <message>
+        <source>The backup is verified and ready. Quit and start Cherry Desktop again to finish the restore; until then you keep working on the current data.</source>
+        <translation>The backup is verified and ready. Quit and start Cherry Desktop again to finish the restore; until then you keep working on the current data.</translation>
+    </message>
+    <message>
+        <source>The disk is full. Free some space or choose another folder.</source>
+        <translation>The disk is full. Free some space or choose another folder.</translation>
+    </message>
+    <message>
+        <source>The file or folder cannot be read.</source>
+        <translation>The file or folder cannot be read.</translation>
+    </message>
+    <message>
+        <source>Then enter the API keys again for: %1</source>
+        <translation>Then enter the API keys again for: %1</translation>
+    </message>
+    <message>
+        <source>This backup is damaged and cannot be restored.</source>
+        <translation>This backup is damaged and cannot be restored.</translation>
+    </message>
+    <message>
+        <source>This backup is incomplete: the file was cut short.</source>
+        <translation>This backup is incomplete: the file was cut short.</translation>
+    </message>
+    <message>
+        <source>This backup was made by a newer Cherry Desktop. Update the app to restore it.</source>
+        <translation>This backup was made by a newer Cherry Desktop. Update the app to restore it.</translation>
+    </message>
+    <message>
+        <source>This file is not a Cherry Desktop backup.</source>
+        <translation>This file is not a Cherry Desktop backup.</translation>
+    </message>
+    <message>
+        <source>This folder cannot be written. Choose another folder.</source>
+        <translation>This folder cannot be written. Choose another folder.</translation>
+    </message>
+    <message>
+        <source>Writing the backup…</source>
+        <translation>Writing the backup…</translation>
+    </message>
+    <message>
+        <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
+        <translation>Your data was restored from the backup. The replaced data is kept until the next start.</translation>
+    </message>
+    <message>
+        <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
+        <translation>The restored agents stay off until you allow them in Settings, Backups: %1</translation>
+    </message>
+</context>
+<context>
+    <name>BackupSettingsPanel</name>
+    <message>
+        <source>A folder on another disk is best</source>
+        <translation>A folder on another disk is best</translation>
+    </message>
+    <message>
+        <source>API keys are not in backups: they stay in this computer's keyring.</source>
+        <translation>API keys are not in backups: they stay in this computer's keyring.</translation>
+    </message>
+    <message>
+        <source>Back up automatically once a day</source>
+        <translation>Back up automatically once a day</translation>
+    </message>
+    <message>
+        <source>Choose a folder for automatic backups.</source>
+        <translation>Choose a folder for automatic backups.</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choose…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Folder</translation>
+    </message>
+    <message>
+        <source>Folder for automatic backups</source>
+        <translation>Folder for automatic backups</translation>
+    </message>
+    <message>
+        <source>Keep the newest</source>
+        <translation>Keep the newest</translation>
+    </message>
+    <message>
+        <source>Last backup: %1</source>
+        <translation>Last backup: %1</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>never</translation>
+    </message>
+    <message>
+        <source>Agents restored from a backup run commands in your workspaces, so they stay off until you allow them: %1</source>
+        <translation>Agents restored from a backup run commands in your workspaces, so they stay off until you allow them: %1</translation>
+    </message>
+    <message>
+        <source>Allow restored agents</source>
+        <translation>Allow restored agents</translation>
+    </message>
+    <message>
+        <source>Allowed: %1 agent(s).</source>
+        <translation>Allowed: %1 agent(s).</translation>
     </message>
 </context>
 </TS>

@@ -387,6 +387,14 @@
         <source>That message is on another branch of this chat</source>
         <translation>该消息位于此聊天的另一个分支上</translation>
     </message>
+    <message>
+        <source>Back up…</source>
+        <translation>备份…</translation>
+    </message>
+    <message>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -884,6 +892,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Stop replying when all windows are closed</source>
         <translation>关闭所有窗口后停止回复</translation>
+    </message>
+    <message>
+        <source>Backups</source>
+        <translation>备份</translation>
     </message>
 </context>
 <context>
@@ -1665,6 +1677,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Turn on the API gateway</source>
         <translation>开启 API 网关</translation>
     </message>
+    <message>
+        <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
+        <translation>此智能体是从备份恢复的，在你允许之前保持关闭：设置 &gt; 备份 &gt; 允许恢复的智能体。</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>
@@ -1785,6 +1801,216 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>This provider does not list its models: add them by id below.</source>
         <translation>此服务商不提供模型列表：请在下方按 ID 添加模型。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupDialog</name>
+    <message>
+        <source>API keys are not in the backup: they stay in this computer's keyring. After restoring on another computer, enter them again.</source>
+        <translation>备份中不包含 API 密钥：它们保存在这台电脑的钥匙串中。在另一台电脑上恢复后，请重新输入。</translation>
+    </message>
+    <message>
+        <source>Another backup or restore is running.</source>
+        <translation>另一个备份或恢复正在进行。</translation>
+    </message>
+    <message>
+        <source>Back up</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <source>Back up to</source>
+        <translation>备份到</translation>
+    </message>
+    <message>
+        <source>Backup written: %1 (%2).</source>
+        <translation>备份已写入：%1（%2）。</translation>
+    </message>
+    <message>
+        <source>Cancelled. Nothing was written.</source>
+        <translation>已取消，未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Checking the backup…</source>
+        <translation>正在检查备份…</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop backup (*.cherry-backup);;All files (*)</source>
+        <translation>Cherry Desktop 备份 (*.cherry-backup);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop is running on this data folder.</source>
+        <translation>Cherry Desktop 正在使用此数据文件夹。</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Enter the API keys again for: %1</source>
+        <translation>请重新输入以下服务商的 API 密钥：%1</translation>
+    </message>
+    <message>
+        <source>Not done</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>Pausing new writes…</source>
+        <translation>正在暂停新的写入…</translation>
+    </message>
+    <message>
+        <source>Quit now</source>
+        <translation>立即退出</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Restore from</source>
+        <translation>从以下文件恢复</translation>
+    </message>
+    <message>
+        <source>Restore from a backup?</source>
+        <translation>要从备份恢复吗？</translation>
+    </message>
+    <message>
+        <source>Restore not done</source>
+        <translation>恢复未完成</translation>
+    </message>
+    <message>
+        <source>Restored</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>Restoring %1 replaces all chats, agents and sessions with the backup's when Cherry Desktop starts again. The current data is kept aside until then.</source>
+        <translation>恢复 %1 会在 Cherry Desktop 下次启动时用备份中的内容替换所有对话、智能体和会话。在此之前，当前数据会被保留。</translation>
+    </message>
+    <message>
+        <source>Some work was still being saved and did not finish in time. Nothing was written; try again in a moment.</source>
+        <translation>仍有工作在保存中，未能及时完成。未写入任何内容，请稍后重试。</translation>
+    </message>
+    <message>
+        <source>Still running: %1</source>
+        <translation>仍在运行：%1</translation>
+    </message>
+    <message>
+        <source>Taking a snapshot of the database…</source>
+        <translation>正在创建数据库快照…</translation>
+    </message>
+    <message>
+        <source>The backup could not be put in place, so your previous data was kept.</source>
+        <translation>无法应用备份，已保留你之前的数据。</translation>
+    </message>
+    <message>
+        <source>The backup is verified and ready. Quit and start Cherry Desktop again to finish the restore; until then you keep working on the current data.</source>
+        <translation>备份已校验并准备就绪。退出并重新启动 Cherry Desktop 以完成恢复；在此之前你仍在使用当前数据。</translation>
+    </message>
+    <message>
+        <source>The disk is full. Free some space or choose another folder.</source>
+        <translation>磁盘已满。请释放空间或选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>The file or folder cannot be read.</source>
+        <translation>无法读取该文件或文件夹。</translation>
+    </message>
+    <message>
+        <source>Then enter the API keys again for: %1</source>
+        <translation>然后请重新输入以下服务商的 API 密钥：%1</translation>
+    </message>
+    <message>
+        <source>This backup is damaged and cannot be restored.</source>
+        <translation>此备份已损坏，无法恢复。</translation>
+    </message>
+    <message>
+        <source>This backup is incomplete: the file was cut short.</source>
+        <translation>此备份不完整：文件被截断了。</translation>
+    </message>
+    <message>
+        <source>This backup was made by a newer Cherry Desktop. Update the app to restore it.</source>
+        <translation>此备份由更新版本的 Cherry Desktop 创建。请更新应用后再恢复。</translation>
+    </message>
+    <message>
+        <source>This file is not a Cherry Desktop backup.</source>
+        <translation>此文件不是 Cherry Desktop 备份。</translation>
+    </message>
+    <message>
+        <source>This folder cannot be written. Choose another folder.</source>
+        <translation>无法写入此文件夹。请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Writing the backup…</source>
+        <translation>正在写入备份…</translation>
+    </message>
+    <message>
+        <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
+        <translation>你的数据已从备份恢复。被替换的数据会保留到下次启动。</translation>
+    </message>
+    <message>
+        <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
+        <translation>恢复的智能体在你于“设置 &gt; 备份”中允许之前保持关闭：%1</translation>
+    </message>
+</context>
+<context>
+    <name>BackupSettingsPanel</name>
+    <message>
+        <source>A folder on another disk is best</source>
+        <translation>最好选择另一块磁盘上的文件夹</translation>
+    </message>
+    <message>
+        <source>API keys are not in backups: they stay in this computer's keyring.</source>
+        <translation>备份中不包含 API 密钥：它们保存在这台电脑的钥匙串中。</translation>
+    </message>
+    <message>
+        <source>Back up automatically once a day</source>
+        <translation>每天自动备份一次</translation>
+    </message>
+    <message>
+        <source>Choose a folder for automatic backups.</source>
+        <translation>请为自动备份选择一个文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Folder for automatic backups</source>
+        <translation>自动备份文件夹</translation>
+    </message>
+    <message>
+        <source>Keep the newest</source>
+        <translation>保留最新的</translation>
+    </message>
+    <message>
+        <source>Last backup: %1</source>
+        <translation>上次备份：%1</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>Agents restored from a backup run commands in your workspaces, so they stay off until you allow them: %1</source>
+        <translation>从备份恢复的智能体会在你的工作区中运行命令，因此在你允许之前它们保持关闭：%1</translation>
+    </message>
+    <message>
+        <source>Allow restored agents</source>
+        <translation>允许恢复的智能体</translation>
+    </message>
+    <message>
+        <source>Allowed: %1 agent(s).</source>
+        <translation>已允许：%1 个智能体。</translation>
     </message>
 </context>
 </TS>

@@ -387,6 +387,14 @@
         <source>That message is on another branch of this chat</source>
         <translation>該訊息位於此聊天的另一個分支上</translation>
     </message>
+    <message>
+        <source>Back up…</source>
+        <translation>備份…</translation>
+    </message>
+    <message>
+        <source>Restore…</source>
+        <translation>還原…</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -884,6 +892,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Stop replying when all windows are closed</source>
         <translation>關閉所有視窗後停止回覆</translation>
+    </message>
+    <message>
+        <source>Backups</source>
+        <translation>備份</translation>
     </message>
 </context>
 <context>
@@ -1665,6 +1677,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Turn on the API gateway</source>
         <translation>開啟 API 閘道</translation>
     </message>
+    <message>
+        <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
+        <translation>此代理是從備份還原的，在你允許之前保持關閉：設定 &gt; 備份 &gt; 允許還原的代理。</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>
@@ -1785,6 +1801,216 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>This provider does not list its models: add them by id below.</source>
         <translation>此服務商不提供模型清單：請在下方依 ID 新增模型。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupDialog</name>
+    <message>
+        <source>API keys are not in the backup: they stay in this computer's keyring. After restoring on another computer, enter them again.</source>
+        <translation>備份中不包含 API 金鑰：它們保存在這台電腦的鑰匙圈中。在另一台電腦上還原後，請重新輸入。</translation>
+    </message>
+    <message>
+        <source>Another backup or restore is running.</source>
+        <translation>另一個備份或還原正在進行。</translation>
+    </message>
+    <message>
+        <source>Back up</source>
+        <translation>備份</translation>
+    </message>
+    <message>
+        <source>Back up to</source>
+        <translation>備份到</translation>
+    </message>
+    <message>
+        <source>Backup written: %1 (%2).</source>
+        <translation>備份已寫入：%1（%2）。</translation>
+    </message>
+    <message>
+        <source>Cancelled. Nothing was written.</source>
+        <translation>已取消，未寫入任何內容。</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Checking the backup…</source>
+        <translation>正在檢查備份…</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop backup (*.cherry-backup);;All files (*)</source>
+        <translation>Cherry Desktop 備份 (*.cherry-backup);;所有檔案 (*)</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop is running on this data folder.</source>
+        <translation>Cherry Desktop 正在使用此資料夾。</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Enter the API keys again for: %1</source>
+        <translation>請重新輸入以下服務商的 API 金鑰：%1</translation>
+    </message>
+    <message>
+        <source>Not done</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>Pausing new writes…</source>
+        <translation>正在暫停新的寫入…</translation>
+    </message>
+    <message>
+        <source>Quit now</source>
+        <translation>立即結束</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>還原</translation>
+    </message>
+    <message>
+        <source>Restore from</source>
+        <translation>從以下檔案還原</translation>
+    </message>
+    <message>
+        <source>Restore from a backup?</source>
+        <translation>要從備份還原嗎？</translation>
+    </message>
+    <message>
+        <source>Restore not done</source>
+        <translation>還原未完成</translation>
+    </message>
+    <message>
+        <source>Restored</source>
+        <translation>已還原</translation>
+    </message>
+    <message>
+        <source>Restoring %1 replaces all chats, agents and sessions with the backup's when Cherry Desktop starts again. The current data is kept aside until then.</source>
+        <translation>還原 %1 會在 Cherry Desktop 下次啟動時用備份中的內容取代所有對話、代理和工作階段。在此之前，目前的資料會被保留。</translation>
+    </message>
+    <message>
+        <source>Some work was still being saved and did not finish in time. Nothing was written; try again in a moment.</source>
+        <translation>仍有工作在儲存中，未能及時完成。未寫入任何內容，請稍後再試。</translation>
+    </message>
+    <message>
+        <source>Still running: %1</source>
+        <translation>仍在執行：%1</translation>
+    </message>
+    <message>
+        <source>Taking a snapshot of the database…</source>
+        <translation>正在建立資料庫快照…</translation>
+    </message>
+    <message>
+        <source>The backup could not be put in place, so your previous data was kept.</source>
+        <translation>無法套用備份，已保留你先前的資料。</translation>
+    </message>
+    <message>
+        <source>The backup is verified and ready. Quit and start Cherry Desktop again to finish the restore; until then you keep working on the current data.</source>
+        <translation>備份已驗證並準備就緒。結束並重新啟動 Cherry Desktop 以完成還原；在此之前你仍在使用目前的資料。</translation>
+    </message>
+    <message>
+        <source>The disk is full. Free some space or choose another folder.</source>
+        <translation>磁碟已滿。請釋放空間或選擇其他資料夾。</translation>
+    </message>
+    <message>
+        <source>The file or folder cannot be read.</source>
+        <translation>無法讀取該檔案或資料夾。</translation>
+    </message>
+    <message>
+        <source>Then enter the API keys again for: %1</source>
+        <translation>然後請重新輸入以下服務商的 API 金鑰：%1</translation>
+    </message>
+    <message>
+        <source>This backup is damaged and cannot be restored.</source>
+        <translation>此備份已損壞，無法還原。</translation>
+    </message>
+    <message>
+        <source>This backup is incomplete: the file was cut short.</source>
+        <translation>此備份不完整：檔案被截斷了。</translation>
+    </message>
+    <message>
+        <source>This backup was made by a newer Cherry Desktop. Update the app to restore it.</source>
+        <translation>此備份由較新版本的 Cherry Desktop 建立。請更新應用程式後再還原。</translation>
+    </message>
+    <message>
+        <source>This file is not a Cherry Desktop backup.</source>
+        <translation>此檔案不是 Cherry Desktop 備份。</translation>
+    </message>
+    <message>
+        <source>This folder cannot be written. Choose another folder.</source>
+        <translation>無法寫入此資料夾。請選擇其他資料夾。</translation>
+    </message>
+    <message>
+        <source>Writing the backup…</source>
+        <translation>正在寫入備份…</translation>
+    </message>
+    <message>
+        <source>Your data was restored from the backup. The replaced data is kept until the next start.</source>
+        <translation>你的資料已從備份還原。被取代的資料會保留到下次啟動。</translation>
+    </message>
+    <message>
+        <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
+        <translation>還原的代理在你於「設定 &gt; 備份」中允許之前保持關閉：%1</translation>
+    </message>
+</context>
+<context>
+    <name>BackupSettingsPanel</name>
+    <message>
+        <source>A folder on another disk is best</source>
+        <translation>最好選擇另一顆磁碟上的資料夾</translation>
+    </message>
+    <message>
+        <source>API keys are not in backups: they stay in this computer's keyring.</source>
+        <translation>備份中不包含 API 金鑰：它們保存在這台電腦的鑰匙圈中。</translation>
+    </message>
+    <message>
+        <source>Back up automatically once a day</source>
+        <translation>每天自動備份一次</translation>
+    </message>
+    <message>
+        <source>Choose a folder for automatic backups.</source>
+        <translation>請為自動備份選擇一個資料夾。</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選擇…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>資料夾</translation>
+    </message>
+    <message>
+        <source>Folder for automatic backups</source>
+        <translation>自動備份資料夾</translation>
+    </message>
+    <message>
+        <source>Keep the newest</source>
+        <translation>保留最新的</translation>
+    </message>
+    <message>
+        <source>Last backup: %1</source>
+        <translation>上次備份：%1</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>從未</translation>
+    </message>
+    <message>
+        <source>Agents restored from a backup run commands in your workspaces, so they stay off until you allow them: %1</source>
+        <translation>從備份還原的代理會在你的工作區中執行指令，因此在你允許之前它們保持關閉：%1</translation>
+    </message>
+    <message>
+        <source>Allow restored agents</source>
+        <translation>允許還原的代理</translation>
+    </message>
+    <message>
+        <source>Allowed: %1 agent(s).</source>
+        <translation>已允許：%1 個代理。</translation>
     </message>
 </context>
 </TS>

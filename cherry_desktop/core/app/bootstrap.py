@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from cherry_desktop.core.attachments.cleanup import AttachmentService
 from cherry_desktop.core.attachments.store import AttachmentStore
+from cherry_desktop.core.backup import BackupService, LaunchGate, PromoteResult, promote_staged_restore
 from cherry_desktop.core.data import DatabaseService, Repositories
 from cherry_desktop.core.data.seed import ProviderSeedService
 from cherry_desktop.core.lifecycle.container import Application, Service
@@ -57,6 +58,9 @@ class CoreServices:
     # The local API gateway's control (`core.gateway.control.GatewayControl`) once the app runs it.
     gateway: Any = None
     attachments: AttachmentStore | None = None
+    backup: BackupService | None = None
+    # What the start found of a staged restore (promoted, rolled back, nothing).
+    restore_result: PromoteResult | None = None
     stream_manager: AiStreamManager = field(init=False)
     ai_service: AiService = field(init=False)
     agent_runtime: AgentSessionRuntimeService = field(init=False)
@@ -135,6 +139,8 @@ def build_core(paths: PathRegistry, *, services: bool = True) -> CoreServices:
     core = CoreServices(app=app, paths=paths, repos=repos, shared_cache=shared_cache,
                         credentials=CredentialStore(), settings=SettingsStore(paths.get("app.config")),
                         attachments=attachments)
+    core.backup = BackupService(paths, credentials=core.credentials)
+    app.register(core.backup)
     if services:
         add_stream_services(core)
     return core
@@ -202,15 +208,24 @@ def add_stream_services(core: CoreServices) -> None:
     from cherry_desktop.core.app.memory import MemoryReleaseService
 
     app.register(MemoryReleaseService(core.shared_cache))
+    if core.backup is not None:  # a backup holds both writers (the spec's orchestration)
+        core.backup.add_gate(manager)
+        core.backup.add_gate(LaunchGate(runtime))
+        from cherry_desktop.core.backup.auto import AutoBackupService
+
+        app.register(AutoBackupService(core.backup, settings))
     core.ai_service, core.stream_manager, core.agent_runtime = ai_service, manager, runtime
     core.temporary_chats = temporary
 
 
 async def start_core(paths: PathRegistry, *, services: bool = True) -> CoreServices:
     """Compose and start core in dependency order; `services=False` starts only the base
-    (then `await core.start_services()`)."""
+    (then `await core.start_services()`). The caller holds the data dir's instance lock: a
+    restore staged for this start is promoted here, before the database opens."""
     paths.ensure_all()
+    restored = promote_staged_restore(paths)
     core = build_core(paths, services=services)
+    core.restore_result = restored
     await core.app.start()
     if services:
         core.services_ready.set()

@@ -65,6 +65,7 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
         add(f"path {name}: {value}")
     check_folders(paths, report)
     check_instance_lock(paths, report)
+    report_backups(paths, report)
     try:
         db = open_database(paths.database_file)
         try:
@@ -139,6 +140,24 @@ def check_instance_lock(paths: PathRegistry, report: DoctorReport) -> None:
         report.problems.append(f"instance lock {lock.path} cannot be used: {detail}")
     else:
         report.lines.append(f"instance lock: {lock.path} free (the app is not running on this data dir)")
+
+
+def report_backups(paths: PathRegistry, report: DoctorReport) -> None:
+    """The last backup (where, when, whether its file is still there) and a staged restore."""
+    import time
+
+    from cherry_desktop.core.backup import read_last_backup, restore_pending
+
+    last = read_last_backup(paths)
+    if last is None:
+        report.lines.append("last backup: none (`cherry-desktop backup create FILE`, or File > Back up...)")
+    else:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(str(last.get("at", 0)))))
+        where = Path(str(last.get("path", "")))
+        state = "" if where.is_file() else " (the file is no longer there)"
+        report.lines.append(f"last backup: {when}, {where}{state}")
+    if restore_pending(paths):
+        report.lines.append("restore: staged, it replaces the data at the next start")
 
 
 def check_integrity(db: Database, path: Path, report: DoctorReport) -> None:

@@ -25,6 +25,7 @@ from cherry_desktop.core.data.database import (
     table_names,
 )
 from cherry_desktop.core.data.records import (
+    RESTORE_UNCONFIRMED,
     AgentRecord,
     AgentSessionRecord,
     MessageStatus,
@@ -38,6 +39,7 @@ from cherry_desktop.core.data.records import (
 from cherry_desktop.core.data.service import DatabaseService, Repositories
 
 __all__ = [
+    "RESTORE_UNCONFIRMED",
     "SCHEMA_VERSION",
     "AgentRecord",
     "AgentRepository",

@@ -27,6 +27,7 @@ from cherry_desktop.core.data.models import (
     select_columns,
 )
 from cherry_desktop.core.data.records import (
+    RESTORE_UNCONFIRMED,
     AgentRecord,
     AgentSessionRecord,
     MessageStatus,
@@ -141,6 +142,16 @@ class AgentRepository:
         if Agent.update(**changes).where(Agent.id == agent_id).execute() == 0:
             raise NotFoundError(f"agent {agent_id}")
         return self.get_agent(agent_id)
+
+    def restored_unconfirmed(self) -> list[AgentRecord]:
+        """Agents restored from a backup that the user has not allowed yet."""
+        return [a for a in self.list_agents() if a.config.get(RESTORE_UNCONFIRMED)]
+
+    def allow_restored(self, agent_id: str) -> AgentRecord:
+        """The user allowed a restored agent: it runs turns again."""
+        agent = self.get_agent(agent_id)
+        config = {k: v for k, v in agent.config.items() if k != RESTORE_UNCONFIRMED}
+        return self.update_agent(agent_id, config=config)
 
     def delete_agent(self, agent_id: str) -> None:
         Agent.delete().where(Agent.id == agent_id).execute()

@@ -34,6 +34,11 @@ class ModelRecord:
     name: str
 
 
+#: `AgentRecord.config` key of an agent restored from a backup: it runs no turn until the user
+#: allows it (`AgentRepository.allow_restored`), since an archive from elsewhere is not trusted.
+RESTORE_UNCONFIRMED = "restore_unconfirmed"
+
+
 @dataclass
 class AgentRecord:
     id: str

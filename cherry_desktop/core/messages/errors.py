@@ -37,6 +37,7 @@ class ErrorCode(enum.StrEnum):
     RUNTIME_FAILED = "runtime-failed"  # the runtime reported a failure of its own
     RUNTIME_UNAVAILABLE = "runtime-unavailable"  # the runtime could not be started
     SESSION_INVALID = "session-invalid"  # agent, workspace or model of the session is unusable
+    AGENT_UNCONFIRMED = "agent-unconfirmed"  # restored from a backup, off until the user allows it
     SESSION_CLOSED = "session-closed"  # the session was deleted, or the app shut down mid-turn
     TURN_START_FAILED = "turn-start-failed"  # a queued turn could not start
     PLACEHOLDER_FAILED = "placeholder-failed"  # the reply's row could not be created

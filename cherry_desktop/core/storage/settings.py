@@ -56,6 +56,11 @@ class AppSettings:
     # The local API gateway (`core.gateway`): off until the user turns it on; 127.0.0.1 only.
     gateway_enabled: bool = False
     gateway_port: int = 23333
+    # Automatic backups (`core.backup.auto`): once a day into `auto_backup_folder`, keeping the
+    # newest `auto_backup_keep` of them; off until the user picks a folder and turns them on.
+    auto_backup_enabled: bool = False
+    auto_backup_folder: str = ""
+    auto_backup_keep: int = 7
 
     def __post_init__(self) -> None:
         values = asdict(self)
@@ -70,6 +75,8 @@ class AppSettings:
         for name in ("agent_idle_window_s", "stream_idle_timeout_s"):
             if values[name] < 0:
                 raise SettingsError(f"settings.{name}: {values[name]} is negative")
+        if values["auto_backup_keep"] < 1:
+            raise SettingsError(f"settings.auto_backup_keep: {values['auto_backup_keep']} is below 1")
         if not 1 <= values["gateway_port"] <= 65535:
             raise SettingsError(f"settings.gateway_port: {values['gateway_port']} is not a TCP port (1-65535)")
 

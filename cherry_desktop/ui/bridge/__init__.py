@@ -19,6 +19,16 @@ from cherry_desktop.ui.bridge._attachments import (
     candidate_from_path,
     is_image_type,
 )
+from cherry_desktop.ui.bridge._backup import (
+    BackupBridge,
+    BackupError,
+    BackupFault,
+    BackupProgress,
+    BackupResult,
+    PromoteResult,
+    StagedRestore,
+    is_backup_request,
+)
 from cherry_desktop.ui.bridge._base import BridgeUnavailableError
 from cherry_desktop.ui.bridge._bridges import Bridges
 from cherry_desktop.ui.bridge._cache_keys import (
@@ -67,6 +77,11 @@ __all__ = [
     "AttachmentCandidate",
     "AttachmentError",
     "AttachmentsBridge",
+    "BackupBridge",
+    "BackupError",
+    "BackupFault",
+    "BackupProgress",
+    "BackupResult",
     "BridgeUnavailableError",
     "Bridges",
     "ChatIssue",
@@ -74,6 +89,7 @@ __all__ = [
     "ChatsBridge",
     "GatewayBridge",
     "MultiModelBridge",
+    "PromoteResult",
     "ProviderCheckFailedError",
     "ProviderRecord",
     "ProvidersBridge",
@@ -88,6 +104,7 @@ __all__ = [
     "SidebarAgent",
     "SidebarSession",
     "SidebarTopic",
+    "StagedRestore",
     "StreamChunk",
     "StreamsBridge",
     "TopicStatusView",
@@ -95,6 +112,7 @@ __all__ = [
     "UsageSums",
     "candidate_from_bytes",
     "candidate_from_path",
+    "is_backup_request",
     "is_image_type",
     "next_frame_delay_ms",
     "session_always_allowed_key",

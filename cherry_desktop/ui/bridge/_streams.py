@@ -82,10 +82,11 @@ class StreamsBridge(CoreBridge):
                                                     message_id=message_id), listener)
 
     async def _open(self, request: AiStreamOpenRequest, subscriber: StreamListener) -> DispatchResult:
-        from cherry_desktop.core.ai.stream import dispatch_stream_request  # loaded with the services
+        from cherry_desktop.core.ai.stream import dispatch_when_writable  # loaded with the services
 
         await self.services()
-        result = await dispatch_stream_request(self._manager(), subscriber, request)
+        # A send during a backup's snapshot waits for it (well under a second), never fails.
+        result = await dispatch_when_writable(self._manager(), subscriber, request)
         session_id = session_id_from_topic(request.topic_id)
         if session_id and result.follow_up == "queued":
             self.sessions.tell_queue_changed(session_id)

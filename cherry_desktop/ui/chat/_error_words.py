@@ -89,6 +89,9 @@ class ErrorWords(QObject):
             ErrorCode.RUNTIME_UNAVAILABLE: self.tr("The agent could not be started."),
             ErrorCode.SESSION_INVALID: self.tr(
                 "This session cannot run: its agent, workspace or model is not usable."),
+            ErrorCode.AGENT_UNCONFIRMED: self.tr(
+                "This agent was restored from a backup and stays off until you allow it: "
+                "Settings, Backups, Allow restored agents."),
             ErrorCode.SESSION_CLOSED: self.tr("The session was closed during the turn."),
             ErrorCode.TURN_START_FAILED: self.tr("The queued message could not be started."),
             ErrorCode.PLACEHOLDER_FAILED: self.tr("The reply could not be saved, so the turn did not start."),

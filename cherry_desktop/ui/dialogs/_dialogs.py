@@ -241,6 +241,10 @@ class SettingsDialog(QDialog):
 
         self.gateway = GatewaySettingsPanel(bridges.gateway, self)
         self.tabs.addTab(self.gateway, self.tr("API gateway"))
+        from cherry_desktop.ui.dialogs._backup_settings import BackupSettingsPanel
+
+        self.backups = BackupSettingsPanel(bridges.backup, settings, self)
+        self.tabs.addTab(self.backups, self.tr("Backups"))
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         self.error_label.setWordWrap(True)
@@ -263,12 +267,17 @@ class SettingsDialog(QDialog):
 
     def values(self) -> JsonObject:
         return {"language": self.language.currentData(), "theme": self.theme.currentData(),
-                "background_mode": self.background.currentData()}
+                "background_mode": self.background.currentData(), **self.backups.values()}
 
     def save(self) -> None:
         # A key typed in the Providers tab is stored with Save; the tab says why if it cannot be.
         if not self.providers.commit_pending():
             self.show_providers()
+            return
+        problem = self.backups.problem()
+        if problem is not None:
+            self.tabs.setCurrentWidget(self.backups)
+            self.error_label.setText(problem)
             return
         self.bridges.settings.update_settings(**self.values())
         self.accept()

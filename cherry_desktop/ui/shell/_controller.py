@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QSystemTrayIcon,
 from cherry_desktop.ui.bridge import Bridges, QtSharedCache, TopicStatusView
 from cherry_desktop.ui.chat import warm_up_highlighting
 from cherry_desktop.ui.common import JsonObject, drain, spawn
+from cherry_desktop.ui.shell._backup_actions import show_restore_notice
 from cherry_desktop.ui.shell._resources import apply_theme, icon
 from cherry_desktop.ui.shell._window import ChatWindow
 from cherry_desktop.ui.shell.i18n import Translations
@@ -110,16 +112,21 @@ class UiController(QObject):
             window.show()
         if first:  # after the first paint, before a reply's first code block needs it
             QTimer.singleShot(HIGHLIGHT_WARM_UP_MS, self, warm_up_highlighting)
+            QTimer.singleShot(0, window, lambda: show_restore_notice(window, self.bridges.backup))
         self.window_opened.emit(window)
         return window
 
-    def on_launch_request(self, request: str) -> str:
+    def on_launch_request(self, request: str) -> str | Awaitable[str]:
         """A later launch's request (`ui.single_instance`): `ok`, or `quitting` when this
-        instance is stopping (the launch then starts in its place)."""
+        instance is stopping (the launch then starts in its place); `cherry-desktop backup
+        create`'s request answers when its backup is written."""
+        from cherry_desktop.ui.bridge import is_backup_request
         from cherry_desktop.ui.shell.single_instance import OPEN_WINDOW, REPLY_OK, REPLY_QUITTING
 
         if self._quitting or (self._closed is not None and self._closed.done()):
             return REPLY_QUITTING
+        if is_backup_request(request):
+            return self.bridges.backup.answer_launch_request(request)
         if request == OPEN_WINDOW:
             self.open_window_for_launch()
         return REPLY_OK

@@ -38,6 +38,7 @@ from cherry_desktop.ui.common import spawn
 from cherry_desktop.ui.composer import Composer, QueueDock
 from cherry_desktop.ui.session import FOCUS_SHORTCUT, ApprovalCard, SessionHeader
 from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
+from cherry_desktop.ui.shell._backup_actions import back_up, restore
 from cherry_desktop.ui.shell._export import export_topic
 from cherry_desktop.ui.shell._multi_model import connect_window
 from cherry_desktop.ui.shell._window_follow import WindowFollow
@@ -205,6 +206,10 @@ class ChatWindow(QMainWindow):
         action(self.tr("New chat"), self.new_chat, QKeySequence.StandardKey.New)
         action(self.tr("New agent…"), lambda: self.controller.edit_agent(self, None))
         action(self.tr("Export to Markdown…"), lambda: self.export_markdown(), "Ctrl+Shift+E", "exportMarkdown")
+        menu.addSeparator()
+        action(self.tr("Back up…"), lambda: back_up(self, self.bridges.backup), name="backupAction")
+        action(self.tr("Restore…"), lambda: restore(self, self.bridges.backup, self.controller.quit),
+               name="restoreAction")
         menu.addSeparator()
         action(self.tr("Providers and API keys…"), lambda: self.controller.open_providers(self, None),
                name="providersAction")

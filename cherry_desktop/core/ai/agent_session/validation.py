@@ -17,7 +17,7 @@ from cherry_desktop.core.ai.runtime.capabilities import get_capabilities
 from cherry_desktop.core.ai.runtime.persona import agent_data_dir
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
 from cherry_desktop.core.ai.runtime.types import RuntimeSessionContext, RuntimeValidationError
-from cherry_desktop.core.data import Repositories, split_unique_model_id
+from cherry_desktop.core.data import RESTORE_UNCONFIRMED, Repositories, split_unique_model_id
 from cherry_desktop.core.data.records import WorkspaceRecord
 from cherry_desktop.core.storage.paths import PathRegistry
 
@@ -73,6 +73,9 @@ def resolve_session_context(session_id: str, *, repos: Repositories, paths: Path
         raise AgentSessionValidationError("agent-missing", session_id)
     if agent.load_error:
         raise AgentSessionValidationError("agent-unreadable", agent.load_error)
+    if agent.config.get(RESTORE_UNCONFIRMED):
+        # From a backup (perhaps another machine's): it runs commands, so only once allowed.
+        raise AgentSessionValidationError("agent-unconfirmed", agent.name)
     if workspace is None:
         raise AgentSessionValidationError("workspace-missing", session_id)
     workspace_path = resolve_workspace_path(workspace, paths)

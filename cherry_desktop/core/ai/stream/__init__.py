@@ -12,6 +12,7 @@ from cherry_desktop.core.ai.stream.context import (
     PersistentChatContextProvider,
     TemporaryChatContextProvider,
     dispatch_stream_request,
+    dispatch_when_writable,
     resolve_models,
     user_parts,
 )
@@ -157,6 +158,7 @@ __all__ = [
     "WritesPausedError",
     "build_compact_replay",
     "dispatch_stream_request",
+    "dispatch_when_writable",
     "fold_error",
     "recover_interrupted_messages",
     "resolve_models",

@@ -26,6 +26,7 @@ from cherry_desktop.core.ai.stream.state import (
     ActiveStream,
     StreamExecution,
     drain_in_flight,
+    drain_terminal_writes,
     list_active_work,
     topic_snapshot,
 )
@@ -324,6 +325,15 @@ class AiStreamManager:
         """Await the running executions of persistence-bearing streams (terminal persistence
         included); return straggler ids. Prompt streams without persistence are not awaited."""
         return await drain_in_flight(self.registry.streams(), timeout_ms)
+
+    async def drain_writes(self, timeout_ms: float = 10_000) -> list[str]:
+        """Await the terminal writes under way, not the turns still streaming (a backup's
+        drain: a live turn is backed up as far as it was persisted); return straggler ids."""
+        return await drain_terminal_writes(self.registry.streams, timeout_ms)
+
+    async def wait_writes_resumed(self) -> None:
+        """Return once no write hold is active (a new turn waits through a backup's snapshot)."""
+        await self.quiesce.wait_resumed()
 
     async def shutdown(self, timeout_ms: float = 5_000) -> None:
         """Stop every stream (partials persist as `paused`) and await their loops."""

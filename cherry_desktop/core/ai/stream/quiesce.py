@@ -8,6 +8,7 @@ The last hold's disposal runs the callbacks registered with `on_resume` (deferre
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 
@@ -40,6 +41,7 @@ class WriteQuiesce:
     def __init__(self) -> None:
         self._holds: list[WriteHold] = []
         self._resume_callbacks: list[Callable[[], None]] = []
+        self._resumed_waiters: list[asyncio.Future[None]] = []
 
     @property
     def paused(self) -> bool:
@@ -58,12 +60,24 @@ class WriteQuiesce:
     def on_resume(self, callback: Callable[[], None]) -> None:
         self._resume_callbacks.append(callback)
 
+    async def wait_resumed(self) -> None:
+        """Return once no hold is active (at once when none is): a new turn waits through a
+        backup's snapshot instead of failing."""
+        while self._holds:
+            waiter = asyncio.get_running_loop().create_future()
+            self._resumed_waiters.append(waiter)
+            await waiter
+
     def _release(self, hold: WriteHold) -> None:
         if hold in self._holds:
             self._holds.remove(hold)
         if self._holds:
             return
         log.info("stream writes resumed")
+        waiters, self._resumed_waiters = self._resumed_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
         callbacks, self._resume_callbacks = self._resume_callbacks, []
         for cb in callbacks:
             try:

@@ -355,3 +355,16 @@ async def drain_in_flight(streams: Iterable[ActiveStream], timeout_ms: float) ->
         return []
     _, still = await asyncio.wait(pending.keys(), timeout=max(0.0, timeout_ms) / 1000.0)
     return sorted(pending[t] for t in still)
+
+
+async def drain_terminal_writes(streams: Callable[[], Iterable[ActiveStream]], timeout_ms: float) -> list[str]:
+    """Wait until no terminal write is being dispatched (a turn's last persistence, which can
+    span awaits), without waiting for turns still streaming; return the topic ids still
+    settling after the timeout. Chunk checkpoints are synchronous, so none is ever half done."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(0.0, timeout_ms) / 1000.0
+    while True:
+        busy = sorted(s.topic_id for s in streams() if s.settling > 0)
+        if not busy or loop.time() >= deadline:
+            return busy
+        await asyncio.sleep(0.005)

@@ -55,3 +55,15 @@ async def dispatch_stream_request(manager: AiStreamManager, subscriber: StreamLi
                           user_message_id=prepared.user_message_id,
                           placeholder_ids=[p for p in placeholders if p is not None],
                           follow_up=prepared.follow_up)
+
+
+async def dispatch_when_writable(manager: AiStreamManager, subscriber: StreamListener | None,
+                                 req: MainDispatchRequest) -> DispatchResult:
+    """`dispatch_stream_request` for a user's send: while a write hold is active (a backup's
+    snapshot) the request waits for its release instead of failing, then dispatches."""
+    while True:
+        await manager.wait_writes_resumed()
+        try:
+            return await dispatch_stream_request(manager, subscriber, req)
+        except WritesPausedError:
+            continue  # a new hold began between the wait and the lock
