@@ -48,11 +48,13 @@ class CheckpointService(Service):
         #: Whether the session runs a turn now (set by the composition: the runtime host).
         self.is_busy: Callable[[str], bool] = lambda _session_id: False
         self.last_rewind: dict[str, RewindResult] = {}
+        self.stopped = False
 
     async def on_init(self, app: Application) -> None:
         await asyncio.to_thread(self.sweep)
 
     async def on_stop(self) -> None:
+        self.stopped = True
         for store in list(self.stores.values()):
             await store.idle()
 
@@ -105,6 +107,8 @@ class CheckpointService(Service):
     def prepare(self, session_id: str) -> None:
         """The session is on screen: snapshot its workspace in the background, so its next
         turn start only captures what changed since."""
+        if self.stopped:
+            return
         try:
             self.store(session_id).prepare()
         except CheckpointError:

@@ -16,7 +16,7 @@ import shutil
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from cherry_desktop.core.checkpoints.git import ShadowGit
 from cherry_desktop.core.checkpoints.models import (
@@ -32,6 +32,14 @@ from cherry_desktop.core.checkpoints.snapshots import Snapshots, writable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+def _log_unexpected(task: asyncio.Future[Any]) -> None:
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None and not isinstance(exc, CheckpointError):
+        log.error("checkpoint operation failed", exc_info=exc)
 
 
 class SessionCheckpoints:
@@ -56,6 +64,8 @@ class SessionCheckpoints:
             return await op()
 
         task: asyncio.Future[T] = asyncio.ensure_future(run())
+        # A caller that does not await (a turn's end, a prepare) has its failure logged here.
+        task.add_done_callback(_log_unexpected)
         self._tail = task  # type: ignore[assignment]
         return task
 

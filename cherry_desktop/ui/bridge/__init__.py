@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cherry_desktop.core.checkpoints import CheckpointError, CheckpointFault
 from cherry_desktop.ui.bridge._attachments import (
     AttachmentCandidate,
     AttachmentError,
@@ -28,6 +29,7 @@ from cherry_desktop.ui.bridge._cache_keys import (
 )
 from cherry_desktop.ui.bridge._cache_mirror import QtSharedCache
 from cherry_desktop.ui.bridge._chats import ChatsBridge
+from cherry_desktop.ui.bridge._checkpoints import CheckpointsBridge
 from cherry_desktop.ui.bridge._gateway import GatewayBridge
 from cherry_desktop.ui.bridge._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
@@ -55,15 +57,51 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.runtime.capabilities import AgentRuntimeCapabilities as AgentRuntimeCapabilities
     from cherry_desktop.core.ai.stream.types import DispatchResult as DispatchResult
     from cherry_desktop.core.ai.stream.types import StreamTerminalResult as StreamTerminalResult
+    from cherry_desktop.core.checkpoints import FileChange as FileChange
+    from cherry_desktop.core.checkpoints import RewindPlan as RewindPlan
+    from cherry_desktop.core.checkpoints import TurnChanges as TurnChanges
     from cherry_desktop.core.data import StoredMessage as StoredMessage
 
 __all__ = [
-    "FRAME_MS", "PHASES", "AttachmentCandidate", "AttachmentError", "AttachmentsBridge", "BridgeUnavailableError",
-    "Bridges", "ChatIssue", "ChatModelChoice", "ChatsBridge", "GatewayBridge", "MultiModelBridge", "ProviderRecord",
+    "FRAME_MS",
+    "PHASES",
+    "AttachmentCandidate",
+    "AttachmentError",
+    "AttachmentsBridge",
+    "BridgeUnavailableError",
+    "Bridges",
+    "ChatIssue",
+    "ChatModelChoice",
+    "ChatsBridge",
+    "CheckpointError",
+    "CheckpointFault",
+    "CheckpointsBridge",
+    "GatewayBridge",
+    "MultiModelBridge",
+    "ProviderRecord",
     "ProvidersBridge",
-    "QtSharedCache", "QtStreamListener", "QueuedFollowUp", "SearchBridge", "SearchEntry", "SessionsBridge",
-    "SettingsBridge", "SidebarAgent", "SidebarSession", "SidebarTopic", "StreamChunk", "StreamsBridge",
-    "TopicStatusView", "TranslationRefusedError", "UsageSums", "candidate_from_bytes", "candidate_from_path",
-    "is_image_type", "next_frame_delay_ms", "session_always_allowed_key", "topic_continuation_key",
-    "topic_extra_models_key", "topic_model_key", "with_usage",
+    "QtSharedCache",
+    "QtStreamListener",
+    "QueuedFollowUp",
+    "SearchBridge",
+    "SearchEntry",
+    "SessionsBridge",
+    "SettingsBridge",
+    "SidebarAgent",
+    "SidebarSession",
+    "SidebarTopic",
+    "StreamChunk",
+    "StreamsBridge",
+    "TopicStatusView",
+    "TranslationRefusedError",
+    "UsageSums",
+    "candidate_from_bytes",
+    "candidate_from_path",
+    "is_image_type",
+    "next_frame_delay_ms",
+    "session_always_allowed_key",
+    "topic_continuation_key",
+    "topic_extra_models_key",
+    "topic_model_key",
+    "with_usage",
 ]
