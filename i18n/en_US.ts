@@ -1129,6 +1129,26 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Edit and resend</source>
         <translation>Edit and resend</translation>
     </message>
+    <message>
+        <source>Changes</source>
+        <translation>Changes</translation>
+    </message>
+    <message>
+        <source>Restore files</source>
+        <translation>Restore files</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message</source>
+        <translation>Restore files to before this message</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message (shows what changes first)</source>
+        <translation>Restore files to before this message (shows what changes first)</translation>
+    </message>
+    <message>
+        <source>The files this turn added, modified or deleted</source>
+        <translation>The files this turn added, modified or deleted</translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>
@@ -1252,6 +1272,22 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Todos %1/%2</source>
         <translation>Todos %1/%2</translation>
+    </message>
+    <message>
+        <source>Changes: %n file(s)</source>
+        <translation>Changes: %n file(s)</translation>
+    </message>
+    <message>
+        <source>Files changed in this session's folder since its first turn</source>
+        <translation>Files changed in this session's folder since its first turn</translation>
+    </message>
+    <message>
+        <source>Put back the files as they were before the last restore</source>
+        <translation>Put back the files as they were before the last restore</translation>
+    </message>
+    <message>
+        <source>Undo restore</source>
+        <translation>Undo restore</translation>
     </message>
 </context>
 <context>
@@ -2012,6 +2048,154 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Allowed: %1 agent(s).</source>
         <translation>Allowed: %1 agent(s).</translation>
+    </message>
+</context>
+<context>
+    <name>ChangesDialog</name>
+    <message>
+        <source>%n file(s) changed</source>
+        <translation>%n file(s) changed</translation>
+    </message>
+    <message>
+        <source>(no textual difference)</source>
+        <translation>(no textual difference)</translation>
+    </message>
+    <message>
+        <source>No files changed.</source>
+        <translation>No files changed.</translation>
+    </message>
+    <message>
+        <source>Too large to checkpoint (not shown, never restored): %1</source>
+        <translation>Too large to checkpoint (not shown, never restored): %1</translation>
+    </message>
+    <message>
+        <source>the turn is still running: shown against the folder now</source>
+        <translation>the turn is still running: shown against the folder now</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointActions</name>
+    <message>
+        <source>Changes in this session</source>
+        <translation>Changes in this session</translation>
+    </message>
+    <message>
+        <source>Changes of this turn</source>
+        <translation>Changes of this turn</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s) to before the message. The conversation is unchanged.</source>
+        <translation>Restored %n file(s) to before the message. The conversation is unchanged.</translation>
+    </message>
+    <message>
+        <source>The files are back as they were before the restore.</source>
+        <translation>The files are back as they were before the restore.</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointWords</name>
+    <message>
+        <source>Checkpoints need git, and no git was found on this computer.</source>
+        <translation>Checkpoints need git, and no git was found on this computer.</translation>
+    </message>
+    <message>
+        <source>Files changed after the list was shown. Nothing was restored; look at the new list.</source>
+        <translation>Files changed after the list was shown. Nothing was restored; look at the new list.</translation>
+    </message>
+    <message>
+        <source>Nothing was restored: a file that has no checkpoint is in the way (%1).</source>
+        <translation>Nothing was restored: a file that has no checkpoint is in the way (%1).</translation>
+    </message>
+    <message>
+        <source>Something went wrong: %1</source>
+        <translation>Something went wrong: %1</translation>
+    </message>
+    <message>
+        <source>The agent is working: stop it or wait for the turn to end, then restore.</source>
+        <translation>The agent is working: stop it or wait for the turn to end, then restore.</translation>
+    </message>
+    <message>
+        <source>The checkpoint of this message is no longer kept.</source>
+        <translation>The checkpoint of this message is no longer kept.</translation>
+    </message>
+    <message>
+        <source>The session's folder cannot be written to (read-only): %1</source>
+        <translation>The session's folder cannot be written to (read-only): %1</translation>
+    </message>
+    <message>
+        <source>The session's folder no longer exists: %1</source>
+        <translation>The session's folder no longer exists: %1</translation>
+    </message>
+    <message>
+        <source>This folder has too many files for checkpoints (%1).</source>
+        <translation>This folder has too many files for checkpoints (%1).</translation>
+    </message>
+    <message>
+        <source>This message has no checkpoint (it was sent before checkpoints, or its checkpoint was skipped).</source>
+        <translation>This message has no checkpoint (it was sent before checkpoints, or its checkpoint was skipped).</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>added</translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>binary</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>deleted</translation>
+    </message>
+    <message>
+        <source>git failed; nothing was changed: %1</source>
+        <translation>git failed; nothing was changed: %1</translation>
+    </message>
+    <message>
+        <source>git took too long; nothing was changed.</source>
+        <translation>git took too long; nothing was changed.</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>modified</translation>
+    </message>
+</context>
+<context>
+    <name>RewindDialog</name>
+    <message>
+        <source>%n file(s) will be put back as they were before this message:</source>
+        <translation>%n file(s) will be put back as they were before this message:</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>Changed by you (not by the agent) since then: %1</source>
+        <translation>Changed by you (not by the agent) since then: %1</translation>
+    </message>
+    <message>
+        <source>Restore files</source>
+        <translation>Restore files</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message</source>
+        <translation>Restore files to before this message</translation>
+    </message>
+    <message>
+        <source>The folder is already as it was before this message: nothing to restore.</source>
+        <translation>The folder is already as it was before this message: nothing to restore.</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. The conversation stays as it is.</source>
+        <translation>The folder is checkpointed first: you can undo the restore. The conversation stays as it is.</translation>
+    </message>
+    <message>
+        <source>Too large to keep a copy of, so the undo cannot bring them back: %1</source>
+        <translation>Too large to keep a copy of, so the undo cannot bring them back: %1</translation>
+    </message>
+    <message>
+        <source>you changed it since: your edit will be replaced</source>
+        <translation>you changed it since: your edit will be replaced</translation>
     </message>
 </context>
 </TS>

@@ -1128,6 +1128,26 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Edit and resend</source>
         <translation>编辑并重新发送</translation>
     </message>
+    <message>
+        <source>Changes</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <source>Restore files</source>
+        <translation>恢复文件</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message</source>
+        <translation>将文件恢复到此消息之前</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message (shows what changes first)</source>
+        <translation>将文件恢复到此消息之前（先显示将更改的内容）</translation>
+    </message>
+    <message>
+        <source>The files this turn added, modified or deleted</source>
+        <translation>本轮新增、修改或删除的文件</translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>
@@ -1251,6 +1271,22 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Todos %1/%2</source>
         <translation>待办 %1/%2</translation>
+    </message>
+    <message>
+        <source>Changes: %n file(s)</source>
+        <translation>更改：%n 个文件</translation>
+    </message>
+    <message>
+        <source>Files changed in this session's folder since its first turn</source>
+        <translation>自第一轮以来此会话文件夹中更改的文件</translation>
+    </message>
+    <message>
+        <source>Put back the files as they were before the last restore</source>
+        <translation>将文件放回上次恢复之前的状态</translation>
+    </message>
+    <message>
+        <source>Undo restore</source>
+        <translation>撤销恢复</translation>
     </message>
 </context>
 <context>
@@ -2011,6 +2047,154 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Allowed: %1 agent(s).</source>
         <translation>已允许：%1 个智能体。</translation>
+    </message>
+</context>
+<context>
+    <name>ChangesDialog</name>
+    <message>
+        <source>%n file(s) changed</source>
+        <translation>已更改 %n 个文件</translation>
+    </message>
+    <message>
+        <source>(no textual difference)</source>
+        <translation>（没有文本差异）</translation>
+    </message>
+    <message>
+        <source>No files changed.</source>
+        <translation>没有文件被更改。</translation>
+    </message>
+    <message>
+        <source>Too large to checkpoint (not shown, never restored): %1</source>
+        <translation>文件过大，未建立检查点（不显示，也不会恢复）：%1</translation>
+    </message>
+    <message>
+        <source>the turn is still running: shown against the folder now</source>
+        <translation>该轮仍在运行：与文件夹当前状态比较</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointActions</name>
+    <message>
+        <source>Changes in this session</source>
+        <translation>本会话的更改</translation>
+    </message>
+    <message>
+        <source>Changes of this turn</source>
+        <translation>本轮的更改</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s) to before the message. The conversation is unchanged.</source>
+        <translation>已将 %n 个文件恢复到该消息之前。对话未改变。</translation>
+    </message>
+    <message>
+        <source>The files are back as they were before the restore.</source>
+        <translation>文件已回到恢复之前的状态。</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointWords</name>
+    <message>
+        <source>Checkpoints need git, and no git was found on this computer.</source>
+        <translation>检查点需要 git，但此电脑上未找到 git。</translation>
+    </message>
+    <message>
+        <source>Files changed after the list was shown. Nothing was restored; look at the new list.</source>
+        <translation>列表显示后文件又有更改。未恢复任何内容；请查看新的列表。</translation>
+    </message>
+    <message>
+        <source>Nothing was restored: a file that has no checkpoint is in the way (%1).</source>
+        <translation>未恢复任何内容：一个没有检查点的文件挡住了路径（%1）。</translation>
+    </message>
+    <message>
+        <source>Something went wrong: %1</source>
+        <translation>出错了：%1</translation>
+    </message>
+    <message>
+        <source>The agent is working: stop it or wait for the turn to end, then restore.</source>
+        <translation>智能体正在工作：请停止它或等待本轮结束后再恢复。</translation>
+    </message>
+    <message>
+        <source>The checkpoint of this message is no longer kept.</source>
+        <translation>此消息的检查点已不再保留。</translation>
+    </message>
+    <message>
+        <source>The session's folder cannot be written to (read-only): %1</source>
+        <translation>会话的文件夹无法写入（只读）：%1</translation>
+    </message>
+    <message>
+        <source>The session's folder no longer exists: %1</source>
+        <translation>会话的文件夹已不存在：%1</translation>
+    </message>
+    <message>
+        <source>This folder has too many files for checkpoints (%1).</source>
+        <translation>此文件夹文件过多，无法建立检查点（%1）。</translation>
+    </message>
+    <message>
+        <source>This message has no checkpoint (it was sent before checkpoints, or its checkpoint was skipped).</source>
+        <translation>此消息没有检查点（它在检查点功能之前发送，或其检查点被跳过）。</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>二进制</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>git failed; nothing was changed: %1</source>
+        <translation>git 失败；未做任何更改：%1</translation>
+    </message>
+    <message>
+        <source>git took too long; nothing was changed.</source>
+        <translation>git 耗时过长；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>修改</translation>
+    </message>
+</context>
+<context>
+    <name>RewindDialog</name>
+    <message>
+        <source>%n file(s) will be put back as they were before this message:</source>
+        <translation>%n 个文件将恢复为此消息之前的状态：</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Changed by you (not by the agent) since then: %1</source>
+        <translation>此后由你（而非智能体）更改：%1</translation>
+    </message>
+    <message>
+        <source>Restore files</source>
+        <translation>恢复文件</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message</source>
+        <translation>将文件恢复到此消息之前</translation>
+    </message>
+    <message>
+        <source>The folder is already as it was before this message: nothing to restore.</source>
+        <translation>文件夹已是此消息之前的状态：无需恢复。</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. The conversation stays as it is.</source>
+        <translation>会先为文件夹建立检查点：你可以撤销恢复。对话保持不变。</translation>
+    </message>
+    <message>
+        <source>Too large to keep a copy of, so the undo cannot bring them back: %1</source>
+        <translation>文件过大无法保留副本，撤销无法找回：%1</translation>
+    </message>
+    <message>
+        <source>you changed it since: your edit will be replaced</source>
+        <translation>你之后更改过它：你的修改将被替换</translation>
     </message>
 </context>
 </TS>

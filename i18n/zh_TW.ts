@@ -1128,6 +1128,26 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Edit and resend</source>
         <translation>編輯並重新傳送</translation>
     </message>
+    <message>
+        <source>Changes</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <source>Restore files</source>
+        <translation>還原檔案</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message</source>
+        <translation>將檔案還原到此訊息之前</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message (shows what changes first)</source>
+        <translation>將檔案還原到此訊息之前（先顯示將變更的內容）</translation>
+    </message>
+    <message>
+        <source>The files this turn added, modified or deleted</source>
+        <translation>本輪新增、修改或刪除的檔案</translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>
@@ -1251,6 +1271,22 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Todos %1/%2</source>
         <translation>待辦 %1/%2</translation>
+    </message>
+    <message>
+        <source>Changes: %n file(s)</source>
+        <translation>變更：%n 個檔案</translation>
+    </message>
+    <message>
+        <source>Files changed in this session's folder since its first turn</source>
+        <translation>自第一輪以來此工作階段資料夾中變更的檔案</translation>
+    </message>
+    <message>
+        <source>Put back the files as they were before the last restore</source>
+        <translation>將檔案放回上次還原之前的狀態</translation>
+    </message>
+    <message>
+        <source>Undo restore</source>
+        <translation>復原還原</translation>
     </message>
 </context>
 <context>
@@ -2011,6 +2047,154 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Allowed: %1 agent(s).</source>
         <translation>已允許：%1 個代理。</translation>
+    </message>
+</context>
+<context>
+    <name>ChangesDialog</name>
+    <message>
+        <source>%n file(s) changed</source>
+        <translation>已變更 %n 個檔案</translation>
+    </message>
+    <message>
+        <source>(no textual difference)</source>
+        <translation>（沒有文字差異）</translation>
+    </message>
+    <message>
+        <source>No files changed.</source>
+        <translation>沒有檔案被變更。</translation>
+    </message>
+    <message>
+        <source>Too large to checkpoint (not shown, never restored): %1</source>
+        <translation>檔案過大，未建立檢查點（不顯示，也不會還原）：%1</translation>
+    </message>
+    <message>
+        <source>the turn is still running: shown against the folder now</source>
+        <translation>該輪仍在執行：與資料夾目前狀態比較</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointActions</name>
+    <message>
+        <source>Changes in this session</source>
+        <translation>本工作階段的變更</translation>
+    </message>
+    <message>
+        <source>Changes of this turn</source>
+        <translation>本輪的變更</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s) to before the message. The conversation is unchanged.</source>
+        <translation>已將 %n 個檔案還原到該訊息之前。對話未改變。</translation>
+    </message>
+    <message>
+        <source>The files are back as they were before the restore.</source>
+        <translation>檔案已回到還原之前的狀態。</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointWords</name>
+    <message>
+        <source>Checkpoints need git, and no git was found on this computer.</source>
+        <translation>檢查點需要 git，但此電腦上找不到 git。</translation>
+    </message>
+    <message>
+        <source>Files changed after the list was shown. Nothing was restored; look at the new list.</source>
+        <translation>清單顯示後檔案又有變更。未還原任何內容；請查看新的清單。</translation>
+    </message>
+    <message>
+        <source>Nothing was restored: a file that has no checkpoint is in the way (%1).</source>
+        <translation>未還原任何內容：一個沒有檢查點的檔案擋住了路徑（%1）。</translation>
+    </message>
+    <message>
+        <source>Something went wrong: %1</source>
+        <translation>發生錯誤：%1</translation>
+    </message>
+    <message>
+        <source>The agent is working: stop it or wait for the turn to end, then restore.</source>
+        <translation>代理正在工作：請停止它或等待本輪結束後再還原。</translation>
+    </message>
+    <message>
+        <source>The checkpoint of this message is no longer kept.</source>
+        <translation>此訊息的檢查點已不再保留。</translation>
+    </message>
+    <message>
+        <source>The session's folder cannot be written to (read-only): %1</source>
+        <translation>工作階段的資料夾無法寫入（唯讀）：%1</translation>
+    </message>
+    <message>
+        <source>The session's folder no longer exists: %1</source>
+        <translation>工作階段的資料夾已不存在：%1</translation>
+    </message>
+    <message>
+        <source>This folder has too many files for checkpoints (%1).</source>
+        <translation>此資料夾檔案過多，無法建立檢查點（%1）。</translation>
+    </message>
+    <message>
+        <source>This message has no checkpoint (it was sent before checkpoints, or its checkpoint was skipped).</source>
+        <translation>此訊息沒有檢查點（它在檢查點功能之前傳送，或其檢查點被略過）。</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>二進位</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <source>git failed; nothing was changed: %1</source>
+        <translation>git 失敗；未做任何變更：%1</translation>
+    </message>
+    <message>
+        <source>git took too long; nothing was changed.</source>
+        <translation>git 耗時過長；未做任何變更。</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>修改</translation>
+    </message>
+</context>
+<context>
+    <name>RewindDialog</name>
+    <message>
+        <source>%n file(s) will be put back as they were before this message:</source>
+        <translation>%n 個檔案將還原為此訊息之前的狀態：</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Changed by you (not by the agent) since then: %1</source>
+        <translation>此後由你（而非代理）變更：%1</translation>
+    </message>
+    <message>
+        <source>Restore files</source>
+        <translation>還原檔案</translation>
+    </message>
+    <message>
+        <source>Restore files to before this message</source>
+        <translation>將檔案還原到此訊息之前</translation>
+    </message>
+    <message>
+        <source>The folder is already as it was before this message: nothing to restore.</source>
+        <translation>資料夾已是此訊息之前的狀態：無需還原。</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. The conversation stays as it is.</source>
+        <translation>會先為資料夾建立檢查點：你可以復原這次還原。對話保持不變。</translation>
+    </message>
+    <message>
+        <source>Too large to keep a copy of, so the undo cannot bring them back: %1</source>
+        <translation>檔案過大無法保留副本，復原無法找回：%1</translation>
+    </message>
+    <message>
+        <source>you changed it since: your edit will be replaced</source>
+        <translation>你之後變更過它：你的修改將被取代</translation>
     </message>
 </context>
 </TS>

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.naming import TopicNamingService
     from cherry_desktop.core.ai.service import AiService
     from cherry_desktop.core.ai.stream import AiStreamManager, TemporaryChatService
+    from cherry_desktop.core.checkpoints import CheckpointService
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ class CoreServices:
     agent_runtime: AgentSessionRuntimeService = field(init=False)
     temporary_chats: TemporaryChatService = field(init=False)
     topic_naming: TopicNamingService = field(init=False)
+    checkpoints: CheckpointService = field(init=False)
     services_ready: asyncio.Event = field(init=False, default_factory=asyncio.Event)
 
     @property
@@ -182,14 +184,18 @@ def add_stream_services(core: CoreServices) -> None:
         current = settings.settings
         return HostSettings(username=current.username, language=current.language)
 
+    checkpoints = build_checkpoint_service(paths, repos)
+    app.register(checkpoints)
     runtime = AgentSessionRuntimeService(
         repos=repos, paths=paths, stream_host=manager, credentials=core.credentials, settings=host_settings,
         idle_window_s=settings.settings.agent_idle_window_s, shared_cache=core.shared_cache,
-        trace_storage=trace_storage,
+        trace_storage=trace_storage, checkpoints=checkpoints,
         driver_deps=RuntimeDriverDeps(paths=paths, repos=repos, credentials=core.credentials,
                                       shared_cache=core.shared_cache),
     )
     app.register(runtime)
+    checkpoints.is_busy = runtime.is_session_busy
+    core.checkpoints = checkpoints
     ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
     temporary = TemporaryChatService()
     # Agent -> Temporary -> Persistent (catch-all): the first provider that can handle wins.
@@ -216,6 +222,18 @@ def add_stream_services(core: CoreServices) -> None:
         app.register(AutoBackupService(core.backup, settings))
     core.ai_service, core.stream_manager, core.agent_runtime = ai_service, manager, runtime
     core.temporary_chats = temporary
+
+
+def build_checkpoint_service(paths: PathRegistry, repos: Repositories) -> CheckpointService:
+    """The checkpoint stores under the data dir, over each session's workspace as it is now."""
+    from cherry_desktop.core.ai.agent_session.validation import session_workspace_path
+    from cherry_desktop.core.checkpoints import CheckpointService
+
+    def session_exists(session_id: str) -> bool:
+        return repos.sessions.find_session(session_id) is not None
+
+    return CheckpointService(paths.get("feature.checkpoints"), session_exists=session_exists,
+                             workspace_of=lambda session_id: session_workspace_path(session_id, repos, paths))
 
 
 async def start_core(paths: PathRegistry, *, services: bool = True) -> CoreServices:

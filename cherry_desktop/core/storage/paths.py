@@ -88,6 +88,10 @@ def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path
         "feature.traces": data / "traces",
         # Files attached to messages, one folder per chat / session (`core.attachments`).
         "feature.attachments": data / "attachments",
+        # Per-turn checkpoints of agent sessions, one shadow git repository per session.
+        "feature.checkpoints": data / "checkpoints",
+        # Git worktrees of sessions that run on their own branch.
+        "feature.worktrees": data / "worktrees",
     }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cherry_desktop.core.checkpoints import CheckpointError, CheckpointFault
 from cherry_desktop.core.data.sibling_groups import SiblingChoiceError
 from cherry_desktop.ui.bridge._attachments import (
     AttachmentCandidate,
@@ -39,6 +40,7 @@ from cherry_desktop.ui.bridge._cache_keys import (
 )
 from cherry_desktop.ui.bridge._cache_mirror import QtSharedCache
 from cherry_desktop.ui.bridge._chats import ChatsBridge
+from cherry_desktop.ui.bridge._checkpoints import CheckpointsBridge
 from cherry_desktop.ui.bridge._gateway import GatewayBridge
 from cherry_desktop.ui.bridge._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
@@ -68,6 +70,9 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.runtime.capabilities import AgentRuntimeCapabilities as AgentRuntimeCapabilities
     from cherry_desktop.core.ai.stream.types import DispatchResult as DispatchResult
     from cherry_desktop.core.ai.stream.types import StreamTerminalResult as StreamTerminalResult
+    from cherry_desktop.core.checkpoints import FileChange as FileChange
+    from cherry_desktop.core.checkpoints import RewindPlan as RewindPlan
+    from cherry_desktop.core.checkpoints import TurnChanges as TurnChanges
     from cherry_desktop.core.data import StoredMessage as StoredMessage
     from cherry_desktop.core.data.sibling_groups import SiblingGroup as SiblingGroup
 
@@ -87,6 +92,9 @@ __all__ = [
     "ChatIssue",
     "ChatModelChoice",
     "ChatsBridge",
+    "CheckpointError",
+    "CheckpointFault",
+    "CheckpointsBridge",
     "GatewayBridge",
     "MultiModelBridge",
     "PromoteResult",

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject
 from cherry_desktop.ui.bridge._attachments import AttachmentsBridge
 from cherry_desktop.ui.bridge._backup import BackupBridge
 from cherry_desktop.ui.bridge._chats import ChatsBridge
+from cherry_desktop.ui.bridge._checkpoints import CheckpointsBridge
 from cherry_desktop.ui.bridge._gateway import GatewayBridge
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
 from cherry_desktop.ui.bridge._providers import ProvidersBridge
@@ -36,6 +37,7 @@ class Bridges:
     multi_model  `MultiModelBridge`: several models per chat turn
     gateway      `GatewayBridge`: the local API gateway (Settings)
     backup       `BackupBridge`: backups, restores (File menu, `cherry-desktop backup`)
+    checkpoints  `CheckpointsBridge`: a turn's changed files, rewinding an agent session's workspace
     """
 
     streams: StreamsBridge
@@ -48,6 +50,7 @@ class Bridges:
     multi_model: MultiModelBridge
     gateway: GatewayBridge
     backup: BackupBridge
+    checkpoints: CheckpointsBridge
 
     @classmethod
     def from_core(cls, core: CoreServices, parent: QObject | None = None) -> Bridges:
@@ -58,7 +61,8 @@ class Bridges:
                    providers=providers, settings=SettingsBridge(core, parent),
                    search=SearchBridge(core, chats, parent), attachments=AttachmentsBridge(core, parent),
                    multi_model=MultiModelBridge(core, providers, parent), gateway=GatewayBridge(core, parent),
-                   backup=BackupBridge(core, parent))
+                   backup=BackupBridge(core, parent),
+                   checkpoints=CheckpointsBridge(core, parent))
 
     def services_running(self) -> bool:
         """Whether core's stream services run (the app starts them just after the first paint)."""

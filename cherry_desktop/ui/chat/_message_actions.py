@@ -2,7 +2,9 @@
 and the same actions in the row's context menu.
 
 Copy (as Markdown), Edit and resend (user rows), Regenerate (assistant rows of chats), Delete
-(undoable for a few seconds: the window deletes once the undo bar times out).
+(undoable for a few seconds: the window deletes once the undo bar times out); in agent sessions
+with checkpoints, Changes (the files an answer's turn changed) and Restore files (to before a
+user message).
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ class MessageActions(QFrame):
 
     Signals:
         copy_requested(str), edit_requested(str), regenerate_requested(str),
-        delete_requested(str)
+        delete_requested(str), changes_requested(str), rewind_requested(str)
     """
 
+    changes_requested = Signal(str)
+    rewind_requested = Signal(str)
     copy_requested = Signal(str)
     edit_requested = Signal(str)
     regenerate_requested = Signal(str)
@@ -65,13 +69,22 @@ class MessageActions(QFrame):
                                         self.regenerate_requested)
         self.delete_button = button("deleteMessageButton", self.tr("Delete"),
                                     self.tr("Delete this message (you can undo it)"), self.delete_requested)
+        self.changes_button = button("turnChangesButton", self.tr("Changes"),
+                                     self.tr("The files this turn added, modified or deleted"),
+                                     self.changes_requested)
+        self.rewind_button = button("rewindButton", self.tr("Restore files"),
+                                    self.tr("Restore files to before this message (shows what changes first)"),
+                                    self.rewind_requested)
         self.setVisible(False)
 
-    def configure(self, row: MessageRow, *, can_edit: bool, can_regenerate: bool, can_delete: bool) -> None:
+    def configure(self, row: MessageRow, *, can_edit: bool, can_regenerate: bool, can_delete: bool,
+                  checkpointed: bool = False) -> None:
         self.message_id = row.message_id
         self.edit_button.setVisible(can_edit)
         self.regenerate_button.setVisible(can_regenerate)
         self.delete_button.setVisible(can_delete)
+        self.changes_button.setVisible(checkpointed and row.role == "assistant")
+        self.rewind_button.setVisible(checkpointed and row.role == "user")
 
     def show_over(self, row: MessageRow) -> None:
         """Show at the row's top right corner (this widget is the rows' sibling)."""
@@ -94,6 +107,9 @@ class MessageActions(QFrame):
         add(self.tr("Regenerate"), REGENERATE_SHORTCUT, self.regenerate_requested,
             not self.regenerate_button.isHidden())
         add(self.tr("Delete"), DELETE_SHORTCUT, self.delete_requested, not self.delete_button.isHidden())
+        add(self.tr("Changes"), "", self.changes_requested, not self.changes_button.isHidden())
+        add(self.tr("Restore files to before this message"), "", self.rewind_requested,
+            not self.rewind_button.isHidden())
 
 
 def copy_markdown(text: str) -> None:

@@ -378,6 +378,9 @@ class MessageView(FollowingScrollArea):
         return (not row.live and row.status != "pending" and self.topic_id is not None
                 and not row.message_id.startswith(("local:", "__")) and bool(row.text().strip()))
 
+    def is_checkpointed(self, row: MessageRow) -> bool:
+        return self.topic_id is not None and self.bridges.checkpoints.has_checkpoint(self.topic_id, row.message_id)
+
     # -- sizing and scrolling -------------------------------------------------------------------
     def fit_content(self) -> None:
         """Size the content to its rows at the viewport's width: it ends at the last row

@@ -32,6 +32,10 @@ class HoverView(Protocol):
 
     def can_translate(self, row: MessageRow) -> bool: ...
 
+    def is_checkpointed(self, row: MessageRow) -> bool:
+        """The row's agent turn has a checkpoint (Changes, Restore files)."""
+        ...
+
 
 class RowHover(QObject):
     """Owned by one message view (`owner`, the view as a widget: the menu's parent; `content`
@@ -47,7 +51,7 @@ class RowHover(QObject):
     def configure(self, row: MessageRow) -> None:
         view = self.view
         self.actions.configure(row, can_edit=view.can_edit(row), can_regenerate=view.can_regenerate(row),
-                               can_delete=view.can_delete(row))
+                               can_delete=view.can_delete(row), checkpointed=view.is_checkpointed(row))
 
     def show_over(self, row: MessageRow) -> None:
         self.configure(row)

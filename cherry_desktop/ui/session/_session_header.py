@@ -99,10 +99,14 @@ class SessionHeader(QFrame):
     """Signals:
         permission_chosen(str): the user picked a permission mode.
         grants_revoked(list): the user asked to be asked again for these always-allowed tools.
+        session_changes_requested(): the user wants the session's changed files (its total).
+        undo_rewind_requested(): the user takes the last "Restore files" back.
     """
 
     permission_chosen = Signal(str)
     grants_revoked = Signal(list)
+    session_changes_requested = Signal()
+    undo_rewind_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -133,6 +137,17 @@ class SessionHeader(QFrame):
         self.todo_label = QLabel(self)
         self.todo_label.setObjectName("sessionTodos")
         self.todo_label.setVisible(False)
+        # The session's running total of changed files (checkpoints), and undoing a restore.
+        self.changes_button = QPushButton(self)
+        self.changes_button.setObjectName("sessionChanges")
+        self.changes_button.setFlat(True)
+        self.changes_button.setVisible(False)
+        self.changes_button.clicked.connect(self.session_changes_requested)
+        self.undo_rewind_button = QPushButton(self.tr("Undo restore"), self)
+        self.undo_rewind_button.setObjectName("undoRewind")
+        self.undo_rewind_button.setToolTip(self.tr("Put back the files as they were before the last restore"))
+        self.undo_rewind_button.setVisible(False)
+        self.undo_rewind_button.clicked.connect(self.undo_rewind_requested)
         self.always_allowed = AlwaysAllowedButton(self)
         self.always_allowed.revoke_requested.connect(self.grants_revoked)
         # What became of a mode change: a line of its own under the controls, wrapped to the
@@ -145,6 +160,8 @@ class SessionHeader(QFrame):
             h.addWidget(w)
         h.addStretch(1)
         h.addWidget(self.todo_label)
+        h.addWidget(self.changes_button)
+        h.addWidget(self.undo_rewind_button)
         h.addWidget(self.always_allowed)
         h.addWidget(self.permission_combo)
         h.addWidget(self.context_meter)
@@ -219,6 +236,13 @@ class SessionHeader(QFrame):
         self.todo_label.setText(f"{text} · {current}" if current else text)
         self.todo_label.setToolTip("\n".join(t["content"] for t in todos))
         self.todo_label.setVisible(True)
+
+    def set_changed_files(self, count: int | None) -> None:
+        """The session's running total (None: no checkpoints to count from)."""
+        self.changes_button.setVisible(bool(count))
+        if count:
+            self.changes_button.setText(self.tr("Changes: %n file(s)", "", count))
+            self.changes_button.setToolTip(self.tr("Files changed in this session's folder since its first turn"))
 
     def open_folder(self) -> None:
         if self.workspace_path:

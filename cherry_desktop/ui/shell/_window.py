@@ -39,6 +39,7 @@ from cherry_desktop.ui.composer import Composer, QueueDock
 from cherry_desktop.ui.session import FOCUS_SHORTCUT, ApprovalCard, SessionHeader
 from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
 from cherry_desktop.ui.shell._backup_actions import back_up, restore
+from cherry_desktop.ui.shell._checkpoint_actions import CheckpointActions
 from cherry_desktop.ui.shell._export import export_topic
 from cherry_desktop.ui.shell._multi_model import connect_window
 from cherry_desktop.ui.shell._window_follow import WindowFollow
@@ -178,11 +179,13 @@ class ChatWindow(QMainWindow):
         self.setCentralWidget(splitter)
         self.statusBar().setObjectName("windowStatus")
         self.actions_handler = MessageActionsHandler(self, self, self.undo_bar)
+        self.checkpoint_actions = CheckpointActions(self, self)  # its refreshes follow the stream's signals
         self.stream = WindowStream(self, self, self.message_view, self.session_header, self.usage_summary)
         self.stream.live_changed.connect(self.update_composer)
         self.stream.turn_finished.connect(self.turn_finished)
         self.stream.reloaded.connect(self.send.refresh_queue)
         self.stream.reloaded.connect(self.send.refresh_approval)
+        self.checkpoint_actions.refresh_on(self.stream.reloaded, self.turn_finished)
         self.stream.failed.connect(self.report_error)
         connect_window(self)  # multi-model answers: stop one, regenerate one, use one
 

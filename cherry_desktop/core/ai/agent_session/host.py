@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Sequence
+from pathlib import Path
 from typing import Protocol, TypeVar
 
 from cherry_desktop.core.ai.agent_session.persistence import BeginTurnResult
@@ -51,6 +52,23 @@ class RuntimeStreamHost(Protocol):
 T = TypeVar("T")
 
 
+class TurnCheckpoints(Protocol):
+    """Checkpoints of a session's workspace around each runtime turn (`CheckpointService`),
+    taken by the host for every runtime alike."""
+
+    async def turn_started(self, session_id: str, workspace: Path, user_message_id: str,
+                           assistant_message_id: str) -> None:
+        """Before the turn's message goes to the runtime: returns once the workspace is captured
+        (never raises: a turn runs without a checkpoint rather than not at all)."""
+        ...
+
+    def turn_ended(self, session_id: str, user_message_id: str, assistant_message_ids: list[str]) -> None:
+        """The turn is over (its steer continuations included): checkpoint in the background."""
+        ...
+
+    async def session_deleted(self, session_id: str) -> None: ...
+
+
 class SessionHost(Protocol):
     """What the host's parts (`LiveSession` and its `SessionConnection`, `steering`,
     `turn_starts`, `sessions_admin`, `tool_grants`) need from their owner,
@@ -84,6 +102,11 @@ class SessionHost(Protocol):
 
     @property
     def registry(self) -> RuntimeDriverRegistry: ...
+
+    @property
+    def checkpoints(self) -> TurnCheckpoints | None:
+        """The workspace checkpoints around each turn (None: not taken)."""
+        ...
 
     def is_deleted(self, session_id: str) -> bool:
         """Deleted in this run: no turn, prewarm or late write for it."""

@@ -145,14 +145,29 @@ class LiveSession:
         seg.opened = True
         if turn.sent:
             return
-        conn = await self.link.ensure(turn.model_id, closed=lambda: self.closed)
-        message = await send_input(self.attachments, turn.user_message)  # before the check: it may await
+        # The workspace is captured while the runtime connects, before it gets the turn.
+        checkpoint = self._checkpoint_start(turn)
+        try:
+            conn = await self.link.ensure(turn.model_id, closed=lambda: self.closed)
+            message = await send_input(self.attachments, turn.user_message)  # before the check: it may await
+        finally:
+            if checkpoint is not None:
+                await checkpoint
         if self.current is not turn or turn.settled:
             raise UnknownRuntimeTurnError("unknown-runtime-turn", "the turn ended before it was sent")
         await conn.send(RuntimeSendInput(message=message, system_reminder=turn.system_reminder, turn_id=turn.id))
         turn.sent = True
         if self.state is SessionState.CONNECTING:
             self.state = SessionState.RUNNING
+
+    def _checkpoint_start(self, turn: RuntimeTurn) -> asyncio.Task[None] | None:
+        """Capture the workspace as it is before the runtime gets the turn (and runs any tool)."""
+        checkpoints, context = self.host.checkpoints, self.context
+        if checkpoints is None or context is None or context.workspace_path is None:
+            return None
+        turn.checkpointed = True
+        return self.host.spawn(checkpoints.turn_started(self.session_id, context.workspace_path,
+                                                        turn.user_message.id, turn.segments[0].assistant_message_id))
 
     def settle_turn(self, turn: RuntimeTurn, last: SegmentItem = END) -> None:
         """The runtime settled the turn (RUNNING -> SETTLING); its segment ends with `last`."""
@@ -269,6 +284,10 @@ class LiveSession:
         if self.current is not turn:
             return
         self.current = None
+        checkpoints = self.host.checkpoints
+        if checkpoints is not None and turn.checkpointed:
+            checkpoints.turn_ended(self.session_id, turn.user_message.id,
+                                   [seg.assistant_message_id for seg in turn.segments])
         for seg in turn.segments:
             self.segments.pop(seg.id, None)
         if self.closed:

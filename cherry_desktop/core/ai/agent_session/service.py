@@ -25,7 +25,7 @@ from cherry_desktop.core.ai.agent_session.connections import GatewayAccess, KeyR
 from cherry_desktop.core.ai.agent_session.errors import RuntimeMetadataMissingError, UnknownRuntimeTurnError
 from cherry_desktop.core.ai.agent_session.events import UsageBuffer
 from cherry_desktop.core.ai.agent_session.follow_ups import FollowUpMode, FollowUpQueue, FollowUpResult
-from cherry_desktop.core.ai.agent_session.host import RuntimeStreamHost
+from cherry_desktop.core.ai.agent_session.host import RuntimeStreamHost, TurnCheckpoints
 from cherry_desktop.core.ai.agent_session.live_session import LiveSession
 from cherry_desktop.core.ai.agent_session.persistence import BeginTurnResult
 from cherry_desktop.core.ai.agent_session.recovery import recover_interrupted_rows
@@ -90,7 +90,7 @@ class AgentSessionRuntimeService(Service):
                  registry: RuntimeDriverRegistry | None = None, driver_deps: RuntimeDriverDeps | None = None,
                  idle_window_s: float = DEFAULT_IDLE_WINDOW_S, shared_cache: SharedCache | None = None,
                  trace_storage: TraceStorage | None = None,
-                 settle_timeout_s: float = SETTLE_TIMEOUT_S) -> None:
+                 settle_timeout_s: float = SETTLE_TIMEOUT_S, checkpoints: TurnCheckpoints | None = None) -> None:
         self.repos = repos
         self.paths = paths
         self.stream_host = stream_host
@@ -101,6 +101,7 @@ class AgentSessionRuntimeService(Service):
         self.idle_window_s = idle_window_s
         self.settle_timeout_s = settle_timeout_s
         self.shared_cache = shared_cache
+        self.checkpoints = checkpoints
         self.trace_storage = trace_storage or LocalTraceStorage(paths.get("feature.traces"))
         self.sessions: dict[str, LiveSession] = {}
         self.quiesce = WriteQuiesce()
@@ -342,6 +343,8 @@ class AgentSessionRuntimeService(Service):
         await sessions_admin.close_session(self, session_id, session, reason="session-deleted",
                                            message="the session was deleted")
         self.repos.sessions.delete_session(session_id)
+        if self.checkpoints is not None:
+            await self.checkpoints.session_deleted(session_id)
         if self.shared_cache is not None:
             self.shared_cache.delete(agent_session_runtime_key(session_id))
 

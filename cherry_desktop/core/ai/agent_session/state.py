@@ -157,6 +157,8 @@ class RuntimeTurn:
     kind: TurnKind = "normal"
     # The user message was handed to the connection (the stream is open: steering is valid).
     sent: bool = False
+    # The workspace was checkpointed before the turn was sent (its end is checkpointed too).
+    checkpointed: bool = False
     # The driver settled the turn (turn-complete or error).
     settled: bool = False
     settled_event: asyncio.Event = field(default_factory=asyncio.Event)

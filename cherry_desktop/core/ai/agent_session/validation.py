@@ -62,6 +62,14 @@ def resolve_workspace_path(workspace: WorkspaceRecord, paths: PathRegistry) -> P
     return path.resolve()
 
 
+def session_workspace_path(session_id: str, repos: Repositories, paths: PathRegistry) -> Path | None:
+    """Where the session's workspace is (or was: the folder may be gone); None without one."""
+    found = repos.sessions.find_session_context(session_id)
+    if found is None or found[2] is None:
+        return None
+    return _stored_path(found[2], paths).resolve()
+
+
 def resolve_session_context(session_id: str, *, repos: Repositories, paths: PathRegistry,
                             registry: RuntimeDriverRegistry) -> RuntimeSessionContext:
     """Validate the session and return what a driver needs; raise `AgentSessionValidationError`."""

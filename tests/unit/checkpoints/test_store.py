@@ -1,0 +1,240 @@
+"""`SessionCheckpoints` with the real git on real files: capture, review, rewind, and its
+refusals (a deleted or read-only workspace, a stale plan, a pruned checkpoint), the size cap,
+binary files, `.gitignore`, and a workspace that is the user's own git repository."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cherry_desktop.core.checkpoints import CheckpointError, CheckpointFault, SessionCheckpoints
+
+
+def make_store(tmp_path: Path, workspace: Path, **caps: int) -> SessionCheckpoints:
+    return SessionCheckpoints(tmp_path / "store" / "s1", "s1", workspace.resolve(), **caps)
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    path = tmp_path / "ws"
+    path.mkdir()
+    (path / "a.txt").write_text("one\ntwo\n")
+    (path / "keep.txt").write_text("untouched\n")
+    return path
+
+
+async def agent_turn(store: SessionCheckpoints, user_id: str, work: object, assistant: str = "") -> None:
+    """A turn: checkpoint at its start, the "agent" edits files, checkpoint at its end."""
+    await store.turn_started(user_id)
+    work()  # type: ignore[operator]
+    await store.turn_ended(user_id, [assistant or f"a-{user_id}"])
+
+
+async def test_turn_changes_list_added_modified_deleted_with_diffs(tmp_path: Path, ws: Path) -> None:
+    store = make_store(tmp_path, ws)
+
+    def work() -> None:
+        (ws / "a.txt").write_text("one\nTWO\n")
+        (ws / "b.txt").write_text("new\n")
+        (ws / "keep.txt").unlink()
+
+    await agent_turn(store, "u1", work, "a1")
+    changes = await store.changes("a1")
+    assert [(f.path, f.kind, f.added_lines, f.removed_lines) for f in changes.files] == [
+        ("a.txt", "modified", 1, 1), ("b.txt", "added", 1, 0), ("keep.txt", "deleted", 0, 1)]
+    diff = await store.file_diff("a1", "a.txt")
+    assert "-two" in diff and "+TWO" in diff
+    assert diff[0].startswith("--- a/a.txt")
+
+
+async def test_rewind_restores_and_names_files_the_user_edited(tmp_path: Path, ws: Path) -> None:
+    store = make_store(tmp_path, ws)
+    await agent_turn(store, "u1", lambda: (ws / "a.txt").write_text("agent 1\n"))
+    (ws / "by-hand.txt").write_text("mine\n")     # the user, between turns
+    (ws / "keep.txt").write_text("mine too\n")
+    await agent_turn(store, "u2", lambda: (ws / "c.txt").write_text("agent 2\n"))
+    plan = await store.plan_rewind("u1")
+    assert {f.path for f in plan.files} == {"a.txt", "by-hand.txt", "keep.txt", "c.txt"}
+    assert plan.edited_by_user == ("by-hand.txt", "keep.txt")
+    result = await store.rewind(plan)
+    assert (ws / "a.txt").read_text() == "one\ntwo\n"
+    assert (ws / "keep.txt").read_text() == "untouched\n"
+    assert not (ws / "c.txt").exists() and not (ws / "by-hand.txt").exists()
+    # Undoable: the state before the rewind comes back.
+    await store.undo_rewind(result)
+    assert (ws / "by-hand.txt").read_text() == "mine\n"
+    assert (ws / "c.txt").read_text() == "agent 2\n"
+
+
+async def test_rewind_after_restart_uses_the_saved_turns(tmp_path: Path, ws: Path) -> None:
+    store = make_store(tmp_path, ws)
+    await agent_turn(store, "u1", lambda: (ws / "a.txt").write_text("changed\n"))
+    again = make_store(tmp_path, ws)      # a new process reads the same folder
+    assert again.turn_of("a-u1") is not None
+    await again.rewind(await again.plan_rewind("u1"))
+    assert (ws / "a.txt").read_text() == "one\ntwo\n"
+
+
+async def test_a_stale_plan_is_refused_and_changes_nothing(tmp_path: Path, ws: Path) -> None:
+    store = make_store(tmp_path, ws)
+    await agent_turn(store, "u1", lambda: (ws / "a.txt").write_text("agent\n"))
+    plan = await store.plan_rewind("u1")
+    (ws / "a.txt").write_text("typed after the plan was shown\n")
+    with pytest.raises(CheckpointError) as caught:
+        await store.rewind(plan)
+    assert caught.value.fault is CheckpointFault.STALE_PLAN
+    assert (ws / "a.txt").read_text() == "typed after the plan was shown\n"
+
+
+async def test_gitignore_is_honoured_and_ignored_files_survive_a_rewind(tmp_path: Path, ws: Path) -> None:
+    (ws / ".gitignore").write_text("build/\n*.log\n")
+    store = make_store(tmp_path, ws)
+
+    def work() -> None:
+        (ws / "build").mkdir()
+        (ws / "build" / "out.o").write_text("obj")
+        (ws / "run.log").write_text("log")
+        (ws / "src.py").write_text("x = 1\n")
+
+    await agent_turn(store, "u1", work)
+    assert [f.path for f in (await store.changes("u1")).files] == ["src.py"]
+    await store.rewind(await store.plan_rewind("u1"))
+    assert not (ws / "src.py").exists()
+    assert (ws / "build" / "out.o").exists() and (ws / "run.log").exists()
+
+
+async def test_binary_and_oversized_files(tmp_path: Path, ws: Path) -> None:
+    store = make_store(tmp_path, ws, max_file_bytes=1000)
+    (ws / "big-before.bin").write_bytes(b"\0" * 5000)
+
+    def work() -> None:
+        (ws / "img.png").write_bytes(bytes(range(256)) * 3)
+        (ws / "huge.dat").write_bytes(b"x" * 4000)
+
+    await agent_turn(store, "u1", work)
+    changes = await store.changes("u1")
+    assert [(f.path, f.binary) for f in changes.files] == [("img.png", True)]
+    assert set(changes.skipped) == {"huge.dat"}
+    assert set(store.snapshots.skipped()) == {"big-before.bin", "huge.dat"}
+    assert (await store.file_diff("u1", "img.png"))[0].startswith("Binary files")
+    await store.rewind(await store.plan_rewind("u1"))
+    assert not (ws / "img.png").exists()
+    # Too large to checkpoint: never touched by a rewind.
+    assert (ws / "huge.dat").stat().st_size == 4000 and (ws / "big-before.bin").exists()
+
+
+async def test_too_many_files_means_no_checkpoint_and_a_notice(tmp_path: Path, ws: Path) -> None:
+    for i in range(20):
+        (ws / f"f{i}").write_text(str(i))
+    store = make_store(tmp_path, ws, max_files=10)
+    await agent_turn(store, "u1", lambda: None)
+    record = store.turn_of("u1")
+    assert record is not None and record.start is None and record.notice == "too-many-files"
+    with pytest.raises(CheckpointError) as caught:
+        await store.plan_rewind("u1")
+    assert caught.value.fault is CheckpointFault.NO_CHECKPOINT
+
+
+async def test_a_deleted_workspace_gives_a_clear_error(tmp_path: Path, ws: Path) -> None:
+    store = make_store(tmp_path, ws)
+    await agent_turn(store, "u1", lambda: (ws / "a.txt").write_text("x"))
+    for p in sorted(ws.rglob("*"), reverse=True):
+        p.unlink() if p.is_file() else p.rmdir()
+    ws.rmdir()
+    with pytest.raises(CheckpointError) as caught:
+        await store.plan_rewind("u1")
+    assert caught.value.fault is CheckpointFault.NO_WORKSPACE
+    # The next turn runs without a checkpoint, noted.
+    await store.turn_started("u2")
+    assert store.turns["u2"].notice == "no-workspace"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through read-only permissions")
+async def test_a_read_only_workspace_is_refused_and_left_as_it_was(tmp_path: Path, ws: Path) -> None:
+    store = make_store(tmp_path, ws)
+    await agent_turn(store, "u1", lambda: (ws / "new.txt").write_text("x"))
+    plan = await store.plan_rewind("u1")
+    ws.chmod(0o555)
+    try:
+        with pytest.raises(CheckpointError) as caught:
+            await store.rewind(plan)
+        assert caught.value.fault is CheckpointFault.READ_ONLY
+        assert (ws / "new.txt").exists()
+    finally:
+        ws.chmod(0o755)
+
+
+async def test_a_file_outside_the_checkpoints_in_the_way_refuses_the_rewind(tmp_path: Path, ws: Path) -> None:
+    """The turn removed the folder `d`; then a file too large to checkpoint took its name.
+    Restoring `d/x.txt` would destroy that file: the rewind is refused and nothing changes."""
+    (ws / "d").mkdir()
+    (ws / "d" / "x.txt").write_text("x\n")
+    store = make_store(tmp_path, ws, max_file_bytes=100)
+
+    def work() -> None:
+        (ws / "d" / "x.txt").unlink()
+        (ws / "d").rmdir()
+        (ws / "a.txt").write_text("agent\n")
+
+    await agent_turn(store, "u1", work)
+    (ws / "d").write_bytes(b"big" * 100)         # the user's, over the cap
+    plan = await store.plan_rewind("u1")
+    with pytest.raises(CheckpointError) as caught:
+        await store.rewind(plan)
+    assert caught.value.fault is CheckpointFault.RESTORE_FAILED and caught.value.detail == "d"
+    assert (ws / "d").read_bytes() == b"big" * 100
+    assert (ws / "a.txt").read_text() == "agent\n"
+
+
+async def test_a_pruned_checkpoint_is_named(tmp_path: Path, ws: Path) -> None:
+    store = make_store(tmp_path, ws)
+    await agent_turn(store, "u1", lambda: (ws / "a.txt").write_text("x"))
+    store.turns["u1"].start = "0" * 40
+    with pytest.raises(CheckpointError) as caught:
+        await store.plan_rewind("u1")
+    assert caught.value.fault is CheckpointFault.CHECKPOINT_PRUNED
+    assert (ws / "a.txt").read_text() == "x"
+
+
+def _git(repo: Path, *args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_AUTHOR_NAME="u", GIT_AUTHOR_EMAIL="u@x", GIT_COMMITTER_NAME="u", GIT_COMMITTER_EMAIL="u@x")
+    return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def _tree_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        digest.update(str(path.relative_to(folder)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+async def test_the_users_git_repository_is_never_touched(tmp_path: Path, ws: Path) -> None:
+    _git(ws, "init", "-q")
+    _git(ws, "add", "a.txt")
+    _git(ws, "commit", "-q", "-m", "base")
+    (ws / "a.txt").write_text("the user's uncommitted change\n")
+    _git(ws, "add", "a.txt")                              # staged in the user's index
+    (ws / "keep.txt").write_text("unstaged change\n")
+    (ws / ".git" / "info" / "exclude").write_text("private/\n")
+    (ws / "private").mkdir()
+    (ws / "private" / "notes").write_text("not for checkpoints")
+    before = _tree_digest(ws / ".git")
+    status = _git(ws, "status", "--porcelain")
+
+    store = make_store(tmp_path, ws)
+    await agent_turn(store, "u1", lambda: (ws / "agent.txt").write_text("agent\n"))
+    assert [f.path for f in (await store.changes("u1")).files] == ["agent.txt"]
+    await store.rewind(await store.plan_rewind("u1"))
+
+    assert _tree_digest(ws / ".git") == before            # index, refs, stash: as they were
+    assert _git(ws, "status", "--porcelain") == status
+    assert (ws / "a.txt").read_text() == "the user's uncommitted change\n"
+    assert (ws / "keep.txt").read_text() == "unstaged change\n"
+    assert (ws / "private" / "notes").exists()
