@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.naming import TopicNamingService
     from cherry_desktop.core.ai.service import AiService
     from cherry_desktop.core.ai.stream import AiStreamManager, TemporaryChatService
+    from cherry_desktop.core.mcp.service import McpService
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,8 @@ class CoreServices:
     agent_runtime: AgentSessionRuntimeService = field(init=False)
     temporary_chats: TemporaryChatService = field(init=False)
     topic_naming: TopicNamingService = field(init=False)
+    #: The MCP servers' registry and hub (`McpService`), composed with the stream services.
+    mcp: McpService = field(init=False)
     services_ready: asyncio.Event = field(init=False, default_factory=asyncio.Event)
 
     @property
@@ -171,6 +174,11 @@ def add_stream_services(core: CoreServices) -> None:
     app.register(StreamManagerService(manager, repos))
 
     trace_storage = LocalTraceStorage(paths.get("feature.traces"))
+    from cherry_desktop.core.mcp.service import McpService
+
+    # Before the runtime: started first, stopped after it (its connections relay to the hub).
+    core.mcp = McpService(core.credentials)
+    app.register(core.mcp)
 
     def host_settings() -> HostSettings:
         current = settings.settings
@@ -183,6 +191,7 @@ def add_stream_services(core: CoreServices) -> None:
         driver_deps=RuntimeDriverDeps(paths=paths, repos=repos, credentials=core.credentials,
                                       shared_cache=core.shared_cache),
     )
+    runtime.set_tool_provider(core.mcp.agent_tools)
     app.register(runtime)
     ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
     temporary = TemporaryChatService()

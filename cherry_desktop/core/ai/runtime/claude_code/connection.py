@@ -92,7 +92,7 @@ class ClaudeCodeConnection:
         self.event_outlet = EventOutlet()
         self._permission_mode: PermissionMode = request.permission_mode
         self._turn_active = False
-        self._broker = ToolCallBroker(self, self.event_outlet, request.disabled_tools)
+        self._broker = ToolCallBroker(self, self.event_outlet, request.disabled_tools, request.tools)
         self._router = CallbackRouter(self._broker)
         self._client: SdkClient | None = None
         self._reader: asyncio.Task[None] | None = None

@@ -21,6 +21,7 @@ from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import PermissionMode, RuntimeConnectInput, RuntimeValidationError
 from cherry_desktop.core.data.records import ProviderRecord
+from cherry_desktop.core.mcp.toolset import AgentToolset
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,8 @@ class QueryRequest:
     api_key: str | None = field(default=None, repr=False)
     #: Through Cherry's API gateway: the gateway records usage, the connection reports none.
     gateway_owned: bool = False
+    #: The agent's MCP servers and Cherry's tools (relayed in-process) and their policy.
+    tools: AgentToolset = field(default_factory=AgentToolset)
 
     def launch(self, resume: str | None, *, permission_mode: PermissionMode | None = None,
                disabled_tools: Iterable[str] | None = None) -> CliLaunch:
@@ -134,7 +137,8 @@ class QueryRequest:
         return CliLaunch(
             cwd=self.cwd, model=self.model, permission_mode=permission_mode or self.permission_mode,
             disabled_tools=self.disabled_tools if disabled_tools is None else tuple(sorted(disabled_tools)),
-            prompt=self.prompt, resume=resume, env=dict(self.env), api_key=self.api_key)
+            prompt=self.prompt, resume=resume, env=dict(self.env), api_key=self.api_key,
+            tool_servers=self.tools.servers)
 
 
 def query_signature(
@@ -146,6 +150,7 @@ def query_signature(
     disabled_tools: tuple[str, ...],
     prompt: AgentRuntimePrompt,
     cwd: str | None,
+    tools: str = "",
 ) -> str:
     """A digest of everything spawn-frozen (credentials hashed, never stored in clear)."""
     facts = {
@@ -156,6 +161,7 @@ def query_signature(
         "disabled_tools": disabled_tools,
         "prompt": system_prompt_option(prompt),
         "cwd": cwd,
+        "tools": tools,
     }
     return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -163,6 +169,9 @@ def query_signature(
 def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: str | None) -> QueryRequest:
     """Resolve the resume id and every spawn-time fact of a query for this session."""
     ctx = input.context
+    if input.tools.error is not None:
+        # Ambiguous approval and routing: never start a runtime on it.
+        raise RuntimeValidationError("mcp-tools-ambiguous", input.tools.error)
     resume = resolve_resume_token(resume_token, input.get_last_resume_token)
     prompt = build_connection_prompt(input, sdk_model_name(ctx.model_id))
     env = child_env(input)
@@ -178,9 +187,10 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
         disabled_tools=disabled,
         prompt=prompt,
         cwd=cwd,
+        tools=input.tools.signature(),
     )
     return QueryRequest(resume, cwd, model, input.permission_mode, disabled, prompt, env, signature, api_key,
-                        gateway_owned=input.gateway is not None)
+                        gateway_owned=input.gateway is not None, tools=input.tools)
 
 
 def log_cli_stderr(line: str) -> None:
