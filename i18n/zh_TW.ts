@@ -95,6 +95,10 @@
         <source>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</source>
         <translation>%1 透過 Cherry 的 API 閘道存取此模型（設定 › API 閘道）。</translation>
     </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 伺服器</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -880,6 +884,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>API gateway</source>
         <translation>API 閘道</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 伺服器</translation>
     </message>
 </context>
 <context>
@@ -1715,6 +1723,172 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>No keyring is available to keep the API key in: the gateway cannot run.</source>
         <translation>沒有可用來保存 API 金鑰的鑰匙圈：閘道無法執行。</translation>
+    </message>
+</context>
+<context>
+    <name>ToolView</name>
+    <message>
+        <source>%1 (MCP server %2)</source>
+        <translation>%1（MCP 伺服器 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>McpSettingsPanel</name>
+    <message>
+        <source>Add</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Allow without asking</source>
+        <translation>直接允許，不再詢問</translation>
+    </message>
+    <message>
+        <source>Another server already has this name.</source>
+        <translation>已有另一個伺服器使用此名稱。</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>審核</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>參數</translation>
+    </message>
+    <message>
+        <source>Ask (follows the permission mode)</source>
+        <translation>詢問（依照權限模式）</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Command (stdio)</source>
+        <translation>指令（stdio）</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在連線…</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>啟用</translation>
+    </message>
+    <message>
+        <source>Enter the command that starts the server.</source>
+        <translation>請輸入啟動伺服器的指令。</translation>
+    </message>
+    <message>
+        <source>Enter the server's http:// or https:// URL.</source>
+        <translation>請輸入伺服器的 http:// 或 https:// 網址。</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>環境變數</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失敗：%1</translation>
+    </message>
+    <message>
+        <source>Give the server a name.</source>
+        <translation>請為伺服器命名。</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>標頭</translation>
+    </message>
+    <message>
+        <source>MCP servers are available once Cherry has started.</source>
+        <translation>Cherry 啟動完成後即可使用 MCP 伺服器。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <source>Never run</source>
+        <translation>永不執行</translation>
+    </message>
+    <message>
+        <source>No system keyring is available to keep the values.</source>
+        <translation>沒有可用的系統鑰匙圈來儲存這些值。</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>已關閉</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>開啟</translation>
+    </message>
+    <message>
+        <source>Ready: %1 tools</source>
+        <translation>就緒：%1 個工具</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>SSE</source>
+        <translation>SSE</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>儲存</translation>
+    </message>
+    <message>
+        <source>Streamable HTTP</source>
+        <translation>Streamable HTTP</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>測試連線</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在測試…</translation>
+    </message>
+    <message>
+        <source>The test connected: %1 tools</source>
+        <translation>測試連線成功：%1 個工具</translation>
+    </message>
+    <message>
+        <source>The test failed: %1</source>
+        <translation>測試失敗：%1</translation>
+    </message>
+    <message>
+        <source>This server cannot be saved: %1</source>
+        <translation>無法儲存此伺服器：%1</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Tools ask</source>
+        <translation>工具審核</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>類型</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>網址</translation>
+    </message>
+    <message>
+        <source>Values are kept in the system keyring. A stored value is not shown: leave it empty to keep it.</source>
+        <translation>這些值儲存在系統鑰匙圈中。已儲存的值不會顯示：留空即保留原值。</translation>
+    </message>
+    <message>
+        <source>Working folder</source>
+        <translation>工作資料夾</translation>
     </message>
 </context>
 </TS>

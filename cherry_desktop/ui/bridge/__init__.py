@@ -10,6 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cherry_desktop.core.mcp import (
+    McpConfigError,
+    McpConnectError,
+    McpSecrets,
+    McpServerConfig,
+    McpToolSpec,
+    McpTransport,
+    ServerState,
+    ServerStatus,
+    ToolPolicy,
+)
 from cherry_desktop.ui.bridge._attachments import (
     AttachmentCandidate,
     AttachmentError,
@@ -30,6 +41,7 @@ from cherry_desktop.ui.bridge._cache_mirror import QtSharedCache
 from cherry_desktop.ui.bridge._chats import ChatsBridge
 from cherry_desktop.ui.bridge._gateway import GatewayBridge
 from cherry_desktop.ui.bridge._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
+from cherry_desktop.ui.bridge._mcp import McpBridge, parse_pairs
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
 from cherry_desktop.ui.bridge._providers import ProvidersBridge
 from cherry_desktop.ui.bridge._search import SearchBridge, SearchEntry
@@ -58,12 +70,53 @@ if TYPE_CHECKING:
     from cherry_desktop.core.data import StoredMessage as StoredMessage
 
 __all__ = [
-    "FRAME_MS", "PHASES", "AttachmentCandidate", "AttachmentError", "AttachmentsBridge", "BridgeUnavailableError",
-    "Bridges", "ChatIssue", "ChatModelChoice", "ChatsBridge", "GatewayBridge", "MultiModelBridge", "ProviderRecord",
+    "FRAME_MS",
+    "PHASES",
+    "AttachmentCandidate",
+    "AttachmentError",
+    "AttachmentsBridge",
+    "BridgeUnavailableError",
+    "Bridges",
+    "ChatIssue",
+    "ChatModelChoice",
+    "ChatsBridge",
+    "GatewayBridge",
+    "McpBridge",
+    "McpConfigError",
+    "McpConnectError",
+    "McpSecrets",
+    "McpServerConfig",
+    "McpToolSpec",
+    "McpTransport",
+    "MultiModelBridge",
+    "ProviderRecord",
     "ProvidersBridge",
-    "QtSharedCache", "QtStreamListener", "QueuedFollowUp", "SearchBridge", "SearchEntry", "SessionsBridge",
-    "SettingsBridge", "SidebarAgent", "SidebarSession", "SidebarTopic", "StreamChunk", "StreamsBridge",
-    "TopicStatusView", "TranslationRefusedError", "UsageSums", "candidate_from_bytes", "candidate_from_path",
-    "is_image_type", "next_frame_delay_ms", "session_always_allowed_key", "topic_continuation_key",
-    "topic_extra_models_key", "topic_model_key", "with_usage",
+    "QtSharedCache",
+    "QtStreamListener",
+    "QueuedFollowUp",
+    "SearchBridge",
+    "SearchEntry",
+    "ServerState",
+    "ServerStatus",
+    "SessionsBridge",
+    "SettingsBridge",
+    "SidebarAgent",
+    "SidebarSession",
+    "SidebarTopic",
+    "StreamChunk",
+    "StreamsBridge",
+    "ToolPolicy",
+    "TopicStatusView",
+    "TranslationRefusedError",
+    "UsageSums",
+    "candidate_from_bytes",
+    "candidate_from_path",
+    "is_image_type",
+    "next_frame_delay_ms",
+    "parse_pairs",
+    "session_always_allowed_key",
+    "topic_continuation_key",
+    "topic_extra_models_key",
+    "topic_model_key",
+    "with_usage",
 ]

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject
 from cherry_desktop.ui.bridge._attachments import AttachmentsBridge
 from cherry_desktop.ui.bridge._chats import ChatsBridge
 from cherry_desktop.ui.bridge._gateway import GatewayBridge
+from cherry_desktop.ui.bridge._mcp import McpBridge
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
 from cherry_desktop.ui.bridge._providers import ProvidersBridge
 from cherry_desktop.ui.bridge._search import SearchBridge
@@ -34,6 +35,7 @@ class Bridges:
     attachments  `AttachmentsBridge`: the files of messages
     multi_model  `MultiModelBridge`: several models per chat turn
     gateway      `GatewayBridge`: the local API gateway (Settings)
+    mcp          `McpBridge`: the user's MCP servers, their status and tools (Settings)
     """
 
     streams: StreamsBridge
@@ -45,6 +47,7 @@ class Bridges:
     attachments: AttachmentsBridge
     multi_model: MultiModelBridge
     gateway: GatewayBridge
+    mcp: McpBridge
 
     @classmethod
     def from_core(cls, core: CoreServices, parent: QObject | None = None) -> Bridges:
@@ -54,7 +57,8 @@ class Bridges:
         return cls(streams=StreamsBridge(core, sessions, parent), sessions=sessions, chats=chats,
                    providers=providers, settings=SettingsBridge(core, parent),
                    search=SearchBridge(core, chats, parent), attachments=AttachmentsBridge(core, parent),
-                   multi_model=MultiModelBridge(core, providers, parent), gateway=GatewayBridge(core, parent))
+                   multi_model=MultiModelBridge(core, providers, parent), gateway=GatewayBridge(core, parent),
+                   mcp=McpBridge(core, parent))
 
     def services_running(self) -> bool:
         """Whether core's stream services run (the app starts them just after the first paint)."""

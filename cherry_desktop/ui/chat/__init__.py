@@ -36,7 +36,14 @@ from cherry_desktop.ui.chat._todo_card import (
     split_plan_heading,
     todos_of,
 )
-from cherry_desktop.ui.chat._tool_view import ADDED_BG, REMOVED_BG, readable_output, tool_diff, tool_input_html
+from cherry_desktop.ui.chat._tool_view import (
+    ADDED_BG,
+    REMOVED_BG,
+    display_tool_name,
+    readable_output,
+    tool_diff,
+    tool_input_html,
+)
 from cherry_desktop.ui.chat._translate import TranslationBlock, translate_row
 from cherry_desktop.ui.chat._usage import UsageSummary, format_cost, refresh_footers
 
@@ -75,6 +82,7 @@ __all__ = [
     "clear_highlight_caches",
     "copy_markdown",
     "describe_attachment_error",
+    "display_tool_name",
     "error_fields",
     "format_cost",
     "has_math",

@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -15,6 +16,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QTabWidget,
@@ -84,6 +87,9 @@ class AgentDialog(QDialog):
         self.instructions.setObjectName("agentInstructions")
         self.instructions.setPlaceholderText(self.tr("Optional system prompt"))
         form.addRow(self.tr("Instructions"), self.instructions)
+        self.mcp_list = self._mcp_servers(agent.config.get("mcps") if agent else None)
+        form.addRow(self.tr("MCP servers"), self.mcp_list)
+        self._form = form
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         form.addRow(self.error_label)
@@ -111,6 +117,23 @@ class AgentDialog(QDialog):
         if index >= 0:
             combo.setCurrentIndex(index)
 
+    def _mcp_servers(self, selected: object) -> QListWidget:
+        """The registry's servers, each checkable: the ones this agent uses."""
+        chosen = set(selected) if isinstance(selected, list) else set()
+        box = QListWidget(self)
+        box.setObjectName("agentMcpServers")
+        box.setMaximumHeight(90)
+        for config in self.bridges.mcp.servers() if self.bridges.mcp.available else []:
+            item = QListWidgetItem(config.name, box)
+            item.setData(Qt.ItemDataRole.UserRole, config.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if config.id in chosen else Qt.CheckState.Unchecked)
+        return box
+
+    def selected_mcp_servers(self) -> list[str]:
+        return [str(self.mcp_list.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(self.mcp_list.count())
+                if self.mcp_list.item(i).checkState() == Qt.CheckState.Checked]
+
     def _mode_label(self, mode: str) -> str:
         return permission_mode_label(mode)
 
@@ -123,6 +146,8 @@ class AgentDialog(QDialog):
         self.model_combo.clear()
         if caps is None:
             return
+        # The descriptor says whether the runtime takes MCP servers at all.
+        self._form.setRowVisible(self.mcp_list, caps.supports_mcp)
         for mode in caps.permission_modes:
             self.permission_combo.addItem(self._mode_label(mode), mode)
         self._select(self.permission_combo, caps.create_defaults.permission_mode)
@@ -178,6 +203,7 @@ class AgentDialog(QDialog):
             "model": self.model_combo.currentData(),
             "workspace": self.workspace_edit.text().strip(),
             "instructions": self.instructions.toPlainText(),
+            "mcps": self.selected_mcp_servers(),
         }
 
     def save(self) -> None:
@@ -241,6 +267,10 @@ class SettingsDialog(QDialog):
 
         self.gateway = GatewaySettingsPanel(bridges.gateway, self)
         self.tabs.addTab(self.gateway, self.tr("API gateway"))
+        from cherry_desktop.ui.dialogs._mcp_settings import McpSettingsPanel
+
+        self.mcp = McpSettingsPanel(bridges.mcp, self)
+        self.tabs.addTab(self.mcp, self.tr("MCP servers"))
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         self.error_label.setWordWrap(True)

@@ -24,7 +24,7 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeValidationError,
 )
 from cherry_desktop.core.data.records import ProviderRecord
-from cherry_desktop.core.mcp.toolset import AgentToolProvider, AgentToolset
+from cherry_desktop.core.mcp.toolset import AgentToolProvider, AgentToolset, agent_server_ids
 from cherry_desktop.core.storage.credentials import provider_key_name
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,8 @@ def reconcile_input(context: RuntimeSessionContext) -> ReconcileInput:
     """The connection state the agent's rows ask for now."""
     agent = context.agent
     return ReconcileInput(permission_mode=permission_mode(agent.permission_mode),
-                          disabled_tools=frozenset(agent.disabled_tools), model_id=context.model_id)
+                          disabled_tools=frozenset(agent.disabled_tools), model_id=context.model_id,
+                          mcp_servers=tuple(sorted(agent_server_ids(agent.config))))
 
 
 def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | None, credentials: KeyReader | None,

@@ -213,6 +213,8 @@ class ReconcileInput:
     disabled_tools: frozenset[str]
     model_id: str | None
     signature: str = ""
+    #: The registry servers the agent selected (spawn-frozen: a change rebuilds after the turn).
+    mcp_servers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

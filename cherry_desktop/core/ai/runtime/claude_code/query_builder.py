@@ -21,7 +21,7 @@ from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import PermissionMode, RuntimeConnectInput, RuntimeValidationError
 from cherry_desktop.core.data.records import ProviderRecord
-from cherry_desktop.core.mcp.toolset import AgentToolset
+from cherry_desktop.core.mcp.toolset import AgentToolset, agent_server_ids
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +129,8 @@ class QueryRequest:
     gateway_owned: bool = False
     #: The agent's MCP servers and Cherry's tools (relayed in-process) and their policy.
     tools: AgentToolset = field(default_factory=AgentToolset)
+    #: The registry servers the agent had selected (a reconcile with others rebuilds).
+    mcp_servers: tuple[str, ...] = ()
 
     def launch(self, resume: str | None, *, permission_mode: PermissionMode | None = None,
                disabled_tools: Iterable[str] | None = None) -> CliLaunch:
@@ -190,7 +192,8 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
         tools=input.tools.signature(),
     )
     return QueryRequest(resume, cwd, model, input.permission_mode, disabled, prompt, env, signature, api_key,
-                        gateway_owned=input.gateway is not None, tools=input.tools)
+                        gateway_owned=input.gateway is not None, tools=input.tools,
+                        mcp_servers=tuple(sorted(agent_server_ids(ctx.agent.config))))
 
 
 def log_cli_stderr(line: str) -> None:
