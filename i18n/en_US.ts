@@ -1892,4 +1892,11 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Working folder</translation>
     </message>
 </context>
+<context>
+    <name>ArtifactsCard</name>
+    <message>
+        <source>Deliverables (%1)</source>
+        <translation>Deliverables (%1)</translation>
+    </message>
+</context>
 </TS>

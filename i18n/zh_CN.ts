@@ -1891,4 +1891,11 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>工作目录</translation>
     </message>
 </context>
+<context>
+    <name>ArtifactsCard</name>
+    <message>
+        <source>Deliverables (%1)</source>
+        <translation>交付文件（%1）</translation>
+    </message>
+</context>
 </TS>

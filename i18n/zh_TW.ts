@@ -1891,4 +1891,11 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>工作資料夾</translation>
     </message>
 </context>
+<context>
+    <name>ArtifactsCard</name>
+    <message>
+        <source>Deliverables (%1)</source>
+        <translation>交付檔案（%1）</translation>
+    </message>
+</context>
 </TS>

@@ -191,7 +191,11 @@ def add_stream_services(core: CoreServices) -> None:
         driver_deps=RuntimeDriverDeps(paths=paths, repos=repos, credentials=core.credentials,
                                       shared_cache=core.shared_cache),
     )
-    runtime.set_tool_provider(core.mcp.agent_tools)
+    from cherry_desktop.core.ai.runtime.cherry_tools import CHERRY_TOOL_CLASSES, cherry_tools_server
+    from cherry_desktop.core.mcp.toolset import AgentTools
+
+    # Every connection's tools beyond its runtime's own: Cherry's, then the agent's MCP servers.
+    runtime.set_tool_provider(AgentTools(core.mcp.hub, cherry=cherry_tools_server, cherry_classes=CHERRY_TOOL_CLASSES))
     app.register(runtime)
     ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
     temporary = TemporaryChatService()

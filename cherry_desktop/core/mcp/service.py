@@ -6,7 +6,6 @@ from __future__ import annotations
 from cherry_desktop.core.app.container import Application, Service
 from cherry_desktop.core.mcp.hub import HubTimeouts, McpHub
 from cherry_desktop.core.mcp.registry import McpServerRepository, SecretStore
-from cherry_desktop.core.mcp.toolset import AgentTools
 
 
 class McpService(Service):
@@ -16,7 +15,6 @@ class McpService(Service):
     def __init__(self, secrets: SecretStore | None, timeouts: HubTimeouts | None = None) -> None:
         self.repository = McpServerRepository(secrets)
         self.hub = McpHub(self.repository, timeouts)
-        self.agent_tools = AgentTools(self.hub)
 
     async def on_init(self, app: Application) -> None:
         self.hub.start()

@@ -149,12 +149,23 @@ class AgentToolProvider(Protocol):
                 workspace: Path | None) -> AgentToolset: ...
 
 
-class AgentTools:
-    """The app's `AgentToolProvider`: the hub's servers the agent selected (cache only)."""
+class CherryToolsFactory(Protocol):
+    """Cherry's own tool server for one connection (`cherry_tools.cherry_tools_server`)."""
 
-    def __init__(self, hub: ToolCatalog | None) -> None:
+    def __call__(self, *, workspace: Path | None, data_dir: Path) -> ToolServer: ...
+
+
+class AgentTools:
+    """The app's `AgentToolProvider`: Cherry's own tools, then the hub's servers the agent
+    selected (cache only)."""
+
+    def __init__(self, hub: ToolCatalog | None, *, cherry: CherryToolsFactory | None = None,
+                 cherry_classes: Mapping[str, ToolClass] | None = None) -> None:
         self.hub = hub
+        self._cherry = cherry
+        self._cherry_classes = dict(cherry_classes or {})
 
     def toolset(self, *, agent_config: Mapping[str, object], agent_data_dir: Path,
                 workspace: Path | None) -> AgentToolset:
-        return build_toolset(self.hub, agent_server_ids(agent_config))
+        cherry = [self._cherry(workspace=workspace, data_dir=agent_data_dir)] if self._cherry else []
+        return build_toolset(self.hub, agent_server_ids(agent_config), cherry, self._cherry_classes)

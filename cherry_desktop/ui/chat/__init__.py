@@ -30,6 +30,7 @@ from cherry_desktop.ui.chat._model_picker import ChatHeader, IssueWords
 from cherry_desktop.ui.chat._sibling_group import SiblingGroupView
 from cherry_desktop.ui.chat._todo_card import (
     TODO_TOOL,
+    ArtifactsCard,
     CompactionDivider,
     PlanCard,
     TodoCard,
@@ -57,6 +58,7 @@ __all__ = [
     "REMOVED_BG",
     "ROW_SPACING",
     "TODO_TOOL",
+    "ArtifactsCard",
     "AttachmentButton",
     "AttachmentStrip",
     "AttachmentViewer",
