@@ -99,6 +99,10 @@
         <source>MCP servers</source>
         <translation>MCP servers</translation>
     </message>
+    <message>
+        <source>Skills</source>
+        <translation>Skills</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -889,6 +893,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>MCP servers</source>
         <translation>MCP servers</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>Skills</translation>
     </message>
 </context>
 <context>
@@ -1897,6 +1905,65 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Deliverables (%1)</source>
         <translation>Deliverables (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsSettingsPanel</name>
+    <message>
+        <source>A skill with this name is already there.</source>
+        <translation>A skill with this name is already there.</translation>
+    </message>
+    <message>
+        <source>Choose a skill folder</source>
+        <translation>Choose a skill folder</translation>
+    </message>
+    <message>
+        <source>Choose a skill zip</source>
+        <translation>Choose a skill zip</translation>
+    </message>
+    <message>
+        <source>Import folder…</source>
+        <translation>Import folder…</translation>
+    </message>
+    <message>
+        <source>Import zip…</source>
+        <translation>Import zip…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <source>Skills an agent can use once you enable them in its dialog. A skill is a folder with a SKILL.md.</source>
+        <translation>Skills an agent can use once you enable them in its dialog. A skill is a folder with a SKILL.md.</translation>
+    </message>
+    <message>
+        <source>The skill cannot be imported: %1</source>
+        <translation>The skill cannot be imported: %1</translation>
+    </message>
+    <message>
+        <source>The skill's name may hold only letters, digits, '.', '_' and '-'.</source>
+        <translation>The skill's name may hold only letters, digits, '.', '_' and '-'.</translation>
+    </message>
+    <message>
+        <source>The zip holds a path outside its folder or a link: not imported.</source>
+        <translation>The zip holds a path outside its folder or a link: not imported.</translation>
+    </message>
+    <message>
+        <source>The zip is too large.</source>
+        <translation>The zip is too large.</translation>
+    </message>
+    <message>
+        <source>There is no SKILL.md in it.</source>
+        <translation>There is no SKILL.md in it.</translation>
+    </message>
+    <message>
+        <source>This is not a zip file.</source>
+        <translation>This is not a zip file.</translation>
+    </message>
+    <message>
+        <source>Zip files (*.zip)</source>
+        <translation>Zip files (*.zip)</translation>
     </message>
 </context>
 </TS>

@@ -99,6 +99,10 @@
         <source>MCP servers</source>
         <translation>MCP 伺服器</translation>
     </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -888,6 +892,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>MCP servers</source>
         <translation>MCP 伺服器</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
     </message>
 </context>
 <context>
@@ -1896,6 +1904,65 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Deliverables (%1)</source>
         <translation>交付檔案（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsSettingsPanel</name>
+    <message>
+        <source>A skill with this name is already there.</source>
+        <translation>已有同名的技能。</translation>
+    </message>
+    <message>
+        <source>Choose a skill folder</source>
+        <translation>選擇技能資料夾</translation>
+    </message>
+    <message>
+        <source>Choose a skill zip</source>
+        <translation>選擇技能 zip 檔</translation>
+    </message>
+    <message>
+        <source>Import folder…</source>
+        <translation>匯入資料夾…</translation>
+    </message>
+    <message>
+        <source>Import zip…</source>
+        <translation>匯入 zip…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Skills an agent can use once you enable them in its dialog. A skill is a folder with a SKILL.md.</source>
+        <translation>在智慧體對話框中啟用後，智慧體即可使用這些技能。技能是一個包含 SKILL.md 的資料夾。</translation>
+    </message>
+    <message>
+        <source>The skill cannot be imported: %1</source>
+        <translation>無法匯入技能：%1</translation>
+    </message>
+    <message>
+        <source>The skill's name may hold only letters, digits, '.', '_' and '-'.</source>
+        <translation>技能名稱只能包含字母、數字、「.」、「_」和「-」。</translation>
+    </message>
+    <message>
+        <source>The zip holds a path outside its folder or a link: not imported.</source>
+        <translation>此 zip 含有指向其資料夾之外的路徑或連結：未匯入。</translation>
+    </message>
+    <message>
+        <source>The zip is too large.</source>
+        <translation>此 zip 太大。</translation>
+    </message>
+    <message>
+        <source>There is no SKILL.md in it.</source>
+        <translation>其中沒有 SKILL.md。</translation>
+    </message>
+    <message>
+        <source>This is not a zip file.</source>
+        <translation>這不是 zip 檔。</translation>
+    </message>
+    <message>
+        <source>Zip files (*.zip)</source>
+        <translation>Zip 檔 (*.zip)</translation>
     </message>
 </context>
 </TS>

@@ -23,6 +23,7 @@ from cherry_desktop.core.attachments.cleanup import AttachmentService
 from cherry_desktop.core.attachments.store import AttachmentStore
 from cherry_desktop.core.data import DatabaseService, Repositories
 from cherry_desktop.core.data.seed import ProviderSeedService
+from cherry_desktop.core.skills import SkillStore
 from cherry_desktop.core.state.shared_cache import SharedCache
 from cherry_desktop.core.storage.credentials import CredentialStore
 from cherry_desktop.core.storage.paths import PathRegistry
@@ -58,6 +59,8 @@ class CoreServices:
     # The local API gateway's control (`core.gateway.control.GatewayControl`) once the app runs it.
     gateway: Any = None
     attachments: AttachmentStore | None = None
+    #: Cherry-managed skills (`Skills/<name>/SKILL.md` under the data folder).
+    skills: SkillStore | None = None
     stream_manager: AiStreamManager = field(init=False)
     ai_service: AiService = field(init=False)
     agent_runtime: AgentSessionRuntimeService = field(init=False)
@@ -137,7 +140,7 @@ def build_core(paths: PathRegistry, *, services: bool = True) -> CoreServices:
     app.register(AttachmentService(attachments))
     core = CoreServices(app=app, paths=paths, repos=repos, shared_cache=shared_cache,
                         credentials=CredentialStore(), settings=SettingsStore(paths.get("app.config")),
-                        attachments=attachments)
+                        attachments=attachments, skills=SkillStore(paths.get("feature.skills")))
     if services:
         add_stream_services(core)
     return core
@@ -195,7 +198,8 @@ def add_stream_services(core: CoreServices) -> None:
     from cherry_desktop.core.mcp.toolset import AgentTools
 
     # Every connection's tools beyond its runtime's own: Cherry's, then the agent's MCP servers.
-    runtime.set_tool_provider(AgentTools(core.mcp.hub, cherry=cherry_tools_server, cherry_classes=CHERRY_TOOL_CLASSES))
+    runtime.set_tool_provider(AgentTools(core.mcp.hub, cherry=cherry_tools_server, cherry_classes=CHERRY_TOOL_CLASSES,
+                                         skill_paths=core.skills.paths_for if core.skills else None))
     app.register(runtime)
     ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
     temporary = TemporaryChatService()

@@ -17,6 +17,9 @@ from typing import Protocol
 
 from cherry_desktop.core.mcp.config import MCP_PREFIX, ToolPolicy
 
+#: Claude Code's tool that loads a skill (its input names the skill).
+SKILL_TOOL = "Skill"
+
 
 class ToolClass(StrEnum):
     CHERRY_SAFE = "cherry-safe"
@@ -42,20 +45,27 @@ class ToolApprovalPolicy:
     """The verdicts of one connection's tool calls (see the module doc)."""
 
     def __init__(self, *, disabled: Collection[str], rules: RuleSource | None = None,
-                 cherry_classes: Mapping[str, ToolClass] | None = None) -> None:
+                 cherry_classes: Mapping[str, ToolClass] | None = None, skills: Collection[str] = ()) -> None:
         #: Read live: the connection's reconcile changes the set in place.
         self.disabled = disabled
         self._rules = rules
         self._cherry = dict(cherry_classes or {})
+        #: The skills the runtime's skill tool may load (by the name the runtime gives them).
+        self.skills = frozenset(skills)
 
     def tool_class(self, tool_name: str) -> ToolClass:
         if tool_name in self._cherry:
             return self._cherry[tool_name]
         return ToolClass.MCP if tool_name.startswith(MCP_PREFIX) else ToolClass.BUILTIN
 
-    def verdict(self, tool_name: str, permission_mode: str) -> Verdict:
+    def verdict(self, tool_name: str, permission_mode: str, tool_input: Mapping[str, object] | None = None) -> Verdict:
         if tool_name in self.disabled:
             return Verdict.DENY
+        if tool_name == SKILL_TOOL:
+            # Only the agent's enabled Cherry skills load: never one the runtime found in the
+            # user's or the workspace's own skill folders.
+            name = (tool_input or {}).get("skill") or (tool_input or {}).get("command")
+            return Verdict.MODE if str(name or "").lstrip("/") in self.skills else Verdict.DENY
         kind = self.tool_class(tool_name)
         if kind is ToolClass.CHERRY_SAFE:
             return Verdict.ALLOW

@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -71,16 +71,20 @@ class AgentToolset:
     rules: RuleSource | None = field(default=None, compare=False, repr=False)
     cherry_classes: Mapping[str, ToolClass] = field(default_factory=dict)
     error: str | None = None
+    #: The folders of the skills the agent enabled (Cherry-managed; nothing else is offered).
+    skills: tuple[Path, ...] = ()
 
-    def policy(self, disabled: set[str]) -> ToolApprovalPolicy:
-        return ToolApprovalPolicy(disabled=disabled, rules=self.rules, cherry_classes=self.cherry_classes)
+    def policy(self, disabled: set[str], skill_names: Iterable[str] = ()) -> ToolApprovalPolicy:
+        return ToolApprovalPolicy(disabled=disabled, rules=self.rules, cherry_classes=self.cherry_classes,
+                                  skills=frozenset(skill_names))
 
     def tool_names(self) -> list[str]:
         return [name for server in self.servers for name in server.tool_names()]
 
     def signature(self) -> str:
         """A digest of the tools a runtime is started with (a change needs a new one)."""
-        facts = [(s.key, [(t.name, t.description, t.input_schema) for t in s.tools]) for s in self.servers]
+        facts = [[(s.key, [(t.name, t.description, t.input_schema) for t in s.tools]) for s in self.servers],
+                 [str(p) for p in self.skills]]
         return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -143,10 +147,11 @@ def build_toolset(hub: ToolCatalog | None, server_ids: Iterable[str], cherry: It
 
 
 class AgentToolProvider(Protocol):
-    """What the runtime host asks for an agent's toolset at each connect (`AgentTools`)."""
+    """What the runtime host asks for an agent's toolset at each connect (`AgentTools`): the
+    tool servers when the runtime takes them, the skills when it takes those."""
 
-    def toolset(self, *, agent_config: Mapping[str, object], agent_data_dir: Path,
-                workspace: Path | None) -> AgentToolset: ...
+    def toolset(self, *, agent_config: Mapping[str, object], agent_data_dir: Path, workspace: Path | None,
+                tools: bool = True, skills: bool = True) -> AgentToolset: ...
 
 
 class CherryToolsFactory(Protocol):
@@ -160,12 +165,25 @@ class AgentTools:
     selected (cache only)."""
 
     def __init__(self, hub: ToolCatalog | None, *, cherry: CherryToolsFactory | None = None,
-                 cherry_classes: Mapping[str, ToolClass] | None = None) -> None:
+                 cherry_classes: Mapping[str, ToolClass] | None = None,
+                 skill_paths: Callable[[Iterable[str]], tuple[Path, ...]] | None = None) -> None:
         self.hub = hub
         self._cherry = cherry
         self._cherry_classes = dict(cherry_classes or {})
+        self._skill_paths = skill_paths
 
-    def toolset(self, *, agent_config: Mapping[str, object], agent_data_dir: Path,
-                workspace: Path | None) -> AgentToolset:
-        cherry = [self._cherry(workspace=workspace, data_dir=agent_data_dir)] if self._cherry else []
-        return build_toolset(self.hub, agent_server_ids(agent_config), cherry, self._cherry_classes)
+    def toolset(self, *, agent_config: Mapping[str, object], agent_data_dir: Path, workspace: Path | None,
+                tools: bool = True, skills: bool = True) -> AgentToolset:
+        toolset = AgentToolset()
+        if tools:
+            cherry = [self._cherry(workspace=workspace, data_dir=agent_data_dir)] if self._cherry else []
+            toolset = build_toolset(self.hub, agent_server_ids(agent_config), cherry, self._cherry_classes)
+        if skills and self._skill_paths is not None:
+            toolset = replace(toolset, skills=self._skill_paths(agent_skill_names(agent_config)))
+        return toolset
+
+
+def agent_skill_names(config: Mapping[str, object]) -> list[str]:
+    """The names of the skills an agent enabled (its config's ``skills``)."""
+    value = config.get("skills")
+    return [str(v) for v in value] if isinstance(value, list) else []

@@ -88,6 +88,8 @@ def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path
         "feature.traces": data / "traces",
         # Files attached to messages, one folder per chat / session (`core.attachments`).
         "feature.attachments": data / "attachments",
+        # Cherry-managed skills (`Skills/<name>/SKILL.md`, `core.skills`).
+        "feature.skills": data / "Skills",
     }
 
 

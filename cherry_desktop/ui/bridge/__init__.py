@@ -21,6 +21,7 @@ from cherry_desktop.core.mcp import (
     ServerStatus,
     ToolPolicy,
 )
+from cherry_desktop.core.skills import Skill, SkillError
 from cherry_desktop.ui.bridge._attachments import (
     AttachmentCandidate,
     AttachmentError,
@@ -47,6 +48,7 @@ from cherry_desktop.ui.bridge._providers import ProvidersBridge
 from cherry_desktop.ui.bridge._search import SearchBridge, SearchEntry
 from cherry_desktop.ui.bridge._sessions import SessionsBridge
 from cherry_desktop.ui.bridge._settings import SettingsBridge
+from cherry_desktop.ui.bridge._skills import SkillsBridge
 from cherry_desktop.ui.bridge._streams import StreamsBridge, TranslationRefusedError
 from cherry_desktop.ui.bridge._topic_status import TopicStatusView
 from cherry_desktop.ui.bridge._types import (
@@ -103,6 +105,9 @@ __all__ = [
     "SidebarAgent",
     "SidebarSession",
     "SidebarTopic",
+    "Skill",
+    "SkillError",
+    "SkillsBridge",
     "StreamChunk",
     "StreamsBridge",
     "ToolPolicy",

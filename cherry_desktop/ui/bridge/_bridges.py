@@ -16,6 +16,7 @@ from cherry_desktop.ui.bridge._providers import ProvidersBridge
 from cherry_desktop.ui.bridge._search import SearchBridge
 from cherry_desktop.ui.bridge._sessions import SessionsBridge
 from cherry_desktop.ui.bridge._settings import SettingsBridge
+from cherry_desktop.ui.bridge._skills import SkillsBridge
 from cherry_desktop.ui.bridge._streams import StreamsBridge
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class Bridges:
     multi_model  `MultiModelBridge`: several models per chat turn
     gateway      `GatewayBridge`: the local API gateway (Settings)
     mcp          `McpBridge`: the user's MCP servers, their status and tools (Settings)
+    skills       `SkillsBridge`: Cherry-managed skills (Settings, the agent dialog)
     """
 
     streams: StreamsBridge
@@ -48,6 +50,7 @@ class Bridges:
     multi_model: MultiModelBridge
     gateway: GatewayBridge
     mcp: McpBridge
+    skills: SkillsBridge
 
     @classmethod
     def from_core(cls, core: CoreServices, parent: QObject | None = None) -> Bridges:
@@ -58,7 +61,7 @@ class Bridges:
                    providers=providers, settings=SettingsBridge(core, parent),
                    search=SearchBridge(core, chats, parent), attachments=AttachmentsBridge(core, parent),
                    multi_model=MultiModelBridge(core, providers, parent), gateway=GatewayBridge(core, parent),
-                   mcp=McpBridge(core, parent))
+                   mcp=McpBridge(core, parent), skills=SkillsBridge(core, parent))
 
     def services_running(self) -> bool:
         """Whether core's stream services run (the app starts them just after the first paint)."""

@@ -87,8 +87,14 @@ class AgentDialog(QDialog):
         self.instructions.setObjectName("agentInstructions")
         self.instructions.setPlaceholderText(self.tr("Optional system prompt"))
         form.addRow(self.tr("Instructions"), self.instructions)
-        self.mcp_list = self._mcp_servers(agent.config.get("mcps") if agent else None)
+        config = agent.config if agent else {}
+        mcp = bridges.mcp
+        self.mcp_list = self._checklist("agentMcpServers", config.get("mcps"), [
+            (c.name, c.id) for c in (mcp.servers() if mcp.available else [])])
         form.addRow(self.tr("MCP servers"), self.mcp_list)
+        self.skill_list = self._checklist("agentSkills", config.get("skills"), [
+            (s.name, s.name) for s in bridges.skills.skills()])
+        form.addRow(self.tr("Skills"), self.skill_list)
         self._form = form
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
@@ -117,22 +123,23 @@ class AgentDialog(QDialog):
         if index >= 0:
             combo.setCurrentIndex(index)
 
-    def _mcp_servers(self, selected: object) -> QListWidget:
-        """The registry's servers, each checkable: the ones this agent uses."""
+    def _checklist(self, name: str, selected: object, choices: list[tuple[str, str]]) -> QListWidget:
+        """(label, id) choices, each checkable: the ones this agent uses (its MCP servers, skills)."""
         chosen = set(selected) if isinstance(selected, list) else set()
         box = QListWidget(self)
-        box.setObjectName("agentMcpServers")
+        box.setObjectName(name)
         box.setMaximumHeight(90)
-        for config in self.bridges.mcp.servers() if self.bridges.mcp.available else []:
-            item = QListWidgetItem(config.name, box)
-            item.setData(Qt.ItemDataRole.UserRole, config.id)
+        for label, key in choices:
+            item = QListWidgetItem(label, box)
+            item.setData(Qt.ItemDataRole.UserRole, key)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if config.id in chosen else Qt.CheckState.Unchecked)
+            item.setCheckState(Qt.CheckState.Checked if key in chosen else Qt.CheckState.Unchecked)
         return box
 
-    def selected_mcp_servers(self) -> list[str]:
-        return [str(self.mcp_list.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(self.mcp_list.count())
-                if self.mcp_list.item(i).checkState() == Qt.CheckState.Checked]
+    @staticmethod
+    def checked(box: QListWidget) -> list[str]:
+        return [str(box.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(box.count())
+                if box.item(i).checkState() == Qt.CheckState.Checked]
 
     def _mode_label(self, mode: str) -> str:
         return permission_mode_label(mode)
@@ -148,6 +155,7 @@ class AgentDialog(QDialog):
             return
         # The descriptor says whether the runtime takes MCP servers at all.
         self._form.setRowVisible(self.mcp_list, caps.supports_mcp)
+        self._form.setRowVisible(self.skill_list, caps.supports_skills)
         for mode in caps.permission_modes:
             self.permission_combo.addItem(self._mode_label(mode), mode)
         self._select(self.permission_combo, caps.create_defaults.permission_mode)
@@ -203,7 +211,8 @@ class AgentDialog(QDialog):
             "model": self.model_combo.currentData(),
             "workspace": self.workspace_edit.text().strip(),
             "instructions": self.instructions.toPlainText(),
-            "mcps": self.selected_mcp_servers(),
+            "mcps": self.checked(self.mcp_list),
+            "skills": self.checked(self.skill_list),
         }
 
     def save(self) -> None:
@@ -271,6 +280,10 @@ class SettingsDialog(QDialog):
 
         self.mcp = McpSettingsPanel(bridges.mcp, self)
         self.tabs.addTab(self.mcp, self.tr("MCP servers"))
+        from cherry_desktop.ui.dialogs._skills_settings import SkillsSettingsPanel
+
+        self.skills = SkillsSettingsPanel(bridges.skills, self)
+        self.tabs.addTab(self.skills, self.tr("Skills"))
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         self.error_label.setWordWrap(True)

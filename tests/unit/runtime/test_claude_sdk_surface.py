@@ -63,7 +63,7 @@ LAUNCHES = [
     CliLaunch(cwd="/tmp", model="claude-x", permission_mode="default", disabled_tools=(),
               prompt=AgentRuntimePrompt(base=None, append="policy"), resume=None,
               tool_servers=(ToolServer("time", (McpToolSpec("get_current_time"),), _no_call),
-                            ToolServer("cherry-tools", (), _no_call))),
+                            ToolServer("cherry-tools", (), _no_call)), plugin_dirs=("/data/plugin",)),
 ]
 
 
@@ -78,6 +78,7 @@ def test_the_cli_command_is_the_one_the_sdk_transport_builds(launch: CliLaunch) 
         resume=launch.resume, include_partial_messages=True, setting_sources=["project"], strict_mcp_config=True,
         mcp_servers={s.key: {"type": "sdk", "name": s.key, "instance": None}  # type: ignore[typeddict-item]
                      for s in launch.tool_servers},
+        plugins=[{"type": "local", "path": p} for p in launch.plugin_dirs],
         # What the SDK's `ClaudeSDKClient.connect` sets when a `can_use_tool` callback is given.
         permission_prompt_tool_name="stdio")
     sdk_transport = SubprocessCLITransport(prompt="", options=options)

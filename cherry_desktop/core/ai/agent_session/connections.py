@@ -24,7 +24,7 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeValidationError,
 )
 from cherry_desktop.core.data.records import ProviderRecord
-from cherry_desktop.core.mcp.toolset import AgentToolProvider, AgentToolset, agent_server_ids
+from cherry_desktop.core.mcp.toolset import AgentToolProvider, AgentToolset, agent_server_ids, agent_skill_names
 from cherry_desktop.core.storage.credentials import provider_key_name
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,8 @@ def reconcile_input(context: RuntimeSessionContext) -> ReconcileInput:
     agent = context.agent
     return ReconcileInput(permission_mode=permission_mode(agent.permission_mode),
                           disabled_tools=frozenset(agent.disabled_tools), model_id=context.model_id,
-                          mcp_servers=tuple(sorted(agent_server_ids(agent.config))))
+                          mcp_servers=tuple(sorted(agent_server_ids(agent.config))),
+                          skills=tuple(sorted(agent_skill_names(agent.config))))
 
 
 def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | None, credentials: KeyReader | None,
@@ -117,10 +118,10 @@ def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | N
 def agent_toolset(context: RuntimeSessionContext, provider: AgentToolProvider | None) -> AgentToolset | None:
     """The session's toolset from `provider` (None: the runtime takes no tools of Cherry's)."""
     caps = get_capabilities(context.agent.type)
-    if provider is None or caps is None or not caps.supports_mcp:
+    if provider is None or caps is None or not (caps.supports_mcp or caps.supports_skills):
         return None
     return provider.toolset(agent_config=context.agent.config, agent_data_dir=context.agent_data_dir,
-                            workspace=context.workspace_path)
+                            workspace=context.workspace_path, tools=caps.supports_mcp, skills=caps.supports_skills)
 
 
 async def close_connection(session_id: str, conn: AgentRuntimeConnection) -> None:

@@ -171,7 +171,8 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         supports_steer=True,
         # No relay of Cherry's tools and the MCP servers into pi yet (an inline extension, #24).
         supports_mcp=False,
-        supports_skills=False,
+        # The agent's enabled Cherry skills, as explicit `--skill <path>` (under --no-skills).
+        supports_skills=True,
         # pi's slash commands are its TUI's; in RPC mode a "/compact" prompt would reach the
         # model as text (compaction is an RPC command the driver could map later).
         slash_commands=(),

@@ -213,8 +213,10 @@ class ReconcileInput:
     disabled_tools: frozenset[str]
     model_id: str | None
     signature: str = ""
-    #: The registry servers the agent selected (spawn-frozen: a change rebuilds after the turn).
+    #: The registry servers and the skills the agent selected (spawn-frozen: a change rebuilds
+    #: after the turn).
     mcp_servers: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,8 @@ class CliLaunch:
     #: In-process servers (the SDK's ``sdk`` MCP configs) relaying to Cherry's tools: the CLI
     #: spawns no MCP server of its own, and loads none from the user's or workspace's config.
     tool_servers: tuple[ToolServer, ...] = ()
+    #: Local plugin folders (the agent's enabled skills: `skills_plugin`).
+    plugin_dirs: tuple[str, ...] = ()
 
 
 def mcp_config_json(servers: tuple[ToolServer, ...]) -> str:
@@ -94,7 +96,7 @@ def cli_arguments(launch: CliLaunch) -> list[str]:
     """The CLI's arguments (after its path) for `launch`: the SDK transport's flags for the same
     options (``system_prompt``, ``disallowed_tools``, ``model``, ``can_use_tool``,
     ``permission_mode``, ``resume``, ``mcp_servers``, ``include_partial_messages``,
-    ``strict_mcp_config``, ``setting_sources``)."""
+    ``strict_mcp_config``, ``setting_sources``, ``plugins``)."""
     args = ["--output-format", "stream-json", "--verbose"]
     prompt = launch.prompt
     if prompt.base is None:
@@ -120,6 +122,8 @@ def cli_arguments(launch: CliLaunch) -> list[str]:
     args.append("--strict-mcp-config")
     # Workspace CLAUDE.md / .claude settings the user vouched for by picking the workspace.
     args.append("--setting-sources=project")
+    for plugin in launch.plugin_dirs:
+        args += ["--plugin-dir", plugin]
     # Streaming input on stdin: the SDK's control protocol (hooks, permission prompts).
     args += ["--input-format", "stream-json"]
     return args

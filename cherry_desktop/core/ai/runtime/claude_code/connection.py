@@ -341,8 +341,8 @@ class ClaudeCodeConnection:
                 return "invalid"
             if input.model_id is not None and sdk_model_name(input.model_id) != self._model:
                 return "rebuild"
-            if input.mcp_servers != self._request.mcp_servers:
-                return "rebuild"  # the CLI's MCP servers are spawn-frozen
+            if (input.mcp_servers, input.skills) != (self._request.mcp_servers, self._request.skills):
+                return "rebuild"  # the CLI's MCP servers and skills plugin are spawn-frozen
             result: ReconcileResult = "current"
             if input.permission_mode == "bypassPermissions" and self._request.permission_mode != "bypassPermissions":
                 # The CLI refuses bypass unless launched with it: a spawn-frozen difference.

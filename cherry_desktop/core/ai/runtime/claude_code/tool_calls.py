@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
+from cherry_desktop.core.ai.runtime.claude_code.skills_plugin import plugin_skill_names
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
 from cherry_desktop.core.ai.runtime.types import (
     DENIED_MESSAGE,
@@ -35,13 +36,17 @@ from cherry_desktop.core.ai.runtime.types import (
     ToolApprovalRequestEvent,
     wrap_steer_reminder,
 )
-from cherry_desktop.core.mcp.policy import Verdict
+from cherry_desktop.core.mcp.policy import SKILL_TOOL, Verdict
 from cherry_desktop.core.mcp.toolset import AgentToolset
 from cherry_desktop.core.messages.json_value import JsonObject
 
 if TYPE_CHECKING:
     from claude_agent_sdk import PermissionResult, ToolPermissionContext
     from claude_agent_sdk.types import PreToolUseHookSpecificOutput, SyncHookJSONOutput
+
+
+#: What the model reads when it asks for a skill the agent does not have enabled in Cherry.
+SKILL_REFUSED = "Only the skills enabled for this agent in Cherry can be loaded."
 
 
 class BrokerOwner(Protocol):
@@ -64,7 +69,8 @@ class ToolCallBroker:
         self._outlet = outlet
         #: Read live by the hooks: a reconcile changes it in place.
         self.disabled_tools: set[str] = set(disabled_tools)
-        self.policy = (tools or AgentToolset()).policy(self.disabled_tools)
+        tools = tools or AgentToolset()
+        self.policy = tools.policy(self.disabled_tools, plugin_skill_names(tools.skills))
         # Tools the user chose to always allow in this session (its approval card; the driver
         # seeds it with the session's saved grants). Not in plan mode, never a disabled tool.
         self.always_allowed_tools: set[str] = set()
@@ -124,11 +130,13 @@ class ToolCallBroker:
 
     async def on_pre_tool_use(self, data: Mapping[str, object], tool_use_id: str | None) -> SyncHookJSONOutput:
         tool_name = str(data.get("tool_name", ""))
-        verdict = self.policy.verdict(tool_name, self._owner.permission_mode)
+        tool_input = data.get("tool_input")
+        verdict = self.policy.verdict(tool_name, self._owner.permission_mode,
+                                      tool_input if isinstance(tool_input, dict) else None)
         specific: PreToolUseHookSpecificOutput = {"hookEventName": "PreToolUse"}
         if verdict is Verdict.DENY:
             specific["permissionDecision"] = "deny"
-            specific["permissionDecisionReason"] = DISABLED_MESSAGE
+            specific["permissionDecisionReason"] = SKILL_REFUSED if tool_name == SKILL_TOOL else DISABLED_MESSAGE
             return {"hookSpecificOutput": specific}
         if verdict is Verdict.ALLOW:
             specific["permissionDecision"] = "allow"
@@ -154,7 +162,7 @@ class ToolCallBroker:
         from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
 
         tool_call_id = context.tool_use_id or str(uuid.uuid4())
-        verdict = self.policy.verdict(tool_name, self._owner.permission_mode)
+        verdict = self.policy.verdict(tool_name, self._owner.permission_mode, tool_input)
         if verdict is Verdict.DENY:
             self.denied_tool_ids.add(tool_call_id)
             return PermissionResultDeny(message=DISABLED_MESSAGE)
