@@ -95,6 +95,14 @@
         <source>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</source>
         <translation>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</translation>
     </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP servers</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>Skills</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -897,6 +905,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Backups</source>
         <translation>Backups</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP servers</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>Skills</translation>
     </message>
 </context>
 <context>
@@ -2196,6 +2212,238 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>you changed it since: your edit will be replaced</translation>
+    </message>
+</context>
+<context>
+    <name>ToolView</name>
+    <message>
+        <source>%1 (MCP server %2)</source>
+        <translation>%1 (MCP server %2)</translation>
+    </message>
+</context>
+<context>
+    <name>McpSettingsPanel</name>
+    <message>
+        <source>Add</source>
+        <translation>Add</translation>
+    </message>
+    <message>
+        <source>Allow without asking</source>
+        <translation>Allow without asking</translation>
+    </message>
+    <message>
+        <source>Another server already has this name.</source>
+        <translation>Another server already has this name.</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>Approval</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>Arguments</translation>
+    </message>
+    <message>
+        <source>Ask (follows the permission mode)</source>
+        <translation>Ask (follows the permission mode)</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Command</translation>
+    </message>
+    <message>
+        <source>Command (stdio)</source>
+        <translation>Command (stdio)</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Connecting…</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>Enabled</translation>
+    </message>
+    <message>
+        <source>Enter the command that starts the server.</source>
+        <translation>Enter the command that starts the server.</translation>
+    </message>
+    <message>
+        <source>Enter the server's http:// or https:// URL.</source>
+        <translation>Enter the server's http:// or https:// URL.</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Environment</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Failed</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Failed: %1</translation>
+    </message>
+    <message>
+        <source>Give the server a name.</source>
+        <translation>Give the server a name.</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>Headers</translation>
+    </message>
+    <message>
+        <source>MCP servers are available once Cherry has started.</source>
+        <translation>MCP servers are available once Cherry has started.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Never run</source>
+        <translation>Never run</translation>
+    </message>
+    <message>
+        <source>No system keyring is available to keep the values.</source>
+        <translation>No system keyring is available to keep the values.</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Off</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>On</translation>
+    </message>
+    <message>
+        <source>Ready: %1 tools</source>
+        <translation>Ready: %1 tools</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <source>SSE</source>
+        <translation>SSE</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Save</translation>
+    </message>
+    <message>
+        <source>Streamable HTTP</source>
+        <translation>Streamable HTTP</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Test connection</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>Testing…</translation>
+    </message>
+    <message>
+        <source>The test connected: %1 tools</source>
+        <translation>The test connected: %1 tools</translation>
+    </message>
+    <message>
+        <source>The test failed: %1</source>
+        <translation>The test failed: %1</translation>
+    </message>
+    <message>
+        <source>This server cannot be saved: %1</source>
+        <translation>This server cannot be saved: %1</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Tool</translation>
+    </message>
+    <message>
+        <source>Tools ask</source>
+        <translation>Tools ask</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Values are kept in the system keyring. A stored value is not shown: leave it empty to keep it.</source>
+        <translation>Values are kept in the system keyring. A stored value is not shown: leave it empty to keep it.</translation>
+    </message>
+    <message>
+        <source>Working folder</source>
+        <translation>Working folder</translation>
+    </message>
+</context>
+<context>
+    <name>ArtifactsCard</name>
+    <message>
+        <source>Deliverables (%1)</source>
+        <translation>Deliverables (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsSettingsPanel</name>
+    <message>
+        <source>A skill with this name is already there.</source>
+        <translation>A skill with this name is already there.</translation>
+    </message>
+    <message>
+        <source>Choose a skill folder</source>
+        <translation>Choose a skill folder</translation>
+    </message>
+    <message>
+        <source>Choose a skill zip</source>
+        <translation>Choose a skill zip</translation>
+    </message>
+    <message>
+        <source>Import folder…</source>
+        <translation>Import folder…</translation>
+    </message>
+    <message>
+        <source>Import zip…</source>
+        <translation>Import zip…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <source>Skills an agent can use once you enable them in its dialog. A skill is a folder with a SKILL.md.</source>
+        <translation>Skills an agent can use once you enable them in its dialog. A skill is a folder with a SKILL.md.</translation>
+    </message>
+    <message>
+        <source>The skill cannot be imported: %1</source>
+        <translation>The skill cannot be imported: %1</translation>
+    </message>
+    <message>
+        <source>The skill's name may hold only letters, digits, '.', '_' and '-'.</source>
+        <translation>The skill's name may hold only letters, digits, '.', '_' and '-'.</translation>
+    </message>
+    <message>
+        <source>The zip holds a path outside its folder or a link: not imported.</source>
+        <translation>The zip holds a path outside its folder or a link: not imported.</translation>
+    </message>
+    <message>
+        <source>The zip is too large.</source>
+        <translation>The zip is too large.</translation>
+    </message>
+    <message>
+        <source>There is no SKILL.md in it.</source>
+        <translation>There is no SKILL.md in it.</translation>
+    </message>
+    <message>
+        <source>This is not a zip file.</source>
+        <translation>This is not a zip file.</translation>
+    </message>
+    <message>
+        <source>Zip files (*.zip)</source>
+        <translation>Zip files (*.zip)</translation>
     </message>
 </context>
 </TS>

@@ -95,6 +95,14 @@
         <source>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</source>
         <translation>%1 通过 Cherry 的 API 网关访问此模型（设置 › API 网关）。</translation>
     </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -896,6 +904,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Backups</source>
         <translation>备份</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
     </message>
 </context>
 <context>
@@ -2195,6 +2211,238 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>你之后更改过它：你的修改将被替换</translation>
+    </message>
+</context>
+<context>
+    <name>ToolView</name>
+    <message>
+        <source>%1 (MCP server %2)</source>
+        <translation>%1（MCP 服务器 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>McpSettingsPanel</name>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Allow without asking</source>
+        <translation>直接允许，不再询问</translation>
+    </message>
+    <message>
+        <source>Another server already has this name.</source>
+        <translation>已有另一个服务器使用此名称。</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>审批</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Ask (follows the permission mode)</source>
+        <translation>询问（遵循权限模式）</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Command (stdio)</source>
+        <translation>命令（stdio）</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <source>Enter the command that starts the server.</source>
+        <translation>请输入启动服务器的命令。</translation>
+    </message>
+    <message>
+        <source>Enter the server's http:// or https:// URL.</source>
+        <translation>请输入服务器的 http:// 或 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Give the server a name.</source>
+        <translation>请为服务器命名。</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>请求头</translation>
+    </message>
+    <message>
+        <source>MCP servers are available once Cherry has started.</source>
+        <translation>Cherry 启动完成后即可使用 MCP 服务器。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Never run</source>
+        <translation>从不运行</translation>
+    </message>
+    <message>
+        <source>No system keyring is available to keep the values.</source>
+        <translation>没有可用的系统钥匙串来保存这些值。</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <source>Ready: %1 tools</source>
+        <translation>就绪：%1 个工具</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>SSE</source>
+        <translation>SSE</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Streamable HTTP</source>
+        <translation>Streamable HTTP</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>The test connected: %1 tools</source>
+        <translation>测试连接成功：%1 个工具</translation>
+    </message>
+    <message>
+        <source>The test failed: %1</source>
+        <translation>测试失败：%1</translation>
+    </message>
+    <message>
+        <source>This server cannot be saved: %1</source>
+        <translation>无法保存此服务器：%1</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Tools ask</source>
+        <translation>工具审批</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Values are kept in the system keyring. A stored value is not shown: leave it empty to keep it.</source>
+        <translation>这些值保存在系统钥匙串中。已保存的值不会显示：留空即保留原值。</translation>
+    </message>
+    <message>
+        <source>Working folder</source>
+        <translation>工作目录</translation>
+    </message>
+</context>
+<context>
+    <name>ArtifactsCard</name>
+    <message>
+        <source>Deliverables (%1)</source>
+        <translation>交付文件（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsSettingsPanel</name>
+    <message>
+        <source>A skill with this name is already there.</source>
+        <translation>已有同名的技能。</translation>
+    </message>
+    <message>
+        <source>Choose a skill folder</source>
+        <translation>选择技能文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a skill zip</source>
+        <translation>选择技能 zip 文件</translation>
+    </message>
+    <message>
+        <source>Import folder…</source>
+        <translation>导入文件夹…</translation>
+    </message>
+    <message>
+        <source>Import zip…</source>
+        <translation>导入 zip…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Skills an agent can use once you enable them in its dialog. A skill is a folder with a SKILL.md.</source>
+        <translation>在智能体对话框中启用后，智能体即可使用这些技能。技能是一个包含 SKILL.md 的文件夹。</translation>
+    </message>
+    <message>
+        <source>The skill cannot be imported: %1</source>
+        <translation>无法导入技能：%1</translation>
+    </message>
+    <message>
+        <source>The skill's name may hold only letters, digits, '.', '_' and '-'.</source>
+        <translation>技能名称只能包含字母、数字、“.”、“_”和“-”。</translation>
+    </message>
+    <message>
+        <source>The zip holds a path outside its folder or a link: not imported.</source>
+        <translation>该 zip 含有指向其文件夹之外的路径或链接：未导入。</translation>
+    </message>
+    <message>
+        <source>The zip is too large.</source>
+        <translation>该 zip 太大。</translation>
+    </message>
+    <message>
+        <source>There is no SKILL.md in it.</source>
+        <translation>其中没有 SKILL.md。</translation>
+    </message>
+    <message>
+        <source>This is not a zip file.</source>
+        <translation>这不是 zip 文件。</translation>
+    </message>
+    <message>
+        <source>Zip files (*.zip)</source>
+        <translation>Zip 文件 (*.zip)</translation>
     </message>
 </context>
 </TS>

@@ -95,6 +95,14 @@
         <source>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</source>
         <translation>%1 透過 Cherry 的 API 閘道存取此模型（設定 › API 閘道）。</translation>
     </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 伺服器</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -896,6 +904,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Backups</source>
         <translation>備份</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 伺服器</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
     </message>
 </context>
 <context>
@@ -2195,6 +2211,238 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>你之後變更過它：你的修改將被取代</translation>
+    </message>
+</context>
+<context>
+    <name>ToolView</name>
+    <message>
+        <source>%1 (MCP server %2)</source>
+        <translation>%1（MCP 伺服器 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>McpSettingsPanel</name>
+    <message>
+        <source>Add</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Allow without asking</source>
+        <translation>直接允許，不再詢問</translation>
+    </message>
+    <message>
+        <source>Another server already has this name.</source>
+        <translation>已有另一個伺服器使用此名稱。</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>審核</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>參數</translation>
+    </message>
+    <message>
+        <source>Ask (follows the permission mode)</source>
+        <translation>詢問（依照權限模式）</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Command (stdio)</source>
+        <translation>指令（stdio）</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在連線…</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>啟用</translation>
+    </message>
+    <message>
+        <source>Enter the command that starts the server.</source>
+        <translation>請輸入啟動伺服器的指令。</translation>
+    </message>
+    <message>
+        <source>Enter the server's http:// or https:// URL.</source>
+        <translation>請輸入伺服器的 http:// 或 https:// 網址。</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>環境變數</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失敗：%1</translation>
+    </message>
+    <message>
+        <source>Give the server a name.</source>
+        <translation>請為伺服器命名。</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>標頭</translation>
+    </message>
+    <message>
+        <source>MCP servers are available once Cherry has started.</source>
+        <translation>Cherry 啟動完成後即可使用 MCP 伺服器。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <source>Never run</source>
+        <translation>永不執行</translation>
+    </message>
+    <message>
+        <source>No system keyring is available to keep the values.</source>
+        <translation>沒有可用的系統鑰匙圈來儲存這些值。</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>已關閉</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>開啟</translation>
+    </message>
+    <message>
+        <source>Ready: %1 tools</source>
+        <translation>就緒：%1 個工具</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>SSE</source>
+        <translation>SSE</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>儲存</translation>
+    </message>
+    <message>
+        <source>Streamable HTTP</source>
+        <translation>Streamable HTTP</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>測試連線</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在測試…</translation>
+    </message>
+    <message>
+        <source>The test connected: %1 tools</source>
+        <translation>測試連線成功：%1 個工具</translation>
+    </message>
+    <message>
+        <source>The test failed: %1</source>
+        <translation>測試失敗：%1</translation>
+    </message>
+    <message>
+        <source>This server cannot be saved: %1</source>
+        <translation>無法儲存此伺服器：%1</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Tools ask</source>
+        <translation>工具審核</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>類型</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>網址</translation>
+    </message>
+    <message>
+        <source>Values are kept in the system keyring. A stored value is not shown: leave it empty to keep it.</source>
+        <translation>這些值儲存在系統鑰匙圈中。已儲存的值不會顯示：留空即保留原值。</translation>
+    </message>
+    <message>
+        <source>Working folder</source>
+        <translation>工作資料夾</translation>
+    </message>
+</context>
+<context>
+    <name>ArtifactsCard</name>
+    <message>
+        <source>Deliverables (%1)</source>
+        <translation>交付檔案（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsSettingsPanel</name>
+    <message>
+        <source>A skill with this name is already there.</source>
+        <translation>已有同名的技能。</translation>
+    </message>
+    <message>
+        <source>Choose a skill folder</source>
+        <translation>選擇技能資料夾</translation>
+    </message>
+    <message>
+        <source>Choose a skill zip</source>
+        <translation>選擇技能 zip 檔</translation>
+    </message>
+    <message>
+        <source>Import folder…</source>
+        <translation>匯入資料夾…</translation>
+    </message>
+    <message>
+        <source>Import zip…</source>
+        <translation>匯入 zip…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Skills an agent can use once you enable them in its dialog. A skill is a folder with a SKILL.md.</source>
+        <translation>在智慧體對話框中啟用後，智慧體即可使用這些技能。技能是一個包含 SKILL.md 的資料夾。</translation>
+    </message>
+    <message>
+        <source>The skill cannot be imported: %1</source>
+        <translation>無法匯入技能：%1</translation>
+    </message>
+    <message>
+        <source>The skill's name may hold only letters, digits, '.', '_' and '-'.</source>
+        <translation>技能名稱只能包含字母、數字、「.」、「_」和「-」。</translation>
+    </message>
+    <message>
+        <source>The zip holds a path outside its folder or a link: not imported.</source>
+        <translation>此 zip 含有指向其資料夾之外的路徑或連結：未匯入。</translation>
+    </message>
+    <message>
+        <source>The zip is too large.</source>
+        <translation>此 zip 太大。</translation>
+    </message>
+    <message>
+        <source>There is no SKILL.md in it.</source>
+        <translation>其中沒有 SKILL.md。</translation>
+    </message>
+    <message>
+        <source>This is not a zip file.</source>
+        <translation>這不是 zip 檔。</translation>
+    </message>
+    <message>
+        <source>Zip files (*.zip)</source>
+        <translation>Zip 檔 (*.zip)</translation>
     </message>
 </context>
 </TS>

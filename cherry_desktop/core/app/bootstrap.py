@@ -24,6 +24,7 @@ from cherry_desktop.core.backup import BackupService, LaunchGate, PromoteResult,
 from cherry_desktop.core.data import DatabaseService, Repositories
 from cherry_desktop.core.data.seed import ProviderSeedService
 from cherry_desktop.core.lifecycle.container import Application, Service
+from cherry_desktop.core.skills import SkillStore
 from cherry_desktop.core.state.shared_cache import SharedCache
 from cherry_desktop.core.storage.credentials import CredentialStore
 from cherry_desktop.core.storage.paths import PathRegistry
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.service import AiService
     from cherry_desktop.core.ai.stream import AiStreamManager, TemporaryChatService
     from cherry_desktop.core.checkpoints import CheckpointService
+    from cherry_desktop.core.mcp.service import McpService
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +64,16 @@ class CoreServices:
     backup: BackupService | None = None
     # What the start found of a staged restore (promoted, rolled back, nothing).
     restore_result: PromoteResult | None = None
+    #: Cherry-managed skills (`Skills/<name>/SKILL.md` under the data folder).
+    skills: SkillStore | None = None
     stream_manager: AiStreamManager = field(init=False)
     ai_service: AiService = field(init=False)
     agent_runtime: AgentSessionRuntimeService = field(init=False)
     temporary_chats: TemporaryChatService = field(init=False)
     topic_naming: TopicNamingService = field(init=False)
     checkpoints: CheckpointService = field(init=False)
+    #: The MCP servers' registry and hub (`McpService`), composed with the stream services.
+    mcp: McpService = field(init=False)
     services_ready: asyncio.Event = field(init=False, default_factory=asyncio.Event)
 
     @property
@@ -140,7 +146,7 @@ def build_core(paths: PathRegistry, *, services: bool = True) -> CoreServices:
     app.register(AttachmentService(attachments))
     core = CoreServices(app=app, paths=paths, repos=repos, shared_cache=shared_cache,
                         credentials=CredentialStore(), settings=SettingsStore(paths.get("app.config")),
-                        attachments=attachments)
+                        attachments=attachments, skills=SkillStore(paths.get("feature.skills")))
     core.backup = BackupService(paths, credentials=core.credentials)
     app.register(core.backup)
     if services:
@@ -179,6 +185,11 @@ def add_stream_services(core: CoreServices) -> None:
     app.register(StreamManagerService(manager, repos))
 
     trace_storage = LocalTraceStorage(paths.get("feature.traces"))
+    from cherry_desktop.core.mcp.service import McpService
+
+    # Before the runtime: started first, stopped after it (its connections relay to the hub).
+    core.mcp = McpService(core.credentials)
+    app.register(core.mcp)
 
     def host_settings() -> HostSettings:
         current = settings.settings
@@ -193,6 +204,12 @@ def add_stream_services(core: CoreServices) -> None:
         driver_deps=RuntimeDriverDeps(paths=paths, repos=repos, credentials=core.credentials,
                                       shared_cache=core.shared_cache),
     )
+    from cherry_desktop.core.ai.runtime.cherry_tools import CHERRY_TOOL_CLASSES, cherry_tools_server
+    from cherry_desktop.core.mcp.toolset import AgentTools
+
+    # Every connection's tools beyond its runtime's own: Cherry's, then the agent's MCP servers.
+    runtime.set_tool_provider(AgentTools(core.mcp.hub, cherry=cherry_tools_server, cherry_classes=CHERRY_TOOL_CLASSES,
+                                         skill_paths=core.skills.paths_for if core.skills else None))
     app.register(runtime)
     checkpoints.is_busy = runtime.is_session_busy
     core.checkpoints = checkpoints

@@ -111,10 +111,22 @@ def _m10_topic_settings(db: pw.SqliteDatabase) -> None:
         db.execute_sql('ALTER TABLE "topic" ADD COLUMN "settings" TEXT NOT NULL DEFAULT \'{}\'')
 
 
+def _m11_mcp_servers(db: pw.SqliteDatabase) -> None:
+    """The user's MCP servers (`mcp_server`; their secrets live in the keyring). A file created
+    at this build's migration 1 already has the table."""
+    db.execute_sql(
+        'CREATE TABLE IF NOT EXISTS "mcp_server" ("id" VARCHAR(255) NOT NULL PRIMARY KEY, '
+        '"name" VARCHAR(255) NOT NULL, "type" VARCHAR(255) NOT NULL, "command" TEXT NOT NULL, '
+        '"args" TEXT NOT NULL, "cwd" TEXT NOT NULL, "url" TEXT NOT NULL, "env_names" TEXT NOT NULL, '
+        '"header_names" TEXT NOT NULL, "enabled" INTEGER NOT NULL, "default_policy" VARCHAR(255) NOT NULL, '
+        '"tools" TEXT NOT NULL, "created_at" INTEGER NOT NULL, "updated_at" INTEGER NOT NULL)')
+
+
 # Append only; never edit a released migration.
 MIGRATIONS: list[Callable[[pw.SqliteDatabase], None]] = [
     _m1_initial, _m2_app_meta, _m3_config_version, _m4_session_message_indexes, _m5_drop_config_version,
     _m6_search_index, _m7_name_source, _m8_model_pricing, _m9_session_settings, _m10_topic_settings,
+    _m11_mcp_servers,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -278,6 +278,30 @@ class UsageRecord(BaseModel):
     created_at = pw.BigIntegerField(default=now_ms)
 
 
+class McpServer(BaseModel):
+    """A user's MCP server (migration 11). Secret values of its env and headers live in the
+    keyring (`core.mcp.registry`); this row names them only."""
+
+    id = pw.CharField(primary_key=True, default=new_uuid)
+    name = pw.CharField()
+    # "stdio" | "http" (Streamable HTTP) | "sse"
+    type = pw.CharField(default="stdio")
+    command = pw.TextField(default="")
+    args = pw.TextField(default="[]")
+    cwd = pw.TextField(default="")
+    url = pw.TextField(default="")
+    # JSON lists: the names of the env variables / headers whose values are in the keyring.
+    env_names = pw.TextField(default="[]")
+    header_names = pw.TextField(default="[]")
+    enabled = pw.BooleanField(default=True)
+    # "ask" | "allow" | "deny": the approval of a tool with no choice of its own.
+    default_policy = pw.CharField(default="ask")
+    # JSON object: tool name -> {"enabled": bool, "policy": "ask" | "allow" | "deny"}.
+    tools = pw.TextField(default="{}")
+    created_at = pw.BigIntegerField(default=now_ms)
+    updated_at = pw.BigIntegerField(default=now_ms)
+
+
 class AppMeta(BaseModel):
     """Small facts about this database (e.g. that first-run defaults were already created)."""
 
@@ -296,4 +320,5 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Topic,
     Message,
     UsageRecord,
+    McpServer,
 )

@@ -92,6 +92,8 @@ def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path
         "feature.checkpoints": data / "checkpoints",
         # Git worktrees of sessions that run on their own branch.
         "feature.worktrees": data / "worktrees",
+        # Cherry-managed skills (`Skills/<name>/SKILL.md`, `core.skills`).
+        "feature.skills": data / "Skills",
     }
 
 

@@ -12,6 +12,18 @@ from typing import TYPE_CHECKING
 
 from cherry_desktop.core.checkpoints import CheckpointError, CheckpointFault
 from cherry_desktop.core.data.sibling_groups import SiblingChoiceError
+from cherry_desktop.core.mcp import (
+    McpConfigError,
+    McpConnectError,
+    McpSecrets,
+    McpServerConfig,
+    McpToolSpec,
+    McpTransport,
+    ServerState,
+    ServerStatus,
+    ToolPolicy,
+)
+from cherry_desktop.core.skills import Skill, SkillError
 from cherry_desktop.ui.bridge._attachments import (
     AttachmentCandidate,
     AttachmentError,
@@ -43,11 +55,13 @@ from cherry_desktop.ui.bridge._chats import ChatsBridge
 from cherry_desktop.ui.bridge._checkpoints import CheckpointsBridge
 from cherry_desktop.ui.bridge._gateway import GatewayBridge
 from cherry_desktop.ui.bridge._listener import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
+from cherry_desktop.ui.bridge._mcp import McpBridge, parse_pairs
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
 from cherry_desktop.ui.bridge._providers import ProviderCheckFailedError, ProvidersBridge
 from cherry_desktop.ui.bridge._search import SearchBridge, SearchEntry
 from cherry_desktop.ui.bridge._sessions import SessionsBridge
 from cherry_desktop.ui.bridge._settings import SettingsBridge
+from cherry_desktop.ui.bridge._skills import SkillsBridge
 from cherry_desktop.ui.bridge._streams import StreamsBridge, TranslationRefusedError
 from cherry_desktop.ui.bridge._topic_status import TopicStatusView
 from cherry_desktop.ui.bridge._types import (
@@ -96,6 +110,13 @@ __all__ = [
     "CheckpointFault",
     "CheckpointsBridge",
     "GatewayBridge",
+    "McpBridge",
+    "McpConfigError",
+    "McpConnectError",
+    "McpSecrets",
+    "McpServerConfig",
+    "McpToolSpec",
+    "McpTransport",
     "MultiModelBridge",
     "PromoteResult",
     "ProviderCheckFailedError",
@@ -106,15 +127,21 @@ __all__ = [
     "QueuedFollowUp",
     "SearchBridge",
     "SearchEntry",
+    "ServerState",
+    "ServerStatus",
     "SessionsBridge",
     "SettingsBridge",
     "SiblingChoiceError",
     "SidebarAgent",
     "SidebarSession",
     "SidebarTopic",
+    "Skill",
+    "SkillError",
+    "SkillsBridge",
     "StagedRestore",
     "StreamChunk",
     "StreamsBridge",
+    "ToolPolicy",
     "TopicStatusView",
     "TranslationRefusedError",
     "UsageSums",
@@ -123,6 +150,7 @@ __all__ = [
     "is_backup_request",
     "is_image_type",
     "next_frame_delay_ms",
+    "parse_pairs",
     "session_always_allowed_key",
     "topic_continuation_key",
     "topic_extra_models_key",

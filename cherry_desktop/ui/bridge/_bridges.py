@@ -12,11 +12,13 @@ from cherry_desktop.ui.bridge._backup import BackupBridge
 from cherry_desktop.ui.bridge._chats import ChatsBridge
 from cherry_desktop.ui.bridge._checkpoints import CheckpointsBridge
 from cherry_desktop.ui.bridge._gateway import GatewayBridge
+from cherry_desktop.ui.bridge._mcp import McpBridge
 from cherry_desktop.ui.bridge._multi_model import MultiModelBridge
 from cherry_desktop.ui.bridge._providers import ProvidersBridge
 from cherry_desktop.ui.bridge._search import SearchBridge
 from cherry_desktop.ui.bridge._sessions import SessionsBridge
 from cherry_desktop.ui.bridge._settings import SettingsBridge
+from cherry_desktop.ui.bridge._skills import SkillsBridge
 from cherry_desktop.ui.bridge._streams import StreamsBridge
 
 if TYPE_CHECKING:
@@ -38,6 +40,8 @@ class Bridges:
     gateway      `GatewayBridge`: the local API gateway (Settings)
     backup       `BackupBridge`: backups, restores (File menu, `cherry-desktop backup`)
     checkpoints  `CheckpointsBridge`: a turn's changed files, rewinding an agent session's workspace
+    mcp          `McpBridge`: the user's MCP servers, their status and tools (Settings)
+    skills       `SkillsBridge`: Cherry-managed skills (Settings, the agent dialog)
     """
 
     streams: StreamsBridge
@@ -51,6 +55,8 @@ class Bridges:
     gateway: GatewayBridge
     backup: BackupBridge
     checkpoints: CheckpointsBridge
+    mcp: McpBridge
+    skills: SkillsBridge
 
     @classmethod
     def from_core(cls, core: CoreServices, parent: QObject | None = None) -> Bridges:
@@ -62,7 +68,8 @@ class Bridges:
                    search=SearchBridge(core, chats, parent), attachments=AttachmentsBridge(core, parent),
                    multi_model=MultiModelBridge(core, providers, parent), gateway=GatewayBridge(core, parent),
                    backup=BackupBridge(core, parent),
-                   checkpoints=CheckpointsBridge(core, parent))
+                   checkpoints=CheckpointsBridge(core, parent),
+                   mcp=McpBridge(core, parent), skills=SkillsBridge(core, parent))
 
     def services_running(self) -> bool:
         """Whether core's stream services run (the app starts them just after the first paint)."""

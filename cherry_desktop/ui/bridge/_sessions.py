@@ -125,6 +125,10 @@ class SessionsBridge(CoreBridge):
         agents = self._repos.agents
         fields = {"name": values["name"], "permission_mode": values["permission_mode"],
                   "model": values.get("model"), "instructions": values.get("instructions", "")}
+        picks = {key: list(values[key]) for key in ("mcps", "skills") if key in values}
+        if picks:  # the agent's MCP servers and skills, beside what else its config holds
+            current = agents.find_agent(agent_id) if agent_id else None
+            fields["config"] = {**(current.config if current else {}), **picks}
         runtime = self._agent_runtime()
         if agent_id is None:
             agent_id = agents.create_agent(type=values["type"], **fields).id

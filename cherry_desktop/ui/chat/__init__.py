@@ -30,6 +30,7 @@ from cherry_desktop.ui.chat._model_picker import ChatHeader, IssueWords
 from cherry_desktop.ui.chat._sibling_group import SiblingGroupView
 from cherry_desktop.ui.chat._todo_card import (
     TODO_TOOL,
+    ArtifactsCard,
     CompactionDivider,
     PlanCard,
     TodoCard,
@@ -40,6 +41,7 @@ from cherry_desktop.ui.chat._tool_view import (
     ADDED_BG,
     REMOVED_BG,
     diff_html,
+    display_tool_name,
     readable_output,
     tool_diff,
     tool_input_html,
@@ -57,6 +59,7 @@ __all__ = [
     "REMOVED_BG",
     "ROW_SPACING",
     "TODO_TOOL",
+    "ArtifactsCard",
     "AttachmentButton",
     "AttachmentStrip",
     "AttachmentViewer",
@@ -83,6 +86,7 @@ __all__ = [
     "copy_markdown",
     "describe_attachment_error",
     "diff_html",
+    "display_tool_name",
     "error_fields",
     "format_cost",
     "has_math",

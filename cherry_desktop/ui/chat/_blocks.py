@@ -320,7 +320,7 @@ class ToolCard(QFrame):
         }.get(state, state)
 
     def update_fields(self, fields: JsonObject) -> None:
-        from cherry_desktop.ui.chat._tool_view import readable_output, tool_input_html
+        from cherry_desktop.ui.chat._tool_view import display_tool_name, readable_output, tool_input_html
 
         self.fields.update(fields)
         f = self.fields
@@ -331,7 +331,7 @@ class ToolCard(QFrame):
         if isinstance(duration, int | float):
             suffix = f" · {duration:.0f} ms" if duration < 1000 else f" · {duration / 1000:.1f} s"
         name = str(f.get("tool_name") or "?")
-        self.header.setText(f"{name} — {self._state_text(state)}{suffix}")
+        self.header.setText(f"{display_tool_name(name)} — {self._state_text(state)}{suffix}")
         tool_input = f.get("input")
         if tool_input is None:
             tool_input = f.get("input_text")

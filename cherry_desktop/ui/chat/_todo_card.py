@@ -1,12 +1,15 @@
 """Cards for agent tools with a shape of their own: Claude Code's TodoWrite as a live checklist,
-ExitPlanMode's plan as Markdown; and the compaction divider (`data-compaction` parts)."""
+ExitPlanMode's plan as Markdown, Cherry's report_artifacts as the deliverables with each file
+openable; and the compaction divider (`data-compaction` parts)."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import QLocale, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
 from cherry_desktop.ui.chat._blocks import ToolCard
@@ -14,6 +17,7 @@ from cherry_desktop.ui.common import Json, JsonObject
 
 TODO_TOOL = "TodoWrite"
 PLAN_TOOL = "ExitPlanMode"
+ARTIFACTS_TOOL = "mcp__cherry-tools__report_artifacts"
 _MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
 
 
@@ -95,6 +99,58 @@ class PlanCard(ToolCard):
             self.result_label.setVisible(False)
 
 
+def accepted_artifacts(output: Json) -> JsonObject:
+    """What Cherry's report_artifacts answered: {artifacts: [{path, name, description}],
+    rejected, summary}; {} when the output is not its answer."""
+    texts = [str(b.get("text", "")) for b in output if isinstance(b, dict)] if isinstance(output, list) else [
+        output if isinstance(output, str) else ""]
+    for text in texts:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("artifacts"), list):
+            return value
+    return {}
+
+
+class ArtifactsCard(ToolCard):
+    """report_artifacts: the deliverables, each file a link that opens it. Only the files Cherry
+    accepted (inside the workspace or the agent's data folder) are links."""
+
+    def __init__(self, fields: JsonObject, parent: QWidget | None = None) -> None:
+        self.paths: list[str] = []
+        super().__init__(fields, parent)
+        self.setObjectName("artifactsCard")
+        self.input_label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                                 | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.input_label.linkActivated.connect(self.open_artifact)
+
+    def update_fields(self, fields: JsonObject) -> None:
+        super().update_fields(fields)
+        answer = accepted_artifacts(self.fields.get("output"))
+        items = [a for a in answer.get("artifacts", []) if isinstance(a, dict)]
+        self.paths = [str(a.get("path")) for a in items]
+        self.header.setText(self.tr("Deliverables (%1)").replace("%1", str(len(items))))
+        if not answer:
+            return
+        lines = [f"<i>{html.escape(str(answer['summary']))}</i>"] if answer.get("summary") else []
+        for index, item in enumerate(items):
+            description = html.escape(str(item.get("description") or ""))
+            lines.append(f'<a href="artifact:{index}">{html.escape(str(item.get("name")))}</a>'
+                         + (f" — {description}" if description else ""))
+        self.input_label.setTextFormat(Qt.TextFormat.RichText)
+        self.input_label.setText("<br>".join(lines))
+        self.input_label.setVisible(bool(lines))
+        self.result_label.setVisible(self.fields.get("state") != "output-available")
+
+    def open_artifact(self, link: str) -> None:
+        """Open one accepted file with the system's app for it."""
+        _, _, index = link.partition(":")
+        if index.isdigit() and int(index) < len(self.paths):
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self.paths[int(index)]))
+
+
 def make_tool_card(fields: JsonObject) -> ToolCard:
     """The card for a tool part (by its tool name)."""
     name = fields.get("tool_name")
@@ -102,6 +158,8 @@ def make_tool_card(fields: JsonObject) -> ToolCard:
         return TodoCard(fields)
     if name == PLAN_TOOL:
         return PlanCard(fields)
+    if name == ARTIFACTS_TOOL:
+        return ArtifactsCard(fields)
     return ToolCard(fields)
 
 

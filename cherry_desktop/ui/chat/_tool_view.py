@@ -34,6 +34,19 @@ def _text(value: Json) -> str:
         return str(value)
 
 
+def display_tool_name(name: str) -> str:
+    """A tool's name as a card shows it: an MCP tool (``mcp__<server>__<tool>``) names its
+    server; any other tool keeps the runtime's own name."""
+    from PySide6.QtCore import QCoreApplication
+
+    if name.startswith("mcp__"):
+        server, sep, tool = name[len("mcp__"):].partition("__")
+        if sep and server and tool:
+            return QCoreApplication.translate("ToolView", "%1 (MCP server %2)").replace("%1", tool).replace(
+                "%2", server)
+    return name
+
+
 def tool_diff(tool_name: str, tool_input: Json) -> list[str] | None:
     """Unified diff lines of a file-changing tool call, or None for other tools."""
     if tool_name not in DIFF_TOOLS or not isinstance(tool_input, dict):

@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -15,6 +16,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QTabWidget,
@@ -84,6 +87,15 @@ class AgentDialog(QDialog):
         self.instructions.setObjectName("agentInstructions")
         self.instructions.setPlaceholderText(self.tr("Optional system prompt"))
         form.addRow(self.tr("Instructions"), self.instructions)
+        config = agent.config if agent else {}
+        mcp = bridges.mcp
+        self.mcp_list = self._checklist("agentMcpServers", config.get("mcps"), [
+            (c.name, c.id) for c in (mcp.servers() if mcp.available else [])])
+        form.addRow(self.tr("MCP servers"), self.mcp_list)
+        self.skill_list = self._checklist("agentSkills", config.get("skills"), [
+            (s.name, s.name) for s in bridges.skills.skills()])
+        form.addRow(self.tr("Skills"), self.skill_list)
+        self._form = form
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         form.addRow(self.error_label)
@@ -111,6 +123,24 @@ class AgentDialog(QDialog):
         if index >= 0:
             combo.setCurrentIndex(index)
 
+    def _checklist(self, name: str, selected: object, choices: list[tuple[str, str]]) -> QListWidget:
+        """(label, id) choices, each checkable: the ones this agent uses (its MCP servers, skills)."""
+        chosen = set(selected) if isinstance(selected, list) else set()
+        box = QListWidget(self)
+        box.setObjectName(name)
+        box.setMaximumHeight(90)
+        for label, key in choices:
+            item = QListWidgetItem(label, box)
+            item.setData(Qt.ItemDataRole.UserRole, key)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if key in chosen else Qt.CheckState.Unchecked)
+        return box
+
+    @staticmethod
+    def checked(box: QListWidget) -> list[str]:
+        return [str(box.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(box.count())
+                if box.item(i).checkState() == Qt.CheckState.Checked]
+
     def _mode_label(self, mode: str) -> str:
         return permission_mode_label(mode)
 
@@ -123,6 +153,9 @@ class AgentDialog(QDialog):
         self.model_combo.clear()
         if caps is None:
             return
+        # The descriptor says whether the runtime takes MCP servers at all.
+        self._form.setRowVisible(self.mcp_list, caps.supports_mcp)
+        self._form.setRowVisible(self.skill_list, caps.supports_skills)
         for mode in caps.permission_modes:
             self.permission_combo.addItem(self._mode_label(mode), mode)
         self._select(self.permission_combo, caps.create_defaults.permission_mode)
@@ -178,6 +211,8 @@ class AgentDialog(QDialog):
             "model": self.model_combo.currentData(),
             "workspace": self.workspace_edit.text().strip(),
             "instructions": self.instructions.toPlainText(),
+            "mcps": self.checked(self.mcp_list),
+            "skills": self.checked(self.skill_list),
         }
 
     def save(self) -> None:
@@ -245,6 +280,12 @@ class SettingsDialog(QDialog):
 
         self.backups = BackupSettingsPanel(bridges.backup, settings, self)
         self.tabs.addTab(self.backups, self.tr("Backups"))
+        from cherry_desktop.ui.dialogs._mcp_settings import McpSettingsPanel
+        self.mcp = McpSettingsPanel(bridges.mcp, self)
+        self.tabs.addTab(self.mcp, self.tr("MCP servers"))
+        from cherry_desktop.ui.dialogs._skills_settings import SkillsSettingsPanel
+        self.skills = SkillsSettingsPanel(bridges.skills, self)
+        self.tabs.addTab(self.skills, self.tr("Skills"))
         self.error_label = QLabel(self)
         self.error_label.setObjectName("dialogError")
         self.error_label.setWordWrap(True)

@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from cherry_desktop.ui.chat import tool_input_html
+from cherry_desktop.ui.chat import display_tool_name, tool_input_html
 from cherry_desktop.ui.common import JsonObject
 
 # How long an approval that just appeared cannot be decided (mouse or keys). Long enough for
@@ -143,13 +143,13 @@ class ApprovalCard(QFrame):
             self.hint.setText(focus_hint)
             return
         name = str(approval.get("tool_name") or "?")
-        self.title.setText(self.tr("Allow the agent to run %1?").replace("%1", name))
+        self.title.setText(self.tr("Allow the agent to run %1?").replace("%1", display_tool_name(name)))
         self.input_label.setTextFormat(Qt.TextFormat.RichText)
         self.input_label.setText(tool_input_html(name, approval.get("input")))
         self.allow_button.setText(self.tr("Allow"))
         self.deny_button.setText(self.tr("Deny"))
         self.reason.setPlaceholderText(self.tr("Deny with a reason (optional): tell the agent what to do instead"))
-        self.always_button.setText(self.tr("Always allow %1 in this session").replace("%1", name))
+        self.always_button.setText(self.tr("Always allow %1 in this session").replace("%1", display_tool_name(name)))
         self.always_button.setVisible(True)
         self.hint.setText(focus_hint)
 

@@ -22,6 +22,9 @@ from packaging.requirements import Requirement
 from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch, bundled_cli_path, cli_arguments
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import system_prompt_option
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt
+from cherry_desktop.core.mcp import McpToolSpec
+from cherry_desktop.core.mcp.toolset import ToolResult, ToolServer
+from cherry_desktop.core.messages.json_value import JsonObject
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -45,6 +48,10 @@ def test_the_bundled_cli_is_where_the_driver_looks_for_it() -> None:
     assert sdk_transport._find_bundled_cli() == str(ours)
 
 
+async def _no_call(tool: str, arguments: JsonObject) -> ToolResult:
+    return ToolResult.error("not called")
+
+
 LAUNCHES = [
     CliLaunch(cwd="/tmp", model="claude-x", permission_mode="default", disabled_tools=(),
               prompt=AgentRuntimePrompt(base=None, append="policy"), resume=None),
@@ -53,6 +60,10 @@ LAUNCHES = [
               resume="0b9a5c3e-1d2f-4e5a-8b7c-6d5e4f3a2b1c"),
     CliLaunch(cwd=None, model=None, permission_mode="bypassPermissions", disabled_tools=("Task",),
               prompt=AgentRuntimePrompt(base=None, append="x"), resume="-looks-like-a-flag"),
+    CliLaunch(cwd="/tmp", model="claude-x", permission_mode="default", disabled_tools=(),
+              prompt=AgentRuntimePrompt(base=None, append="policy"), resume=None,
+              tool_servers=(ToolServer("time", (McpToolSpec("get_current_time"),), _no_call),
+                            ToolServer("cherry-tools", (), _no_call)), plugin_dirs=("/data/plugin",)),
 ]
 
 
@@ -64,7 +75,10 @@ def test_the_cli_command_is_the_one_the_sdk_transport_builds(launch: CliLaunch) 
     options = ClaudeAgentOptions(
         cwd=launch.cwd, model=launch.model, permission_mode=launch.permission_mode,  # type: ignore[arg-type]
         disallowed_tools=list(launch.disabled_tools), system_prompt=system_prompt_option(launch.prompt),  # type: ignore[arg-type]
-        resume=launch.resume, include_partial_messages=True, setting_sources=["project"],
+        resume=launch.resume, include_partial_messages=True, setting_sources=["project"], strict_mcp_config=True,
+        mcp_servers={s.key: {"type": "sdk", "name": s.key, "instance": None}  # type: ignore[typeddict-item]
+                     for s in launch.tool_servers},
+        plugins=[{"type": "local", "path": p} for p in launch.plugin_dirs],
         # What the SDK's `ClaudeSDKClient.connect` sets when a `can_use_tool` callback is given.
         permission_prompt_tool_name="stdio")
     sdk_transport = SubprocessCLITransport(prompt="", options=options)

@@ -24,6 +24,7 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeValidationError,
 )
 from cherry_desktop.core.data.records import ProviderRecord
+from cherry_desktop.core.mcp.toolset import AgentToolProvider, AgentToolset, agent_server_ids, agent_skill_names
 from cherry_desktop.core.storage.credentials import provider_key_name
 
 log = logging.getLogger(__name__)
@@ -86,13 +87,15 @@ def reconcile_input(context: RuntimeSessionContext) -> ReconcileInput:
     """The connection state the agent's rows ask for now."""
     agent = context.agent
     return ReconcileInput(permission_mode=permission_mode(agent.permission_mode),
-                          disabled_tools=frozenset(agent.disabled_tools), model_id=context.model_id)
+                          disabled_tools=frozenset(agent.disabled_tools), model_id=context.model_id,
+                          mcp_servers=tuple(sorted(agent_server_ids(agent.config))),
+                          skills=tuple(sorted(agent_skill_names(agent.config))))
 
 
 def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | None, credentials: KeyReader | None,
                         get_last_resume_token: Callable[[], str | None], language: str,
                         username: str, always_allowed_tools: Iterable[str] = (),
-                        gateway: GatewayAccess | None = None) -> RuntimeConnectInput:
+                        gateway: GatewayAccess | None = None, tools: AgentToolset | None = None) -> RuntimeConnectInput:
     agent = context.agent
     provider = context.provider
 
@@ -108,8 +111,17 @@ def build_connect_input(context: RuntimeSessionContext, *, resume_token: str | N
         language=language, username=username,
         # A grant never reaches the runtime for a tool the agent disables (`tool_grants.py`).
         always_allowed_tools=frozenset(always_allowed_tools) - frozenset(agent.disabled_tools),
-        gateway=gateway_route(context, gateway),
+        gateway=gateway_route(context, gateway), tools=tools or AgentToolset(),
     )
+
+
+def agent_toolset(context: RuntimeSessionContext, provider: AgentToolProvider | None) -> AgentToolset | None:
+    """The session's toolset from `provider` (None: the runtime takes no tools of Cherry's)."""
+    caps = get_capabilities(context.agent.type)
+    if provider is None or caps is None or not (caps.supports_mcp or caps.supports_skills):
+        return None
+    return provider.toolset(agent_config=context.agent.config, agent_data_dir=context.agent_data_dir,
+                            workspace=context.workspace_path, tools=caps.supports_mcp, skills=caps.supports_skills)
 
 
 async def close_connection(session_id: str, conn: AgentRuntimeConnection) -> None:

@@ -21,7 +21,12 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from cherry_desktop.core.ai.agent_session import sessions_admin, steering, tool_grants, turn_starts
-from cherry_desktop.core.ai.agent_session.connections import GatewayAccess, KeyReader, build_connect_input
+from cherry_desktop.core.ai.agent_session.connections import (
+    GatewayAccess,
+    KeyReader,
+    agent_toolset,
+    build_connect_input,
+)
 from cherry_desktop.core.ai.agent_session.errors import RuntimeMetadataMissingError, UnknownRuntimeTurnError
 from cherry_desktop.core.ai.agent_session.events import UsageBuffer
 from cherry_desktop.core.ai.agent_session.follow_ups import FollowUpMode, FollowUpQueue, FollowUpResult
@@ -44,6 +49,7 @@ from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository, AgentSessionRepository
 from cherry_desktop.core.data.records import PendingTurnRecord
 from cherry_desktop.core.lifecycle.container import Application, Service
+from cherry_desktop.core.mcp.toolset import AgentToolProvider
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
 from cherry_desktop.core.state.shared_cache import SharedCache
 from cherry_desktop.core.state.topics import session_topic_id
@@ -113,6 +119,8 @@ class AgentSessionRuntimeService(Service):
         self._attachments: AttachmentStore | None = None
         # The API gateway, for sessions whose runtime reaches its provider only through it.
         self.gateway: GatewayAccess | None = None
+        # The agents' MCP servers and Cherry's own tools (None: runtimes get only their own).
+        self.tool_provider: AgentToolProvider | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
     async def on_init(self, app: Application) -> None:
@@ -127,6 +135,10 @@ class AgentSessionRuntimeService(Service):
 
     async def on_stop(self) -> None:
         await self.stop()
+
+    def set_tool_provider(self, provider: AgentToolProvider | None) -> None:
+        """Where each connection's toolset comes from (the MCP hub's cache, Cherry's tools)."""
+        self.tool_provider = provider
 
     def set_gateway_access(self, gateway: GatewayAccess | None) -> None:
         """The running API gateway (gateway-owned connections are routed through it)."""
@@ -191,7 +203,8 @@ class AgentSessionRuntimeService(Service):
             context, resume_token=resume_token, credentials=self.credentials,
             get_last_resume_token=lambda: self.repos.session_messages.get_last_runtime_resume_token(session_id),
             language=settings.language, username=settings.username,
-            always_allowed_tools=self.repos.sessions.always_allowed_tools(session_id), gateway=self.gateway)
+            always_allowed_tools=self.repos.sessions.always_allowed_tools(session_id), gateway=self.gateway,
+            tools=agent_toolset(context, self.tool_provider))
 
     # -- the registry -----------------------------------------------------------------------------
     def session(self, session_id: str) -> LiveSession:

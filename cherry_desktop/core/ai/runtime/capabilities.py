@@ -63,8 +63,9 @@ class AgentRuntimeCapabilities:
     # the next issues' tool cards and agent edit dialog read them from here.
     transport: str
     builtin_tools: tuple[BuiltinToolDescriptor, ...]
-    # Not read by the UI yet: the next issues (MCP servers, skills, the composer's slash
-    # commands) read these three.
+    # Whether the runtime takes Cherry's tools and the agent's MCP servers (the host hands them
+    # only then; the agent dialog shows its MCP section only then). The skills and the
+    # composer's slash commands are for later issues.
     supports_mcp: bool = True
     supports_skills: bool = True
     slash_commands: tuple[str, ...] = field(default_factory=tuple)
@@ -168,7 +169,10 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         builtin_tools=PI_BUILTIN_TOOLS,
         # pi's RPC `steer` delivers a steer after the current message or tool.
         supports_steer=True,
-        supports_skills=False,
+        # No relay of Cherry's tools and the MCP servers into pi yet (an inline extension, #24).
+        supports_mcp=False,
+        # The agent's enabled Cherry skills, as explicit `--skill <path>` (under --no-skills).
+        supports_skills=True,
         # pi's slash commands are its TUI's; in RPC mode a "/compact" prompt would reach the
         # model as text (compaction is an RPC command the driver could map later).
         slash_commands=(),

@@ -292,4 +292,6 @@ def build_connection_prompt(input: RuntimeConnectInput, model_name: str | None) 
         model_name=model_name,
         username=input.username,
         language=input.language,
+        # Only a runtime that exposes the tool is told to use it.
+        report_artifacts_tool=REPORT_ARTIFACTS_TOOL if REPORT_ARTIFACTS_TOOL in input.tools.tool_names() else None,
     )

@@ -19,6 +19,7 @@ from cherry_desktop.core.data.records import (
     ProviderRecord,
     WorkspaceRecord,
 )
+from cherry_desktop.core.mcp.toolset import AgentToolset
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk
 from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 
@@ -212,6 +213,10 @@ class ReconcileInput:
     disabled_tools: frozenset[str]
     model_id: str | None
     signature: str = ""
+    #: The registry servers and the skills the agent selected (spawn-frozen: a change rebuilds
+    #: after the turn).
+    mcp_servers: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -273,6 +278,9 @@ class RuntimeConnectInput:
     always_allowed_tools: frozenset[str] = frozenset()
     # Set for a gateway-owned connection (`GatewayRoute`); None: the provider's own endpoint.
     gateway: GatewayRoute | None = None
+    # The agent's tools beyond the runtime's own (its MCP servers, Cherry's tools), read from
+    # the catalog's cache when the input was built; `error` set: the connection fails closed.
+    tools: AgentToolset = field(default_factory=AgentToolset)
 
 
 #: What the model is told when the user denied a tool call (without a reason of their own), and

@@ -15,6 +15,7 @@ CLI it ships), found without importing the SDK. Where the wheel has none, ``clau
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt
+from cherry_desktop.core.mcp.toolset import ToolServer
 
 #: Where the SDK's wheel carries the CLI (``claude_agent_sdk/_bundled/claude``): the one private
 #: layout the app relies on (a test fails when the SDK moves it).
@@ -78,12 +80,23 @@ class CliLaunch:
     api_key: str | None = field(default=None, repr=False)
     #: The SDK's permission callback is set: the CLI asks it over stdio before a tool runs.
     asks_permission: bool = True
+    #: In-process servers (the SDK's ``sdk`` MCP configs) relaying to Cherry's tools: the CLI
+    #: spawns no MCP server of its own, and loads none from the user's or workspace's config.
+    tool_servers: tuple[ToolServer, ...] = ()
+    #: Local plugin folders (the agent's enabled skills: `skills_plugin`).
+    plugin_dirs: tuple[str, ...] = ()
+
+
+def mcp_config_json(servers: tuple[ToolServer, ...]) -> str:
+    """``--mcp-config``'s value: what the SDK's transport passes for ``sdk`` servers."""
+    return json.dumps({"mcpServers": {s.key: {"type": "sdk", "name": s.key} for s in servers}})
 
 
 def cli_arguments(launch: CliLaunch) -> list[str]:
     """The CLI's arguments (after its path) for `launch`: the SDK transport's flags for the same
     options (``system_prompt``, ``disallowed_tools``, ``model``, ``can_use_tool``,
-    ``permission_mode``, ``resume``, ``include_partial_messages``, ``setting_sources``)."""
+    ``permission_mode``, ``resume``, ``mcp_servers``, ``include_partial_messages``,
+    ``strict_mcp_config``, ``setting_sources``, ``plugins``)."""
     args = ["--output-format", "stream-json", "--verbose"]
     prompt = launch.prompt
     if prompt.base is None:
@@ -102,9 +115,15 @@ def cli_arguments(launch: CliLaunch) -> list[str]:
     if launch.resume:
         # The equals form binds the value to the flag even if it started with a dash.
         args.append(f"--resume={launch.resume}")
+    if launch.tool_servers:
+        args += ["--mcp-config", mcp_config_json(launch.tool_servers)]
     args.append("--include-partial-messages")
+    # Only the servers above: never the user's ~/.claude.json or a workspace's .mcp.json.
+    args.append("--strict-mcp-config")
     # Workspace CLAUDE.md / .claude settings the user vouched for by picking the workspace.
     args.append("--setting-sources=project")
+    for plugin in launch.plugin_dirs:
+        args += ["--plugin-dir", plugin]
     # Streaming input on stdin: the SDK's control protocol (hooks, permission prompts).
     args += ["--input-format", "stream-json"]
     return args

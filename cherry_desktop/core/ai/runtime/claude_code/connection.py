@@ -92,7 +92,7 @@ class ClaudeCodeConnection:
         self.event_outlet = EventOutlet()
         self._permission_mode: PermissionMode = request.permission_mode
         self._turn_active = False
-        self._broker = ToolCallBroker(self, self.event_outlet, request.disabled_tools)
+        self._broker = ToolCallBroker(self, self.event_outlet, request.disabled_tools, request.tools)
         self._router = CallbackRouter(self._broker)
         self._client: SdkClient | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -341,6 +341,8 @@ class ClaudeCodeConnection:
                 return "invalid"
             if input.model_id is not None and sdk_model_name(input.model_id) != self._model:
                 return "rebuild"
+            if (input.mcp_servers, input.skills) != (self._request.mcp_servers, self._request.skills):
+                return "rebuild"  # the CLI's MCP servers and skills plugin are spawn-frozen
             result: ReconcileResult = "current"
             if input.permission_mode == "bypassPermissions" and self._request.permission_mode != "bypassPermissions":
                 # The CLI refuses bypass unless launched with it: a spawn-frozen difference.

@@ -69,13 +69,16 @@ class ClaudeCodeProcessManager:
         """A `ClaudeSDKClient` on a CLI started for `launch`, tracked here.
 
         The options carry only what the SDK itself applies over its control protocol (the
-        hooks and the permission callback, sent in ``initialize``); what the CLI is started with
-        is the transport's (`cli_command`)."""
+        hooks and the permission callback, sent in ``initialize``, and the in-process MCP
+        servers it serves); what the CLI is started with is the transport's (`cli_command`)."""
         load_sdk()
         from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient
 
+        from cherry_desktop.core.ai.runtime.claude_code.mcp_relay import sdk_mcp_servers
         from cherry_desktop.core.ai.runtime.claude_code.transport import CliTransport
 
-        options = ClaudeAgentOptions(hooks=router.hooks(), can_use_tool=router.can_use_tool)
+        # The relays' instances: the SDK serves the CLI's `mcp_message` requests with them.
+        options = ClaudeAgentOptions(hooks=router.hooks(), can_use_tool=router.can_use_tool,
+                                     mcp_servers=sdk_mcp_servers(launch.tool_servers))
         transport = CliTransport(launch, children=self, stderr=log_cli_stderr)
         return ClaudeSDKClient(options=options, transport=transport)

@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
+from cherry_desktop.core.ai.runtime.claude_code.skills_plugin import ensure_skills_plugin
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import PermissionMode, RuntimeConnectInput, RuntimeValidationError
 from cherry_desktop.core.data.records import ProviderRecord
+from cherry_desktop.core.mcp.toolset import AgentToolset, agent_server_ids, agent_skill_names
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +128,13 @@ class QueryRequest:
     api_key: str | None = field(default=None, repr=False)
     #: Through Cherry's API gateway: the gateway records usage, the connection reports none.
     gateway_owned: bool = False
+    #: The agent's MCP servers and Cherry's tools (relayed in-process) and their policy.
+    tools: AgentToolset = field(default_factory=AgentToolset)
+    #: The registry servers and skills the agent had selected (a reconcile with others rebuilds).
+    mcp_servers: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
+    #: The plugin folder of the agent's enabled skills (`skills_plugin`).
+    plugin_dirs: tuple[str, ...] = ()
 
     def launch(self, resume: str | None, *, permission_mode: PermissionMode | None = None,
                disabled_tools: Iterable[str] | None = None) -> CliLaunch:
@@ -134,7 +143,8 @@ class QueryRequest:
         return CliLaunch(
             cwd=self.cwd, model=self.model, permission_mode=permission_mode or self.permission_mode,
             disabled_tools=self.disabled_tools if disabled_tools is None else tuple(sorted(disabled_tools)),
-            prompt=self.prompt, resume=resume, env=dict(self.env), api_key=self.api_key)
+            prompt=self.prompt, resume=resume, env=dict(self.env), api_key=self.api_key,
+            tool_servers=self.tools.servers, plugin_dirs=self.plugin_dirs)
 
 
 def query_signature(
@@ -146,6 +156,7 @@ def query_signature(
     disabled_tools: tuple[str, ...],
     prompt: AgentRuntimePrompt,
     cwd: str | None,
+    tools: str = "",
 ) -> str:
     """A digest of everything spawn-frozen (credentials hashed, never stored in clear)."""
     facts = {
@@ -156,6 +167,7 @@ def query_signature(
         "disabled_tools": disabled_tools,
         "prompt": system_prompt_option(prompt),
         "cwd": cwd,
+        "tools": tools,
     }
     return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -163,6 +175,9 @@ def query_signature(
 def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: str | None) -> QueryRequest:
     """Resolve the resume id and every spawn-time fact of a query for this session."""
     ctx = input.context
+    if input.tools.error is not None:
+        # Ambiguous approval and routing: never start a runtime on it.
+        raise RuntimeValidationError("mcp-tools-ambiguous", input.tools.error)
     resume = resolve_resume_token(resume_token, input.get_last_resume_token)
     prompt = build_connection_prompt(input, sdk_model_name(ctx.model_id))
     env = child_env(input)
@@ -170,6 +185,8 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
     cwd = str(ctx.workspace_path) if ctx.workspace_path else None
     model = input.gateway.model if input.gateway is not None else sdk_model_name(ctx.model_id)
     disabled = tuple(sorted(input.disabled_tools))
+    skills = input.tools.skills
+    plugin_dirs = (str(ensure_skills_plugin(skills, ctx.agent_data_dir)),) if skills else ()
     signature = query_signature(
         model=model,
         env=env,
@@ -178,9 +195,13 @@ def build_claude_code_query_request(input: RuntimeConnectInput, resume_token: st
         disabled_tools=disabled,
         prompt=prompt,
         cwd=cwd,
+        tools=input.tools.signature(),
     )
     return QueryRequest(resume, cwd, model, input.permission_mode, disabled, prompt, env, signature, api_key,
-                        gateway_owned=input.gateway is not None)
+                        gateway_owned=input.gateway is not None, tools=input.tools,
+                        mcp_servers=tuple(sorted(agent_server_ids(ctx.agent.config))),
+                        skills=tuple(sorted(agent_skill_names(ctx.agent.config))),
+                        plugin_dirs=plugin_dirs)
 
 
 def log_cli_stderr(line: str) -> None:

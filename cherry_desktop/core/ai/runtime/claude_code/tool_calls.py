@@ -2,11 +2,14 @@
 
 The SDK calls it (through the query's `CallbackRouter`) before and after every tool call:
 
-- the PreToolUse hook refuses a disabled tool (in every permission mode) and injects the
-  steers the host stashed with `redirect` (as ``additionalContext``: the spec's steer path);
-  the injected steers' message ids wait for the post-steer assistant message (`take_boundary`);
-- the permission callback lets an always-allowed tool through (never in plan mode), else emits
-  a `ToolApprovalRequestEvent` and waits for the user's answer (`respond`);
+- the PreToolUse hook applies the one approval policy (`ToolApprovalPolicy`: a disabled or
+  denied tool is refused in every permission mode, a Cherry-safe or allowed one runs, a Cherry
+  tool that always asks is asked about even under bypassPermissions) and injects the steers the
+  host stashed with `redirect` (as ``additionalContext``: the spec's steer path); the injected
+  steers' message ids wait for the post-steer assistant message (`take_boundary`);
+- the permission callback applies the same verdict, lets an always-allowed tool through (never
+  in plan mode), else emits a `ToolApprovalRequestEvent` and waits for the user's answer
+  (`respond`);
 - the post-tool hooks record each call's duration for the tool's output chunk.
 
 The broker owns this per-tool state; the turn and the permission mode are its owner's
@@ -20,6 +23,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
+from cherry_desktop.core.ai.runtime.claude_code.skills_plugin import plugin_skill_names
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
 from cherry_desktop.core.ai.runtime.types import (
     DENIED_MESSAGE,
@@ -32,11 +36,17 @@ from cherry_desktop.core.ai.runtime.types import (
     ToolApprovalRequestEvent,
     wrap_steer_reminder,
 )
+from cherry_desktop.core.mcp.policy import SKILL_TOOL, Verdict
+from cherry_desktop.core.mcp.toolset import AgentToolset
 from cherry_desktop.core.messages.json_value import JsonObject
 
 if TYPE_CHECKING:
     from claude_agent_sdk import PermissionResult, ToolPermissionContext
-    from claude_agent_sdk.types import SyncHookJSONOutput
+    from claude_agent_sdk.types import PreToolUseHookSpecificOutput, SyncHookJSONOutput
+
+
+#: What the model reads when it asks for a skill the agent does not have enabled in Cherry.
+SKILL_REFUSED = "Only the skills enabled for this agent in Cherry can be loaded."
 
 
 class BrokerOwner(Protocol):
@@ -53,11 +63,14 @@ class ToolCallBroker:
     """Disabled tools, approvals, always-allowed grants, steers and tool durations of one
     connection (see the module doc)."""
 
-    def __init__(self, owner: BrokerOwner, outlet: EventOutlet, disabled_tools: Iterable[str]) -> None:
+    def __init__(self, owner: BrokerOwner, outlet: EventOutlet, disabled_tools: Iterable[str],
+                 tools: AgentToolset | None = None) -> None:
         self._owner = owner
         self._outlet = outlet
         #: Read live by the hooks: a reconcile changes it in place.
         self.disabled_tools: set[str] = set(disabled_tools)
+        tools = tools or AgentToolset()
+        self.policy = tools.policy(self.disabled_tools, plugin_skill_names(tools.skills))
         # Tools the user chose to always allow in this session (its approval card; the driver
         # seeds it with the session's saved grants). Not in plan mode, never a disabled tool.
         self.always_allowed_tools: set[str] = set()
@@ -117,17 +130,25 @@ class ToolCallBroker:
 
     async def on_pre_tool_use(self, data: Mapping[str, object], tool_use_id: str | None) -> SyncHookJSONOutput:
         tool_name = str(data.get("tool_name", ""))
-        if tool_name in self.disabled_tools:
-            return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                           "permissionDecisionReason": DISABLED_MESSAGE}}
-        if not self._stashed_steers or not self._owner.turn_active:
-            return {}
-        steers, self._stashed_steers = self._stashed_steers, []
-        self._boundary_ids.extend(message_id for message_id, _ in steers)
-        # Now, before the CLI's next request: the host reserves the continuation row's id.
-        self._outlet.emit(SteerInjectedEvent(message_ids=tuple(message_id for message_id, _ in steers)))
-        text = "\n\n".join(t for _, t in steers)
-        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": wrap_steer_reminder(text)}}
+        tool_input = data.get("tool_input")
+        verdict = self.policy.verdict(tool_name, self._owner.permission_mode,
+                                      tool_input if isinstance(tool_input, dict) else None)
+        specific: PreToolUseHookSpecificOutput = {"hookEventName": "PreToolUse"}
+        if verdict is Verdict.DENY:
+            specific["permissionDecision"] = "deny"
+            specific["permissionDecisionReason"] = SKILL_REFUSED if tool_name == SKILL_TOOL else DISABLED_MESSAGE
+            return {"hookSpecificOutput": specific}
+        if verdict is Verdict.ALLOW:
+            specific["permissionDecision"] = "allow"
+        elif verdict is Verdict.ASK:
+            specific["permissionDecision"] = "ask"
+        if self._stashed_steers and self._owner.turn_active:
+            steers, self._stashed_steers = self._stashed_steers, []
+            self._boundary_ids.extend(message_id for message_id, _ in steers)
+            # Now, before the CLI's next request: the host reserves the continuation row's id.
+            self._outlet.emit(SteerInjectedEvent(message_ids=tuple(message_id for message_id, _ in steers)))
+            specific["additionalContext"] = wrap_steer_reminder("\n\n".join(t for _, t in steers))
+        return {"hookSpecificOutput": specific} if len(specific) > 1 else {}
 
     def on_post_tool_use(self, data: Mapping[str, object], tool_use_id: str | None) -> None:
         duration = data.get("duration_ms")
@@ -141,9 +162,12 @@ class ToolCallBroker:
         from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
 
         tool_call_id = context.tool_use_id or str(uuid.uuid4())
-        if tool_name in self.disabled_tools:
+        verdict = self.policy.verdict(tool_name, self._owner.permission_mode, tool_input)
+        if verdict is Verdict.DENY:
             self.denied_tool_ids.add(tool_call_id)
             return PermissionResultDeny(message=DISABLED_MESSAGE)
+        if verdict is Verdict.ALLOW:
+            return PermissionResultAllow(updated_input=tool_input)
         if tool_name in self.always_allowed_tools and self._owner.permission_mode != "plan":
             return PermissionResultAllow(updated_input=tool_input)
         approval_id = f"approval-{uuid.uuid4().hex}"

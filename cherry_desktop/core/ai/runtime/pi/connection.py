@@ -106,6 +106,7 @@ class PiConnection:
         self._frozen_mode: PermissionMode | None = None
         self._disabled = set(disabled_tools)
         self._spawn_disabled = frozenset(disabled_tools)
+        self._spawn_skills = launch.skills
         self._reconcile_lock = asyncio.Lock()
         self._approvals = PiApprovals(self, launch=launch, write_roots=write_roots, outlet=self.event_outlet,
                                       send=self._send, released=self._tool_released, denied_tool_ids=self._denied)
@@ -368,6 +369,8 @@ class PiConnection:
                 return "rebuild"
             if frozenset(disabled) != self._spawn_disabled:
                 return "rebuild"  # the model still sees the old tool list
+            if input.skills != self._spawn_skills:
+                return "rebuild"  # `--skill` paths are spawn-frozen
             return result
 
     async def close(self) -> None:

@@ -39,6 +39,7 @@ from cherry_desktop.core.ai.runtime.pi.gate import PROVIDER_NAME, write_gate
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
+from cherry_desktop.core.mcp.toolset import agent_skill_names
 
 #: The env var models.json names as the provider's key; it holds `KEY_PLACEHOLDER` only.
 API_KEY_ENV = "CHERRY_PI_API_KEY"
@@ -142,6 +143,8 @@ class PiLaunch:
     signature: str
     #: What the gate is answered when it asks for the provider's key (kept out of reprs/logs).
     api_key: str = field(default="", repr=False)
+    #: The skills the agent had enabled (names; a reconcile with others rebuilds).
+    skills: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,8 @@ def plan_pi_launch(input: RuntimeConnectInput, resume_token: str | None) -> PiLa
     key = _api_key(input)
     signature = hashlib.sha256(json.dumps(
         {"models": config, "tools": tools, "base": base, "append": append, "cwd": str(ctx.workspace_path),
-         "env": input.extra_env, "key": hashlib.sha256(key.encode()).hexdigest(), "resume": resume_token},
+         "env": input.extra_env, "key": hashlib.sha256(key.encode()).hexdigest(), "resume": resume_token,
+         "skills": [str(p) for p in input.tools.skills]},
         sort_keys=True).encode()).hexdigest()
     return PiLaunchPlan(model=model, config=config, tools=tuple(tools), base=base, append=append, api_key=key,
                         resume_token=resume_token, signature=signature)
@@ -212,6 +216,9 @@ def build_pi_launch(
         "--append-system-prompt", str(home / "cherry" / "append.md"),
     ]
     argv += ["--tools", ",".join(tools)] if tools else ["--no-builtin-tools"]
+    for skill in input.tools.skills:
+        # Additive even under --no-skills: exactly the agent's enabled Cherry skills.
+        argv += ["--skill", str(skill)]
     if session_file is not None:
         argv += ["--session", str(session_file)]
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
@@ -219,7 +226,8 @@ def build_pi_launch(
     env.update({"PI_CODING_AGENT_DIR": str(home), "PI_OFFLINE": "1", "PI_TELEMETRY": "0",
                 API_KEY_ENV: KEY_PLACEHOLDER})
     return PiLaunch(argv=argv, env=env, cwd=ctx.workspace_path, home=home, model=model, tools=tuple(tools),
-                    session_file=session_file, signature=signature, api_key=plan.api_key)
+                    session_file=session_file, signature=signature, api_key=plan.api_key,
+                    skills=tuple(sorted(agent_skill_names(ctx.agent.config))))
 
 
 def remove_home(launch: PiLaunch) -> None:
