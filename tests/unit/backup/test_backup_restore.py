@@ -223,9 +223,11 @@ async def test_an_older_schema_is_migrated_at_the_start_that_promotes_it(tmp_pat
     db_file = tmp_path / "older.db"
     db_file.write_bytes(db)
     connection = sqlite3.connect(db_file)
-    # Migration 10 added topic.settings: an archive from before it has no such column.
+    # Migration 10 added topic.settings: an archive from before it (version 9) has no such
+    # column, nor the tables of later migrations.
     connection.execute('ALTER TABLE "topic" DROP COLUMN "settings"')
-    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    connection.execute('DROP TABLE IF EXISTS "mcp_server"')
+    connection.execute("PRAGMA user_version = 9")
     connection.commit()
     connection.close()
     older = tmp_path / "older.cherry-backup"
