@@ -198,6 +198,10 @@
         <source>agent.runtime.pi.tool.bash</source>
         <translation>Run shell commands</translation>
     </message>
+    <message>
+        <source>agent.runtime.acp</source>
+        <translation>ACP agent</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalCard</name>

@@ -198,6 +198,10 @@
         <source>agent.runtime.pi.tool.bash</source>
         <translation>运行 shell 命令</translation>
     </message>
+    <message>
+        <source>agent.runtime.acp</source>
+        <translation>ACP 智能体</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalCard</name>

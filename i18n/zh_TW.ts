@@ -198,6 +198,10 @@
         <source>agent.runtime.pi.tool.bash</source>
         <translation>執行 shell 命令</translation>
     </message>
+    <message>
+        <source>agent.runtime.acp</source>
+        <translation>ACP 智慧代理</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalCard</name>

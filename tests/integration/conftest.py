@@ -11,6 +11,7 @@ import pytest
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
 from cherry_desktop.demo import ScriptedModelServer
+from tests.integration.acp_helpers import ensure_test_agent
 from tests.integration.app_core import AgentType, OpenApp, app_opener
 from tests.integration.pi_helpers import PiHarness, ensure_test_pi
 
@@ -86,4 +87,18 @@ async def open_runtime_app(runtime_under_test: tuple[AgentType, PiInstallation |
     """`open_app` for each runtime in turn: a behaviour the spec asks of every runtime."""
     agent_type, installation = runtime_under_test
     async with app_opener(tmp_path, model_server, agent_type, pi_installation=installation) as opener:
+        yield opener
+
+
+@pytest.fixture(scope="session")
+def claude_acp_root() -> Path:
+    """The install root with the pinned claude-agent-acp (npm-installed on first use)."""
+    return ensure_test_agent("claude-agent-acp")
+
+
+@pytest.fixture
+async def open_acp_app(tmp_path: Path, model_server: ScriptedModelServer,
+                       claude_acp_root: Path) -> AsyncIterator[OpenApp]:
+    """`await open_acp_app()`: the app core with the ACP demo session (Claude Agent over ACP)."""
+    async with app_opener(tmp_path, model_server, "acp", acp_install_root=claude_acp_root) as opener:
         yield opener

@@ -15,7 +15,7 @@ from typing import Literal, get_args
 from cherry_desktop.core.ai.runtime.types import PermissionMode, ToolDescriptor
 from cherry_desktop.core.data.records import ModelRecord, ProviderRecord
 
-AgentType = Literal["claude-code", "pi"]
+AgentType = Literal["claude-code", "pi", "acp"]
 AGENT_TYPES: tuple[str, ...] = get_args(AgentType)
 ToolCategory = Literal["read", "write", "execute", "web", "agent", "plan"]
 
@@ -23,6 +23,7 @@ ToolCategory = Literal["read", "write", "execute", "web", "agent", "plan"]
 # (`provider_metadata["cherry"]["transport"]`); import them from here, never re-declare.
 CLAUDE_CODE_TRANSPORT = "claude-code"
 PI_TRANSPORT = "pi"
+ACP_TRANSPORT = "acp"
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,16 @@ PI_BUILTIN_TOOLS: tuple[BuiltinToolDescriptor, ...] = (
     BuiltinToolDescriptor("bash", "execute", True),
 )
 
+def _acp_model_compatible(provider: ProviderRecord | None, model: ModelRecord) -> bool:
+    # Fail closed: Cherry hands the ACP agent the provider's endpoint (each agent preset reads
+    # it its own way: Anthropic Messages or OpenAI-compatible). An orphan model has no endpoint
+    # and a disabled provider must not run; which dialect the chosen agent speaks is checked by
+    # the driver's `validate_session` (the preset is a per-agent setting, not the type's).
+    if provider is None or not provider.enabled:
+        return False
+    return provider.type in ("anthropic", "openai-compatible")
+
+
 AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
     "claude-code": AgentRuntimeCapabilities(
         type="claude-code",
@@ -171,6 +182,27 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         supports_skills=False,
         # pi's slash commands are its TUI's; in RPC mode a "/compact" prompt would reach the
         # model as text (compaction is an RPC command the driver could map later).
+        slash_commands=(),
+    ),
+    "acp": AgentRuntimeCapabilities(
+        type="acp",
+        label_key="agent.runtime.acp",
+        label="ACP agent",
+        # The agent decides which of its tool calls need consent and asks over
+        # `session/request_permission`; Cherry shows every such ask on its card. No plan or
+        # bypass mode: ACP's modes are the agent's own, not yet mapped (`current_mode_update`).
+        permission_modes=("default",),
+        create_defaults=CreateDefaults(permission_mode="default"),
+        is_model_compatible=_acp_model_compatible,
+        transport=ACP_TRANSPORT,
+        # The agent's tools are its own and unknown to Cherry before it runs them.
+        builtin_tools=(),
+        # ACP has no mid-turn steer: follow-ups queue as the next turn (the spec's fallback).
+        supports_steer=False,
+        # Not wired yet: MCP servers would go to `session/new` as `mcpServers`.
+        supports_mcp=False,
+        supports_skills=False,
+        # An ACP agent announces its commands at run time (`available_commands_update`).
         slash_commands=(),
     ),
 }
