@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
+from typing import Any
 
 from cherry_desktop.core.ai.runtime.acp.install import app_agent, install_preset
 from cherry_desktop.core.ai.runtime.acp.presets import ACP_PRESETS
@@ -27,3 +28,17 @@ def ensure_test_agent(preset_id: str) -> Path:
     if app_agent(root / preset.id, preset) is None:
         asyncio.run(install_preset(preset, root))
     return root
+
+
+def opencode_session(core: Any, base_url: str, workspace: Path) -> str:
+    """An ACP agent running opencode on the demo's OpenAI-compatible provider (the scripted
+    server), with a workspace and a session; returns the session id."""
+    from cherry_desktop.demo.bootstrap import ensure_demo_openai_provider
+
+    model = ensure_demo_openai_provider(core.repos, base_url)
+    workspace.mkdir(parents=True, exist_ok=True)
+    agents = core.repos.agents
+    agent = agents.create_agent(type="acp", name="opencode", model=model, permission_mode="default",
+                                config={"acp_agent": "opencode"})
+    ws = agents.create_workspace(name="oc", path=str(workspace), agent_id=agent.id)
+    return str(core.repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="oc", model=model).id)

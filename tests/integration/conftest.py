@@ -96,6 +96,12 @@ def claude_acp_root() -> Path:
     return ensure_test_agent("claude-agent-acp")
 
 
+@pytest.fixture(scope="session")
+def opencode_root() -> Path:
+    """The install root with the pinned opencode (npm-installed on first use)."""
+    return ensure_test_agent("opencode")
+
+
 @pytest.fixture
 async def open_acp_app(tmp_path: Path, model_server: ScriptedModelServer,
                        claude_acp_root: Path) -> AsyncIterator[OpenApp]:

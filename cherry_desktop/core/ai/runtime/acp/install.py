@@ -45,12 +45,10 @@ def app_agent(prefix: Path, preset: AcpPreset) -> AcpInstallation | None:
         return AcpInstallation(argv=(str(find_node().node), str(entry), *preset.args), source="app",
                                version=preset.version)
     assert preset.native_bin is not None
-    launcher = prefix.absolute() / preset.native_bin
-    if not launcher.exists():
+    binary = prefix.absolute() / preset.native_bin
+    if not binary.exists():
         return None
-    # The launcher is a Node script that execs the platform binary: run it on our Node.
-    return AcpInstallation(argv=(str(find_node().node), str(launcher), *preset.args), source="app",
-                           version=preset.version)
+    return AcpInstallation(argv=(str(binary), *preset.args), source="app", version=preset.version)
 
 
 def find_agent(choice: AgentChoice, prefix_root: Path) -> AcpInstallation:

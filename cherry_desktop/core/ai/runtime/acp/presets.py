@@ -41,7 +41,7 @@ class AcpPreset:
     dialect: Dialect
     #: The command name a matching agent on PATH has.
     path_command: str
-    #: For a package whose launcher execs a platform binary: the binary under the prefix.
+    #: For a package whose bin is a native binary: that binary under the prefix (run as is).
     native_bin: Path | None = None
 
     @property
@@ -57,7 +57,8 @@ CLAUDE_AGENT_ACP = AcpPreset(
 OPENCODE = AcpPreset(
     id="opencode", label="opencode", package="opencode-ai", version="1.18.33",
     entry=None, args=("acp",), dialect="opencode", path_command="opencode",
-    native_bin=Path("node_modules/opencode-ai/bin/opencode"))
+    # npm links the platform package's binary there (its postinstall is not needed).
+    native_bin=Path("node_modules/opencode-ai/bin/opencode.exe"))
 
 ACP_PRESETS: dict[str, AcpPreset] = {p.id: p for p in (CLAUDE_AGENT_ACP, OPENCODE)}
 DEFAULT_PRESET = CLAUDE_AGENT_ACP.id
