@@ -95,6 +95,10 @@
         <source>%1 reaches this model through Cherry's API gateway (Settings, API gateway).</source>
         <translation>%1 透過 Cherry 的 API 閘道存取此模型（設定 › API 閘道）。</translation>
     </message>
+    <message>
+        <source>Agent</source>
+        <translation>代理</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -201,6 +205,14 @@
     <message>
         <source>agent.runtime.acp</source>
         <translation>ACP 智慧代理</translation>
+    </message>
+    <message>
+        <source>agent.runtime.acp.claude-agent-acp</source>
+        <translation>Claude Agent</translation>
+    </message>
+    <message>
+        <source>agent.runtime.acp.opencode</source>
+        <translation>opencode</translation>
     </message>
 </context>
 <context>

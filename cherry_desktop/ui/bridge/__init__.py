@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     # Core's types a widget annotates with, named here for type checking only: their modules
     # load with the stream services, after the first paint (re-exported, `as` themselves).
     from cherry_desktop.core.ai.runtime.capabilities import AgentRuntimeCapabilities as AgentRuntimeCapabilities
+    from cherry_desktop.core.ai.runtime.capabilities import RuntimeVariant as RuntimeVariant
     from cherry_desktop.core.ai.stream.types import DispatchResult as DispatchResult
     from cherry_desktop.core.ai.stream.types import StreamTerminalResult as StreamTerminalResult
     from cherry_desktop.core.data import StoredMessage as StoredMessage

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from cherry_desktop.core.ai.runtime.acp.presets import ACP_PRESETS, PRESET_KEY
 from cherry_desktop.core.ai.runtime.types import PermissionMode, ToolDescriptor
 from cherry_desktop.core.data.records import ModelRecord, ProviderRecord
 
@@ -37,6 +38,26 @@ class BuiltinToolDescriptor:
     name: str
     category: ToolCategory
     requires_approval: bool
+
+
+@dataclass(frozen=True)
+class RuntimeVariant:
+    """One agent a runtime can run (ACP: each known agent), picked per agent in the agent
+    dialog and stored in the agent's ``config[variant_key]``. `provider_types`: the providers
+    whose models it runs (the dialog lists only those)."""
+
+    id: str
+    label_key: str
+    label: str
+    provider_types: tuple[str, ...]
+
+    def runs(self, provider: ProviderRecord | None) -> bool:
+        """Whether this agent runs the models of `provider` (an Anthropic-compatible provider
+        that says so counts as Anthropic)."""
+        if provider is None:
+            return False
+        return provider.type in self.provider_types or (
+            "anthropic" in self.provider_types and provider.settings.get("anthropic_compatible") is True)
 
 
 @dataclass(frozen=True)
@@ -75,6 +96,11 @@ class AgentRuntimeCapabilities:
     # Whether the runtime reaches this (enabled) provider's models only through Cherry's API
     # gateway (a gateway-owned connection: the provider does not speak the runtime's dialect).
     via_gateway: Callable[[ProviderRecord], bool] = field(default=lambda provider: False)
+    # The agents one runtime of this type can run (the dialog's "Agent" choice, the first is
+    # the default), and the agent-config key that stores the choice; () for a runtime that
+    # runs one agent only.
+    variants: tuple[RuntimeVariant, ...] = ()
+    variant_key: str = ""
 
 
 def _claude_code_via_gateway(provider: ProviderRecord) -> bool:
@@ -135,6 +161,12 @@ PI_BUILTIN_TOOLS: tuple[BuiltinToolDescriptor, ...] = (
     BuiltinToolDescriptor("write", "write", True),
     BuiltinToolDescriptor("bash", "execute", True),
 )
+
+def _acp_variants() -> tuple[RuntimeVariant, ...]:
+    types = {"anthropic": ("anthropic",), "opencode": ("openai-compatible",)}
+    return tuple(RuntimeVariant(id=p.id, label_key=f"agent.runtime.acp.{p.id}", label=p.label,
+                                provider_types=types[p.dialect]) for p in ACP_PRESETS.values())
+
 
 def _acp_model_compatible(provider: ProviderRecord | None, model: ModelRecord) -> bool:
     # Fail closed: Cherry hands the ACP agent the provider's endpoint (each agent preset reads
@@ -204,6 +236,8 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         supports_skills=False,
         # An ACP agent announces its commands at run time (`available_commands_update`).
         slash_commands=(),
+        variants=_acp_variants(),
+        variant_key=PRESET_KEY,
     ),
 }
 
