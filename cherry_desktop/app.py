@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
                              help="install the pinned pi coding agent with npm into the app's runtime folder")
     install.add_argument("--prefix", metavar="DIR", type=Path, default=None,
                          help="install into DIR instead (an npm --prefix)")
+    install_acp = sub.add_parser("install-acp-agent", parents=[common],
+                                 help="install a pinned ACP agent with npm into the app's runtime folder")
+    install_acp.add_argument("name", help="the agent: claude-agent-acp or opencode")
+    install_acp.add_argument("--prefix", metavar="DIR", type=Path, default=None,
+                             help="install under DIR instead (one npm --prefix per agent below it)")
     serve = sub.add_parser("serve", parents=[common],
                            help="run core and the local API (agents, topics, models) without a window")
     serve.add_argument("--port", type=int, default=None,
@@ -90,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         return backup_command(paths, args.backup_action, args.file)
     if args.command == "install-pi":
         return install_pi_command(args.prefix or paths.get("feature.agents.pi.install"))
+    if args.command == "install-acp-agent":
+        return install_acp_agent_command(args.name, args.prefix or paths.get("feature.agents.acp.install"))
     if args.command == "serve":
         from cherry_desktop.serve import ServeOptions, serve_command
 
@@ -196,6 +203,26 @@ def install_pi_command(prefix: Path) -> int:
         print(f"pi could not be installed: {exc}", file=sys.stderr)
         return 1
     print(f"pi {installed.version}: {installed.cli_js} (node {installed.node.version})")
+    return 0
+
+
+def install_acp_agent_command(name: str, prefix_root: Path) -> int:
+    import asyncio
+
+    from cherry_desktop.core.ai.runtime.acp.install import install_preset
+    from cherry_desktop.core.ai.runtime.acp_presets import ACP_PRESETS
+    from cherry_desktop.core.ai.runtime.node import RuntimeUnavailableError
+
+    preset = ACP_PRESETS.get(name)
+    if preset is None:
+        print(f"unknown ACP agent {name!r}; known: {', '.join(sorted(ACP_PRESETS))}", file=sys.stderr)
+        return 2
+    try:
+        installed = asyncio.run(install_preset(preset, prefix_root, progress=lambda line: print(line, flush=True)))
+    except RuntimeUnavailableError as exc:
+        print(f"{preset.spec} could not be installed: {exc}", file=sys.stderr)
+        return 1
+    print(f"{preset.spec}: {' '.join(installed.argv)}")
     return 0
 
 

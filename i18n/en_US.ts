@@ -103,6 +103,10 @@
         <source>Skills</source>
         <translation>Skills</translation>
     </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -205,6 +209,18 @@
     <message>
         <source>agent.runtime.pi.tool.bash</source>
         <translation>Run shell commands</translation>
+    </message>
+    <message>
+        <source>agent.runtime.acp</source>
+        <translation>ACP agent</translation>
+    </message>
+    <message>
+        <source>agent.runtime.acp.claude-agent-acp</source>
+        <translation>Claude Agent</translation>
+    </message>
+    <message>
+        <source>agent.runtime.acp.opencode</source>
+        <translation>opencode</translation>
     </message>
 </context>
 <context>

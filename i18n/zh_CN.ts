@@ -103,6 +103,10 @@
         <source>Skills</source>
         <translation>技能</translation>
     </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
 </context>
 <context>
     <name>AgentRuntime</name>
@@ -205,6 +209,18 @@
     <message>
         <source>agent.runtime.pi.tool.bash</source>
         <translation>运行 shell 命令</translation>
+    </message>
+    <message>
+        <source>agent.runtime.acp</source>
+        <translation>ACP 智能体</translation>
+    </message>
+    <message>
+        <source>agent.runtime.acp.claude-agent-acp</source>
+        <translation>Claude Agent</translation>
+    </message>
+    <message>
+        <source>agent.runtime.acp.opencode</source>
+        <translation>opencode</translation>
     </message>
 </context>
 <context>

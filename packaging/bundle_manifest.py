@@ -16,6 +16,7 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     # core/ai/runtime/register_drivers.py DRIVER_CLASSES
     "cherry_desktop.core.ai.runtime.claude_code.driver",
     "cherry_desktop.core.ai.runtime.pi.driver",
+    "cherry_desktop.core.ai.runtime.acp.driver",
     # ui/__init__.py _LAZY (the public faces of the shell and the bridge package)
     "cherry_desktop.ui.shell",
     "cherry_desktop.ui.bridge",

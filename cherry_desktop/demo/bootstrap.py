@@ -133,3 +133,16 @@ async def start_demo(core: Any, *, delay_s: float = 0.04, openai_provider: bool 
     log.info("demo model server on %s", base_url)
     return DemoHandle(server=server, agent_id=agent_id, session_id=session_id, workspace=workspace,
                       pi_session_id=pi_session_id)
+
+
+DEMO_ACP_AGENT_ID = "cherry-demo-acp-agent"
+
+
+def ensure_acp_demo_records(repos: Any, workspaces_root: Path) -> tuple[str, str, Path]:
+    """The ACP demo agent (Claude Agent over ACP, the default preset) on the same demo provider
+    (created on first run); returns (agent_id, session_id, workspace_path). Call after
+    `ensure_demo_records`."""
+    return _ensure_demo_agent_session(
+        repos, workspaces_root / "demo-acp", agent_id=DEMO_ACP_AGENT_ID, agent_type="acp",
+        names=("Demo ACP agent", "Demo ACP workspace", "Demo ACP session"),
+        description="An ACP agent (Claude Agent) against Cherry's offline demo model")

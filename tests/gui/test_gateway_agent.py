@@ -17,9 +17,10 @@ from PySide6.QtWidgets import QPushButton
 from cherry_desktop.core.gateway.control import GatewayControl
 from cherry_desktop.core.net.http_server import bind_loopback
 from cherry_desktop.core.state.topics import session_topic_id
-from cherry_desktop.demo import ScriptedModelServer, text, tool_use
+from cherry_desktop.demo import ScriptedModelServer, text
 from cherry_desktop.ui.chat import ErrorBlock
 from cherry_desktop.ui.dialogs import AgentDialog, SettingsDialog
+from tests.gui._agent_turn import write_turn_allowed_on_the_card
 from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 
@@ -60,27 +61,13 @@ async def test_a_claude_code_tool_turn_on_an_openai_compatible_model(
     dialog.name_edit.setText("Coder on Qwen")
     dialog.workspace_edit.setText(str(workspace))
     dialog.save()
-    agent = repos.agents.get_agent(dialog.agent_id)
-    workspace_id = repos.agents.list_workspaces(agent.id)[0].id
-    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=workspace_id, name="First task",
-                                            model=agent.model)
-    window = controller.open_window(session_topic_id(session.id))
-    note = workspace / "note.md"
-    server.enqueue(tool_use("Write", {"file_path": str(note), "content": "# Written through the gateway\n"},
-                            preamble="I will write the note."),
-                   text("The note is in your workspace."))
-    window.composer.editor.setPlainText("write a note")
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    card = window.approval_card
-    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
-    qtbot.mouseClick(card.allow_button, Qt.MouseButton.LeftButton)
-    await until(lambda: not window.is_streaming()
-                and "The note is in your workspace." in window.message_view.rows()[-1].text(), timeout=60)
-    assert note.read_text() == "# Written through the gateway\n"
+    window, session_id = await write_turn_allowed_on_the_card(
+        controller, repos, qtbot, server, str(dialog.agent_id), workspace / "note.md",
+        "# Written through the gateway\n")
     assert {r.path for r in server.requests_for_model_turns()} == {"/v1/chat/completions"}
-    rows = repos.session_messages.list_messages(session.id)
+    rows = repos.session_messages.list_messages(session_id)
     assert [r.status for r in rows] == ["success", "success"]
-    assert [u["message_id"] for u in repos.usage.list(session_id=session.id)] == [rows[1].id, rows[1].id]
+    assert [u["message_id"] for u in repos.usage.list(session_id=session_id)] == [rows[1].id, rows[1].id]
     window.resize(1000, 700)
     await asyncio.sleep(0.3)
     ARTIFACTS.mkdir(exist_ok=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
+from cherry_desktop.core.ai.runtime.acp.driver import AcpRuntimeDriver
 from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
@@ -28,19 +29,21 @@ from cherry_desktop.demo.bootstrap import (
     DEMO_MODEL_ID,
     DEMO_PROVIDER_ID,
     demo_provider_settings,
+    ensure_acp_demo_records,
     ensure_demo_records,
     ensure_pi_demo_records,
 )
 from tests.unit.agent_session.harness import Subscriber, until
 
-AgentType = Literal["claude-code", "pi"]
+AgentType = Literal["claude-code", "pi", "acp"]
 DriverT = TypeVar("DriverT")
 
 BOGUS_TOKEN = "00000000-0000-4000-8000-000000000000"
 # Waits bound a hang, they are never what a test asserts.
 TURN_LIMIT_S = 30.0
 
-DRIVER_CLASSES: dict[AgentType, type[Any]] = {"claude-code": ClaudeCodeRuntimeDriver, "pi": PiRuntimeDriver}
+DRIVER_CLASSES: dict[AgentType, type[Any]] = {"claude-code": ClaudeCodeRuntimeDriver, "pi": PiRuntimeDriver,
+                                              "acp": AcpRuntimeDriver}
 
 
 def row_text(row: StoredMessage) -> str:
@@ -134,7 +137,8 @@ def _set_provider_env(core: CoreServices, extra_env: dict[str, str]) -> None:
 
 @asynccontextmanager
 async def app_opener(tmp_path: Path, model_server: ScriptedModelServer, agent_type: AgentType, *,
-                     pi_installation: PiInstallation | None = None) -> AsyncIterator[OpenApp]:
+                     pi_installation: PiInstallation | None = None,
+                     acp_install_root: Path | None = None) -> AsyncIterator[OpenApp]:
     """Yields `open()`: start a core on `tmp_path/data` (the same data dir each call: a restart)
     with the demo records pointing at the scripted server, and the demo session of
     `agent_type`. `open(extra_env={...})` adds to the demo provider's child environment. Every
@@ -148,11 +152,15 @@ async def app_opener(tmp_path: Path, model_server: ScriptedModelServer, agent_ty
         _, session_id, workspace = ensure_demo_records(core.repos, root, model_server.base_url)
         if agent_type == "pi":
             _, session_id, workspace = ensure_pi_demo_records(core.repos, root)
+        elif agent_type == "acp":
+            _, session_id, workspace = ensure_acp_demo_records(core.repos, root)
         if extra_env:
             _set_provider_env(core, extra_env)
         app: App[Any] = App(core=core, agent_type=agent_type, session_id=session_id, workspace=workspace)
         if pi_installation is not None:
             app.driver.use_installation(pi_installation)
+        if acp_install_root is not None:
+            app.driver.install_root = acp_install_root
         return app
 
     try:

@@ -15,6 +15,7 @@ from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.gateway import ApiGateway, GatewayKeyCheck
 from cherry_desktop.core.storage.credentials import CredentialStore
 from cherry_desktop.demo import ScriptedModelServer
+from tests.integration.acp_helpers import ensure_test_agent
 from tests.integration.app_core import AgentType, OpenApp, app_opener
 from tests.integration.pi_helpers import PiHarness, ensure_test_pi
 
@@ -118,3 +119,16 @@ async def gateway(repos: Repositories, upstream: ScriptedModelServer) -> AsyncIt
         yield gw
     finally:
         await gw.stop()
+@pytest.fixture(scope="session")
+def claude_acp_root() -> Path:
+    """The install root with the pinned claude-agent-acp (npm-installed on first use)."""
+    return ensure_test_agent("claude-agent-acp")
+@pytest.fixture(scope="session")
+def opencode_root() -> Path:
+    """The install root with the pinned opencode (npm-installed on first use)."""
+    return ensure_test_agent("opencode")
+async def open_acp_app(tmp_path: Path, model_server: ScriptedModelServer,
+                       claude_acp_root: Path) -> AsyncIterator[OpenApp]:
+    """`await open_acp_app()`: the app core with the ACP demo session (Claude Agent over ACP)."""
+    async with app_opener(tmp_path, model_server, "acp", acp_install_root=claude_acp_root) as opener:
+        yield opener

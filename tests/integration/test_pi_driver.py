@@ -94,10 +94,10 @@ async def test_without_pi_the_driver_installs_it_before_the_first_connect(
 
 async def test_without_node_connect_fails_with_a_clear_code(pi_harness: PiHarness,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    from cherry_desktop.core.ai.runtime.pi import install
+    from cherry_desktop.core.ai.runtime import node
     from cherry_desktop.core.ai.runtime.pi.install import PiUnavailableError
 
-    monkeypatch.setattr(install, "wheel_node", lambda: None)
+    monkeypatch.setattr(node, "wheel_node", lambda: None)
     monkeypatch.setenv("PATH", str(pi_harness.tmp_path / "empty-bin"))
     drv = PiRuntimeDriver(pi_harness.driver().deps)
     with pytest.raises(PiUnavailableError) as caught:

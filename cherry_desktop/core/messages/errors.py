@@ -88,6 +88,8 @@ _ALIASES: dict[str, ErrorCode] = {
     "node-too-old": ErrorCode.RUNTIME_UNAVAILABLE,
     "pi-missing": ErrorCode.RUNTIME_UNAVAILABLE,
     "pi-install-failed": ErrorCode.RUNTIME_UNAVAILABLE,
+    "acp-agent-missing": ErrorCode.RUNTIME_UNAVAILABLE,
+    "acp-install-failed": ErrorCode.RUNTIME_UNAVAILABLE,
     # Anthropic's error types (its `error` events, and Claude Code's results)
     "authentication_error": ErrorCode.AUTH_FAILED,
     "permission_error": ErrorCode.AUTH_FAILED,

@@ -85,6 +85,10 @@ def _layout(data: Path, config: Path, logs: Path, cache: Path) -> dict[str, Path
         "feature.agents.pi.sessions": agents / ".pi" / "sessions",
         # The pinned pi the app installs with npm when none is on PATH (an npm --prefix).
         "feature.agents.pi.install": agents / "runtimes" / "pi",
+        # ACP agents: one Cherry-owned HOME per agent (its sessions live there, so session/load
+        # finds them after a restart), and the pinned npm agents (one --prefix per preset).
+        "feature.agents.acp.homes": agents / ".acp" / "homes",
+        "feature.agents.acp.install": agents / "runtimes" / "acp",
         "feature.traces": data / "traces",
         # Files attached to messages, one folder per chat / session (`core.attachments`).
         "feature.attachments": data / "attachments",

@@ -82,6 +82,7 @@ if TYPE_CHECKING:
     from cherry_desktop.core.ai.providers.check import ConnectionResult as ConnectionResult
     from cherry_desktop.core.ai.providers.check import RemoteModel as RemoteModel
     from cherry_desktop.core.ai.runtime.capabilities import AgentRuntimeCapabilities as AgentRuntimeCapabilities
+    from cherry_desktop.core.ai.runtime.capabilities import RuntimeVariant as RuntimeVariant
     from cherry_desktop.core.ai.stream.types import DispatchResult as DispatchResult
     from cherry_desktop.core.ai.stream.types import StreamTerminalResult as StreamTerminalResult
     from cherry_desktop.core.checkpoints import FileChange as FileChange

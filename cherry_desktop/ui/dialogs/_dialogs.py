@@ -29,10 +29,10 @@ from cherry_desktop.ui.bridge import Bridges
 from cherry_desktop.ui.common import LOCALES, JsonObject
 from cherry_desktop.ui.dialogs._providers_dialog import ProvidersDialog
 from cherry_desktop.ui.dialogs._providers_panel import ProvidersPanel
-from cherry_desktop.ui.session import permission_mode_label, runtime_label
+from cherry_desktop.ui.session import permission_mode_label, runtime_label, variant_label
 
 if TYPE_CHECKING:
-    from cherry_desktop.ui.bridge import AgentRuntimeCapabilities
+    from cherry_desktop.ui.bridge import AgentRuntimeCapabilities, RuntimeVariant
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,12 @@ class AgentDialog(QDialog):
         for kind, caps in self.capabilities.items():
             self.runtime_combo.addItem(runtime_label(caps), kind)
         form.addRow(self.tr("Runtime"), self.runtime_combo)
+        # Which agent the runtime runs, for a runtime that runs several (its descriptor's variants).
+        self.variant_combo = QComboBox(self)
+        self.variant_combo.setObjectName("runtimeVariantCombo")
+        form.addRow(self.tr("Agent"), self.variant_combo)
+        self._form = form
+        self._agent_config = dict(agent.config) if agent else {}
         self.permission_combo = QComboBox(self)
         self.permission_combo.setObjectName("permissionCombo")
         form.addRow(self.tr("Permissions"), self.permission_combo)
@@ -104,11 +110,13 @@ class AgentDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self.runtime_combo.currentIndexChanged.connect(self._runtime_changed)
+        self.variant_combo.currentIndexChanged.connect(lambda _i: self._list_models())
         if agent is not None:
             index = self.runtime_combo.findData(agent.type)
             if index >= 0:
                 self.runtime_combo.setCurrentIndex(index)
             self.runtime_combo.setEnabled(False)  # a session's runtime does not change under it
+            self.variant_combo.setEnabled(False)  # nor the agent it runs
             workspace = bridges.sessions.agent_workspace(agent.id)
             if workspace:
                 self.workspace_edit.setText(workspace)
@@ -147,11 +155,24 @@ class AgentDialog(QDialog):
     def current_caps(self) -> AgentRuntimeCapabilities | None:
         return self.capabilities.get(self.runtime_combo.currentData())
 
+    def current_variant(self) -> RuntimeVariant | None:
+        caps = self.current_caps()
+        variant_id = self.variant_combo.currentData()
+        return next((v for v in caps.variants if v.id == variant_id), None) if caps else None
+
     def _runtime_changed(self) -> None:
         caps = self.current_caps()
         self.permission_combo.clear()
-        self.model_combo.clear()
+        self.variant_combo.blockSignals(True)
+        self.variant_combo.clear()
+        for variant in caps.variants if caps else ():
+            self.variant_combo.addItem(variant_label(variant), variant.id)
+        if caps is not None and caps.variant_key:
+            self._select(self.variant_combo, self._agent_config.get(caps.variant_key))
+        self.variant_combo.blockSignals(False)
+        self._form.setRowVisible(self.variant_combo, self.variant_combo.count() > 0)
         if caps is None:
+            self.model_combo.clear()
             return
         # The descriptor says whether the runtime takes MCP servers at all.
         self._form.setRowVisible(self.mcp_list, caps.supports_mcp)
@@ -159,10 +180,18 @@ class AgentDialog(QDialog):
         for mode in caps.permission_modes:
             self.permission_combo.addItem(self._mode_label(mode), mode)
         self._select(self.permission_combo, caps.create_defaults.permission_mode)
+        self._list_models()
+
+    def _list_models(self) -> None:
+        caps = self.current_caps()
+        self.model_combo.clear()
+        if caps is None:
+            return
+        variant = self.current_variant()
         providers = {p.id: p for p in self.bridges.providers.list_providers()}
         for model in self.bridges.providers.list_models():
             provider = providers.get(model.provider_id)
-            if caps.is_model_compatible(provider, model):
+            if caps.is_model_compatible(provider, model) and (variant is None or variant.runs(provider)):
                 label = f"{model.name} ({provider.name})" if provider else model.name
                 self.model_combo.addItem(label, model.unique_model_id)
         if caps.create_defaults.model:
@@ -204,7 +233,10 @@ class AgentDialog(QDialog):
             self.workspace_edit.setText(path)
 
     def values(self) -> JsonObject:
+        caps, variant = self.current_caps(), self.current_variant()
+        config: JsonObject = {caps.variant_key: variant.id} if caps is not None and variant is not None else {}
         return {
+            "config": config,
             "name": self.name_edit.text().strip(),
             "type": self.runtime_combo.currentData(),
             "permission_mode": self.permission_combo.currentData(),

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 
 if TYPE_CHECKING:
-    from cherry_desktop.ui.bridge import AgentRuntimeCapabilities
+    from cherry_desktop.ui.bridge import AgentRuntimeCapabilities, RuntimeVariant
 
 
 def permission_mode_label(mode: str) -> str:
@@ -26,3 +26,9 @@ def runtime_label(caps: AgentRuntimeCapabilities) -> str:
     context, or the descriptor's untranslated `label` where no translation is loaded."""
     translated = QCoreApplication.translate("AgentRuntime", caps.label_key)
     return caps.label if translated == caps.label_key else translated
+
+
+def variant_label(variant: RuntimeVariant) -> str:
+    """The name of one agent a runtime runs (its `label_key` in the `AgentRuntime` context)."""
+    translated = QCoreApplication.translate("AgentRuntime", variant.label_key)
+    return variant.label if translated == variant.label_key else translated

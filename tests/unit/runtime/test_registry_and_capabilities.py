@@ -94,13 +94,14 @@ def test_descriptor_labels_modes_and_commands_are_well_formed() -> None:
         assert len(set(caps.slash_commands)) == len(caps.slash_commands)
 
 
-def test_both_runtimes_offer_steering_and_their_catalog_is_the_descriptors() -> None:
-    """claude-code steers through its PreToolUse hook, pi through its RPC ``steer``; each
-    driver's tool catalog is its descriptor's builtin tools (one table for both)."""
+def test_steering_follows_the_runtime_and_each_catalog_is_the_descriptors() -> None:
+    """claude-code steers through its PreToolUse hook, pi through its RPC ``steer``; ACP has no
+    mid-turn steer (follow-ups queue). Each driver's tool catalog is its descriptor's builtin
+    tools (one table for all)."""
     registry = RuntimeDriverRegistry()
     assert register_drivers(registry) == []
     for agent_type, caps in AGENT_RUNTIME_CAPABILITIES.items():
-        assert caps.supports_steer, agent_type
+        assert caps.supports_steer == (agent_type != "acp"), agent_type
         catalog = registry.get(agent_type).list_available_tools()
         assert [(t.name, t.category, t.requires_approval) for t in catalog] == [
             (t.name, t.category, t.requires_approval) for t in caps.builtin_tools]
@@ -162,3 +163,32 @@ def test_every_descriptor_label_and_tool_is_translated_in_every_locale() -> None
             for tool in caps.builtin_tools:
                 key = f"{caps.label_key}.tool.{tool.name}"
                 assert table.get(("AgentRuntime", key)), (locale, key)
+
+
+def test_acp_descriptor_and_model_filter() -> None:
+    """One ACP runtime for many agents: no steer, no catalog of its own (the agent's tools are
+    its own), only the default mode (the agent asks; Cherry shows each ask); the model filter
+    fails closed without an endpoint."""
+    caps = AGENT_RUNTIME_CAPABILITIES["acp"]
+    assert caps.transport == "acp" and caps.builtin_tools == ()
+    assert caps.permission_modes == ("default",) and caps.create_defaults.permission_mode == "default"
+    assert not caps.supports_steer and not caps.own_login
+    model = ModelRecord(unique_model_id="p::m", provider_id="p", model_id="m", name="m")
+    anthropic = ProviderRecord(id="p", name="A", type="anthropic", base_url="", enabled=True, settings={})
+    assert caps.is_model_compatible(anthropic, model)
+    assert not caps.is_model_compatible(None, model)
+    assert not caps.is_model_compatible(dataclasses.replace(anthropic, enabled=False), model)
+    other = ProviderRecord(id="p", name="X", type="gemini", base_url="", enabled=True, settings={})
+    assert not caps.is_model_compatible(other, model)
+
+
+def test_the_acp_driver_does_not_load_the_acp_library_on_import() -> None:
+    """Registering the drivers at start must not cost the ACP client's ~0.6 s import."""
+    code = textwrap.dedent("""
+        import sys
+        from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry, register_drivers
+        assert register_drivers(RuntimeDriverRegistry()) == []
+        print("acp" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "False"

@@ -12,10 +12,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from cherry_desktop.core.ai.runtime.acp_presets import ACP_PRESETS, PRESET_KEY
 from cherry_desktop.core.ai.runtime.types import PermissionMode, ToolDescriptor
 from cherry_desktop.core.data.records import ModelRecord, ProviderRecord
 
-AgentType = Literal["claude-code", "pi"]
+AgentType = Literal["claude-code", "pi", "acp"]
 AGENT_TYPES: tuple[str, ...] = get_args(AgentType)
 ToolCategory = Literal["read", "write", "execute", "web", "agent", "plan"]
 
@@ -23,6 +24,7 @@ ToolCategory = Literal["read", "write", "execute", "web", "agent", "plan"]
 # (`provider_metadata["cherry"]["transport"]`); import them from here, never re-declare.
 CLAUDE_CODE_TRANSPORT = "claude-code"
 PI_TRANSPORT = "pi"
+ACP_TRANSPORT = "acp"
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,26 @@ class BuiltinToolDescriptor:
     name: str
     category: ToolCategory
     requires_approval: bool
+
+
+@dataclass(frozen=True)
+class RuntimeVariant:
+    """One agent a runtime can run (ACP: each known agent), picked per agent in the agent
+    dialog and stored in the agent's ``config[variant_key]``. `provider_types`: the providers
+    whose models it runs (the dialog lists only those)."""
+
+    id: str
+    label_key: str
+    label: str
+    provider_types: tuple[str, ...]
+
+    def runs(self, provider: ProviderRecord | None) -> bool:
+        """Whether this agent runs the models of `provider` (an Anthropic-compatible provider
+        that says so counts as Anthropic)."""
+        if provider is None:
+            return False
+        return provider.type in self.provider_types or (
+            "anthropic" in self.provider_types and provider.settings.get("anthropic_compatible") is True)
 
 
 @dataclass(frozen=True)
@@ -75,6 +97,11 @@ class AgentRuntimeCapabilities:
     # Whether the runtime reaches this (enabled) provider's models only through Cherry's API
     # gateway (a gateway-owned connection: the provider does not speak the runtime's dialect).
     via_gateway: Callable[[ProviderRecord], bool] = field(default=lambda provider: False)
+    # The agents one runtime of this type can run (the dialog's "Agent" choice, the first is
+    # the default), and the agent-config key that stores the choice; () for a runtime that
+    # runs one agent only.
+    variants: tuple[RuntimeVariant, ...] = ()
+    variant_key: str = ""
 
 
 def _claude_code_via_gateway(provider: ProviderRecord) -> bool:
@@ -136,6 +163,22 @@ PI_BUILTIN_TOOLS: tuple[BuiltinToolDescriptor, ...] = (
     BuiltinToolDescriptor("bash", "execute", True),
 )
 
+def _acp_variants() -> tuple[RuntimeVariant, ...]:
+    types = {"anthropic": ("anthropic",), "opencode": ("openai-compatible",)}
+    return tuple(RuntimeVariant(id=p.id, label_key=f"agent.runtime.acp.{p.id}", label=p.label,
+                                provider_types=types[p.dialect]) for p in ACP_PRESETS.values())
+
+
+def _acp_model_compatible(provider: ProviderRecord | None, model: ModelRecord) -> bool:
+    # Fail closed: Cherry hands the ACP agent the provider's endpoint (each agent preset reads
+    # it its own way: Anthropic Messages or OpenAI-compatible). An orphan model has no endpoint
+    # and a disabled provider must not run; which dialect the chosen agent speaks is checked by
+    # the driver's `validate_session` (the preset is a per-agent setting, not the type's).
+    if provider is None or not provider.enabled:
+        return False
+    return provider.type in ("anthropic", "openai-compatible")
+
+
 AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
     "claude-code": AgentRuntimeCapabilities(
         type="claude-code",
@@ -176,6 +219,29 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         # pi's slash commands are its TUI's; in RPC mode a "/compact" prompt would reach the
         # model as text (compaction is an RPC command the driver could map later).
         slash_commands=(),
+    ),
+    "acp": AgentRuntimeCapabilities(
+        type="acp",
+        label_key="agent.runtime.acp",
+        label="ACP agent",
+        # The agent decides which of its tool calls need consent and asks over
+        # `session/request_permission`; Cherry shows every such ask on its card. No plan or
+        # bypass mode: ACP's modes are the agent's own, not yet mapped (`current_mode_update`).
+        permission_modes=("default",),
+        create_defaults=CreateDefaults(permission_mode="default"),
+        is_model_compatible=_acp_model_compatible,
+        transport=ACP_TRANSPORT,
+        # The agent's tools are its own and unknown to Cherry before it runs them.
+        builtin_tools=(),
+        # ACP has no mid-turn steer: follow-ups queue as the next turn (the spec's fallback).
+        supports_steer=False,
+        # Not wired yet: MCP servers would go to `session/new` as `mcpServers`.
+        supports_mcp=False,
+        supports_skills=False,
+        # An ACP agent announces its commands at run time (`available_commands_update`).
+        slash_commands=(),
+        variants=_acp_variants(),
+        variant_key=PRESET_KEY,
     ),
 }
 

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 DRIVER_CLASSES: Mapping[str, str] = {
     "claude-code": "cherry_desktop.core.ai.runtime.claude_code.driver:ClaudeCodeRuntimeDriver",
     "pi": "cherry_desktop.core.ai.runtime.pi.driver:PiRuntimeDriver",
+    "acp": "cherry_desktop.core.ai.runtime.acp.driver:AcpRuntimeDriver",
 }
 
 

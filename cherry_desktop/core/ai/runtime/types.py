@@ -7,6 +7,7 @@ branches on a concrete runtime. A driver package (`claude_code/`, later `pi/`) i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -409,3 +410,13 @@ def validate_agent_and_workspace(context: RuntimeSessionContext, runtime_type: s
         raise RuntimeValidationError("workspace-missing")
     if not context.workspace_path.is_dir():
         raise RuntimeValidationError("workspace-not-a-directory", str(context.workspace_path))
+
+
+def last_resume_token(input: RuntimeConnectInput) -> str | None:
+    """The session's newest persisted resume token, None when it has none or the lookup
+    fails (a broken lookup must not block a fresh session)."""
+    try:
+        return input.get_last_resume_token() or None
+    except Exception:
+        logging.getLogger(__name__).exception("reading the last resume token failed")
+        return None

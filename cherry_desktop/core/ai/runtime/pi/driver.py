@@ -39,6 +39,7 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeSessionContext,
     RuntimeValidationError,
     ToolDescriptor,
+    last_resume_token,
     validate_agent_and_workspace,
 )
 from cherry_desktop.core.data.records import ModelRecord
@@ -157,7 +158,7 @@ class PiRuntimeDriver:
 
     async def connect(self, input: RuntimeConnectInput) -> AgentRuntimeConnection:
         await self.ensure_installation()
-        token = input.resume_token or _last_token(input)
+        token = input.resume_token or last_resume_token(input)
         warm = await self._consume_warm(input, token)
         if warm is not None:
             warm.always_allowed_tools = set(input.always_allowed_tools)  # the grants of now
@@ -208,7 +209,7 @@ class PiRuntimeDriver:
         after `warm_ttl_s` unless the session's next turn takes it."""
         session_id = input.context.session.id
         await self.close_session_warm(session_id)
-        token = input.resume_token or _last_token(input)
+        token = input.resume_token or last_resume_token(input)
         if not token or self.session_file_of(token) is None:
             return
         await self.ensure_installation()
@@ -263,10 +264,3 @@ def _model_of(context: RuntimeSessionContext) -> ModelRecord:
     provider_id = context.provider.id if context.provider is not None else ""
     return ModelRecord(unique_model_id=context.model_id or "", provider_id=provider_id, model_id=model, name=model)
 
-
-def _last_token(input: RuntimeConnectInput) -> str | None:
-    try:
-        return input.get_last_resume_token() or None
-    except Exception:  # a broken lookup must not block a fresh session
-        log.exception("reading the last resume token failed")
-        return None

@@ -1,0 +1,111 @@
+"""`AcpApprovals`: Cherry's answers to an agent's ``session/request_permission``, for one
+connection, under the same consent rules as the other runtimes.
+
+Each request is decided: a disabled tool, or any request while the turn is being stopped, is
+rejected; a tool the user allowed "always" in this session is allowed once; everything else is
+held as Cherry's approval card until the user answers (`respond`). The answer picks one of the
+agent's own options by its ``kind``: allow once, allow always (the user's "always"), reject.
+ACP's reject carries no reason: a reason the user typed does not reach the agent (a gap of
+the protocol). A request nobody can answer (Stop, close, the agent's exit) is rejected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from acp import schema
+
+from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision, ToolApprovalRequestEvent
+from cherry_desktop.core.messages.json_value import JsonValue
+
+
+class PolicyOwner(Protocol):
+    @property
+    def disabled_tools(self) -> Collection[str]: ...
+
+    @property
+    def stopping(self) -> bool: ...
+
+
+@dataclass
+class _Waiting:
+    tool_call_id: str
+    tool_name: str
+    options: Sequence[schema.PermissionOption]
+    future: asyncio.Future[schema.RequestPermissionResponse]
+
+
+def _pick(options: Sequence[schema.PermissionOption], *kinds: str) -> schema.RequestPermissionResponse:
+    """The first option of the first kind offered; none offered: the request is cancelled."""
+    for kind in kinds:
+        for option in options:
+            if option.kind == kind:
+                return schema.RequestPermissionResponse(
+                    outcome=schema.AllowedOutcome(outcome="selected", option_id=option.option_id))
+    return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
+
+
+def allow(options: Sequence[schema.PermissionOption], *, always: bool) -> schema.RequestPermissionResponse:
+    # The user allowed this call: "allow once" unless they said always (an agent offering only
+    # "always" gets it: the user did allow).
+    return _pick(options, "allow_always", "allow_once") if always else _pick(options, "allow_once", "allow_always")
+
+
+def reject(options: Sequence[schema.PermissionOption]) -> schema.RequestPermissionResponse:
+    return _pick(options, "reject_once", "reject_always")
+
+
+class AcpApprovals:
+    def __init__(self, owner: PolicyOwner, *, outlet: EventOutlet, denied_tool_ids: set[str]) -> None:
+        self._owner = owner
+        self._outlet = outlet
+        self._denied = denied_tool_ids
+        self._waiting: dict[str, _Waiting] = {}
+        # The session's always-allowed tools (`HoldsToolGrants`), by the agent's tool names.
+        self.always_allowed_tools: set[str] = set()
+
+    async def decide(self, tool_call_id: str, tool_name: str, tool_input: JsonValue,
+                     options: Sequence[schema.PermissionOption],
+                     before_card: Callable[[], None]) -> schema.RequestPermissionResponse:
+        owner = self._owner
+        if tool_name in owner.disabled_tools or owner.stopping:
+            self._denied.add(tool_call_id)
+            return reject(options)
+        if tool_name in self.always_allowed_tools:
+            return allow(options, always=False)
+        before_card()
+        approval_id = f"approval-{uuid.uuid4().hex}"
+        future: asyncio.Future[schema.RequestPermissionResponse] = asyncio.get_running_loop().create_future()
+        self._waiting[approval_id] = _Waiting(tool_call_id, tool_name, options, future)
+        self._outlet.emit(ToolApprovalRequestEvent(approval_id=approval_id, tool_call_id=tool_call_id,
+                                                   tool_name=tool_name, input=tool_input))
+        try:
+            return await future
+        finally:
+            self._waiting.pop(approval_id, None)
+
+    def respond(self, approval_id: str, decision: ApprovalDecision) -> bool:
+        waiting = self._waiting.pop(approval_id, None)
+        if waiting is None or waiting.future.done():
+            return False
+        if decision.approved:
+            if decision.always_allow:
+                self.always_allowed_tools.add(waiting.tool_name)
+            waiting.future.set_result(allow(waiting.options, always=decision.always_allow))
+        else:
+            self._denied.add(waiting.tool_call_id)
+            waiting.future.set_result(reject(waiting.options))
+        return True
+
+    def resolve_all(self) -> None:
+        """Reject every held request at once (Stop, close, the agent's exit)."""
+        waiting, self._waiting = self._waiting, {}
+        for held in waiting.values():
+            self._denied.add(held.tool_call_id)
+            if not held.future.done():
+                held.future.set_result(reject(held.options))

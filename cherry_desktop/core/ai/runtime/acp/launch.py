@@ -1,0 +1,151 @@
+"""Everything spawn-frozen about one ACP agent child: argv, environment, its Cherry-owned home.
+
+Resource boundary: the agent runs with ``HOME`` (and the XDG dirs, and ``CLAUDE_CONFIG_DIR``)
+under ``feature.agents.acp.homes/<agent id>``, never the user's own: their global agent
+config, extensions and logins are not loaded. The home is per agent, not per connection, so
+the agent's own session store survives a restart (``session/load`` reads it). Variables that
+configure an agent from the app's environment (``ANTHROPIC_*``, ``OPENAI_*``, ``CLAUDE_*``,
+``OPENCODE_*``...) are dropped.
+
+Credentials: the provider's key is not in the child's environment when the agent takes it
+over ACP (claude-agent-acp's ``gateway`` authentication: `auth_meta`, sent over the stdio pipe
+in ``authenticate``). An agent without such a method reads its key only from its environment
+(opencode, a custom command): `key_env` then names that one variable (a known gap of the
+credential rule, reported; a Cherry-issued per-session gateway token would close it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cherry_desktop.core.ai.runtime.acp.install import AcpInstallation
+from cherry_desktop.core.ai.runtime.acp_presets import AgentChoice
+from cherry_desktop.core.ai.runtime.prompt import build_connection_prompt
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeValidationError
+from cherry_desktop.core.messages.json_value import JsonObject
+
+_SCRUBBED_PREFIXES = ("ANTHROPIC_", "OPENAI_", "CLAUDE_", "OPENCODE_", "GEMINI_", "GOOGLE_", "XDG_", "CODEX_")
+#: The app pins the agents it ships and keeps them to the configured endpoint.
+_QUIET_ENV = {"DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1",
+              "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1"}
+_DEFAULT_BASE_URL = {"anthropic": "https://api.anthropic.com"}
+#: The opencode provider id Cherry's config names.
+OPENCODE_PROVIDER = "cherry"
+OPENCODE_KEY_ENV = "CHERRY_OPENCODE_API_KEY"
+
+
+def acp_model_name(model_id: str | None) -> str | None:
+    """The agent's model id from Cherry's unique id (``provider::model`` or plain)."""
+    if not model_id:
+        return None
+    return model_id.split("::", 1)[1] if "::" in model_id else model_id
+
+
+@dataclass(frozen=True)
+class AcpLaunch:
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+    home: Path
+    model: str
+    #: The system prompt as claude-agent-acp reads it (``_meta.systemPrompt`` of session/new).
+    system_prompt: JsonObject | str
+    signature: str
+    #: For an agent that authenticates over ACP (`gateway`): the endpoint and key headers.
+    auth_meta: JsonObject | None = field(default=None, repr=False)
+
+
+def _api_key(input: RuntimeConnectInput, names: tuple[str, ...]) -> str:
+    # A provider's non-secret placeholder key (the offline demo's) rides in its child env; the
+    # keyring is then not asked.
+    for name in names:
+        value = input.extra_env.get(name)
+        if value:
+            return value
+    return input.get_api_key() or ""
+
+
+def _is_root() -> bool:
+    geteuid = getattr(os, "geteuid", None)
+    return bool(geteuid and geteuid() == 0)
+
+
+def _base_env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED_PREFIXES)}
+    env.update({"HOME": str(home), "USERPROFILE": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+                "XDG_DATA_HOME": str(home / ".local" / "share"), "XDG_STATE_HOME": str(home / ".local" / "state"),
+                "XDG_CACHE_HOME": str(home / ".cache"), "CLAUDE_CONFIG_DIR": str(home / ".claude"), **_QUIET_ENV})
+    return env
+
+
+def _endpoint(input: RuntimeConnectInput, dialect: str) -> str:
+    provider = input.context.provider
+    if provider is None:
+        raise RuntimeValidationError("provider-missing")
+    wanted = "anthropic" if dialect == "anthropic" else "openai-compatible"
+    if provider.type != wanted and not (dialect == "anthropic" and provider.settings.get("anthropic_compatible")):
+        raise RuntimeValidationError("provider-unsupported", provider.type)
+    base_url = (provider.base_url or _DEFAULT_BASE_URL.get(provider.type, "")).rstrip("/")
+    if not base_url:
+        raise RuntimeValidationError("provider-endpoint-missing", provider.id)
+    return base_url
+
+
+def opencode_config(base_url: str, model: str) -> JsonObject:
+    """opencode's config (``OPENCODE_CONFIG_CONTENT``): one OpenAI-compatible provider whose key
+    is read from `OPENCODE_KEY_ENV` (opencode's ``{env:...}``), never written here."""
+    return {
+        "$schema": "https://opencode.ai/config.json",
+        "autoupdate": False, "share": "disabled",
+        "model": f"{OPENCODE_PROVIDER}/{model}",
+        "provider": {OPENCODE_PROVIDER: {
+            "npm": "@ai-sdk/openai-compatible", "name": "Cherry",
+            "options": {"baseURL": base_url, "apiKey": f"{{env:{OPENCODE_KEY_ENV}}}"},
+            "models": {model: {"name": model}}}},
+        "permission": {"edit": "ask", "bash": "ask", "webfetch": "ask"},
+    }
+
+
+def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, installation: AcpInstallation,
+                     homes: Path) -> AcpLaunch:
+    """The launch of an ACP agent for `input` (creates its home; writes nothing else)."""
+    ctx = input.context
+    model = acp_model_name(ctx.model_id)
+    if model is None:
+        raise RuntimeValidationError("model-missing")
+    if ctx.workspace_path is None:
+        raise RuntimeValidationError("workspace-missing")
+    home = homes / ctx.agent.id
+    home.mkdir(parents=True, exist_ok=True)
+    env = _base_env(home)
+    public_env = {k: v for k, v in input.extra_env.items() if not k.endswith(("_API_KEY", "_AUTH_TOKEN"))}
+    env.update(public_env)
+    base_url = _endpoint(input, choice.dialect)
+    auth_meta: JsonObject | None = None
+    if choice.dialect == "anthropic":
+        key = _api_key(input, ("ANTHROPIC_API_KEY",))
+        if _is_root():
+            # As root, claude-agent-acp's CLI exits at session/new unless told it runs
+            # sandboxed (measured on 0.23.1). It only lets the agent offer its bypass mode,
+            # which Cherry never selects (the descriptor offers "default" only).
+            env["IS_SANDBOX"] = "1"
+        env.update({"ANTHROPIC_MODEL": model, "ANTHROPIC_DEFAULT_HAIKU_MODEL": model,
+                    "ANTHROPIC_SMALL_FAST_MODEL": model})
+        auth_meta = {"gateway": {"baseUrl": base_url, "headers": {"x-api-key": key}}}
+    else:
+        key = _api_key(input, ("OPENAI_API_KEY",))
+        env["OPENCODE_CONFIG_CONTENT"] = json.dumps(opencode_config(base_url, model))
+        env[OPENCODE_KEY_ENV] = key  # opencode reads its key from its environment only
+    prompt = build_connection_prompt(input, model)
+    system_prompt: JsonObject | str = (f"{prompt.base}\n\n{prompt.append}" if prompt.base is not None
+                                       else {"append": prompt.append})
+    signature = hashlib.sha256(json.dumps(
+        {"argv": list(installation.argv), "env": public_env, "model": model, "base_url": base_url,
+         "prompt": system_prompt, "cwd": str(ctx.workspace_path), "dialect": choice.dialect,
+         "key": hashlib.sha256(key.encode()).hexdigest()}, sort_keys=True).encode()).hexdigest()
+    return AcpLaunch(argv=list(installation.argv), env=env, cwd=ctx.workspace_path, home=home, model=model,
+                     system_prompt=system_prompt, signature=signature, auth_meta=auth_meta)
