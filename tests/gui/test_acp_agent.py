@@ -53,7 +53,7 @@ async def test_a_new_acp_agent_runs_a_tool_turn_allowed_on_the_card(
     save_screenshot(dialog, "acp_new_agent", width=560)
     dialog.save()
     agent = repos.agents.get_agent(dialog.agent_id)
-    assert (agent.type, agent.config) == ("acp", {"acp_agent": "claude-agent-acp"})
+    assert (agent.type, agent.config["acp_agent"]) == ("acp", "claude-agent-acp")
 
     window, session_id = await write_turn_allowed_on_the_card(
         controller, repos, qtbot, server, agent.id, workspace / "note.md", "# Written over ACP\n")

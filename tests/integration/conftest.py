@@ -119,14 +119,21 @@ async def gateway(repos: Repositories, upstream: ScriptedModelServer) -> AsyncIt
         yield gw
     finally:
         await gw.stop()
+
+
 @pytest.fixture(scope="session")
 def claude_acp_root() -> Path:
     """The install root with the pinned claude-agent-acp (npm-installed on first use)."""
     return ensure_test_agent("claude-agent-acp")
+
+
 @pytest.fixture(scope="session")
 def opencode_root() -> Path:
     """The install root with the pinned opencode (npm-installed on first use)."""
     return ensure_test_agent("opencode")
+
+
+@pytest.fixture
 async def open_acp_app(tmp_path: Path, model_server: ScriptedModelServer,
                        claude_acp_root: Path) -> AsyncIterator[OpenApp]:
     """`await open_acp_app()`: the app core with the ACP demo session (Claude Agent over ACP)."""

@@ -131,9 +131,10 @@ class SessionsBridge(CoreBridge):
             fields["config"] = {**(current.config if current else {}), **picks}
         runtime = self._agent_runtime()
         if agent_id is None:
-            # `config`: the dialog's spawn-frozen choices (which agent a runtime runs), made once.
-            agent_id = agents.create_agent(type=values["type"], config=dict(values.get("config") or {}),
-                                           **fields).id
+            # `config`: the dialog's spawn-frozen choices (which agent a runtime runs), made once,
+            # beside the MCP servers and skills picked.
+            fields["config"] = {**dict(values.get("config") or {}), **picks}
+            agent_id = agents.create_agent(type=values["type"], **fields).id
         elif runtime is not None:
             # Through the host: a live session of the agent takes the edit at once.
             runtime.update_agent(agent_id, **fields)

@@ -1,4 +1,4 @@
-"""The SDK imports without mcp's server stack, jsonschema and mcp's method models, and every
+"""The SDK imports without mcp's server stack and mcp's method models, and every
 one of them still works when used. Each case runs in a fresh interpreter (the test process has
 imported the SDK whole already)."""
 
@@ -27,7 +27,7 @@ def test_the_sdk_imports_without_what_the_app_never_runs() -> None:
         sdk = load_sdk()
         assert sdk.ClaudeSDKClient and sdk.ClaudeAgentOptions and sdk.HookMatcher
         heavy = ["starlette", "uvicorn", "sse_starlette", "mcp.client", "mcp.server.lowlevel",
-                 "jsonschema.exceptions", "mcp_types.methods"]
+                 "mcp_types.methods"]
         print(sorted(m for m in heavy if m in sys.modules))
     """)
     assert out == "[]"
@@ -70,3 +70,19 @@ def test_nothing_is_deferred_when_mcp_is_already_imported() -> None:
         print(Server.__module__, "jsonschema.exceptions" in sys.modules)
     """)
     assert out == "mcp.server.lowlevel.server True"
+
+
+def test_mcp_s_client_imports_after_the_sdk_submodule_first() -> None:
+    """The MCP hub after a Claude Code connection: mcp's client and jsonschema's submodules,
+    imported first, before their packages' names are looked up."""
+    out = run("""
+        from cherry_desktop.core.ai.runtime.claude_code.sdk import load_sdk
+        load_sdk()
+        import jsonschema.exceptions
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp import Client
+        import jsonschema
+        assert jsonschema.ValidationError is jsonschema.exceptions.ValidationError
+        print(Client.__name__, StdioServerParameters.__name__)
+    """)
+    assert out == "Client StdioServerParameters"

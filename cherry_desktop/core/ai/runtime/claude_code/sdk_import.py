@@ -8,8 +8,12 @@ it for features the app does not use:
   `mcp.types`, `mcp.shared.*` and `mcp.server.Server` (to build in-process MCP servers, which
   the app does not create); `Server` is bound to a stand-in that imports the real class when
   a server is built.
-- `jsonschema` (~4 MB) validates the arguments of in-process MCP tools, and
-  `mcp.types.methods` (~6 MB of pydantic models) serves mcp's client and server.
+- `mcp.types.methods` (~6 MB of pydantic models) serves mcp's client and server.
+
+`jsonschema` is not deferred (it was, ~4 MB): mcp's client (the MCP hub) and Cherry's own
+in-process tools use it, and a deferred package breaks when one of its submodules is imported
+first (`jsonschema.exceptions` imports the package, whose code then imports the half-made
+submodule: "partially initialized module").
 
 Each of these is put in sys.modules deferred (`core.lifecycle.deferred_import`: its code runs on the
 first lookup of a name it does not have yet).
@@ -32,7 +36,7 @@ from cherry_desktop.core.lifecycle.deferred_import import defer_module
 log = logging.getLogger(__name__)
 
 # Imported by the SDK, used only by what the app never runs (see above).
-DEFERRED_MODULES = ("mcp", "mcp.server", "mcp.types.methods", "jsonschema")
+DEFERRED_MODULES = ("mcp", "mcp.server", "mcp.types.methods")
 
 
 def prepare_sdk_import() -> None:
