@@ -127,6 +127,7 @@ def stage_restore(paths: PathRegistry, archive: Path, *, progress: Progress | No
         for name, _ in _items(paths)[1:]:
             if name.count("/") == 1:  # a folder: present even when the backup had none
                 (staging / name).mkdir(parents=True, exist_ok=True)
+        _make_private(staging)
         keys = _keys_to_enter(manifest, credentials)
         slugs = _rebase_workspaces(db, manifest, paths)
         held = _hold_restored_agents(db)
@@ -166,6 +167,18 @@ def _database_problem(db: Path, check: str) -> tuple[BackupFault, str] | None:
     if version < 1:
         return BackupFault.CORRUPT, "not a Cherry Desktop database"
     return None if result == "ok" else (BackupFault.CORRUPT, f"database check: {result}")
+
+
+def _make_private(root: Path) -> None:
+    """Folders 0700 and files 0600 (POSIX), as the app keeps its own: what was extracted."""
+    if os.name != "posix":
+        return
+    root.chmod(0o700)
+    for folder, dirs, files in os.walk(root):
+        for name in dirs:
+            (Path(folder) / name).chmod(0o700)
+        for name in files:
+            (Path(folder) / name).chmod(0o600)
 
 
 def _check_database(db: Path, archive: Path) -> None:

@@ -23,6 +23,7 @@ from cherry_desktop import __version__
 from cherry_desktop.core.backup.archive import DB_MEMBER, ArchiveWriter, Manifest, Progress
 from cherry_desktop.core.backup.errors import BackupError, BackupFault, from_os_error, from_sqlite_error
 from cherry_desktop.core.storage.paths import PathRegistry
+from cherry_desktop.core.storage.private_files import create_private_file
 from cherry_desktop.core.storage.settings import SETTINGS_FILE
 
 #: The folders of the path registry a backup holds, whole.
@@ -168,8 +169,11 @@ def write_archive(snapshot: Snapshot, target: Path, *, progress: Progress | None
     partial = partial_name(target)
     db_copy = partial.with_name(partial.name + ".db")
     try:
-        # The archive's file first: a read-only folder fails here, with its own words.
+        # The archive's file first: a read-only folder fails here, with its own words. It
+        # holds every conversation: 0600, like the database (the rename keeps the mode).
+        create_private_file(partial)
         with partial.open("wb") as out:
+            create_private_file(db_copy)
             _copy_database(snapshot, db_copy)
             sources = [Source(DB_MEMBER, db_copy, db_copy.stat().st_size), *snapshot.files]
             manifest = Manifest(app_version=__version__, schema_version=snapshot.schema_version,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
 import tarfile
 from pathlib import Path
@@ -365,3 +366,22 @@ async def test_a_cancelled_backup_writes_nothing(tmp_path: Path) -> None:
         assert seen[:2] == ["draining", "snapshot"]
     finally:
         await core.stop()
+
+
+async def test_the_archive_and_the_restored_files_are_private(tmp_path: Path) -> None:
+    import stat
+
+    archive = tmp_path / "private.cherry-backup"
+    old_umask = os.umask(0o022)
+    try:
+        await _backup(tmp_path / "a", archive)
+        assert stat.S_IMODE(archive.stat().st_mode) == 0o600
+        target = build_path_registry(tmp_path / "b")
+        target.ensure_all()
+        stage_restore(target, archive)
+        staged = target.get("app.data") / "restore-staging"
+        for path in staged.rglob("*"):
+            mode = stat.S_IMODE(path.stat().st_mode)
+            assert mode & 0o077 == 0, (path, oct(mode))
+    finally:
+        os.umask(old_umask)
