@@ -131,6 +131,20 @@ def take_snapshot(paths: PathRegistry) -> Snapshot:
     return Snapshot(connection, schema, files, time.time())
 
 
+def check_target(paths: PathRegistry, target: Path) -> None:
+    """Refuse a target that is the database (or a side file), or inside a folder the backup
+    holds: it would overwrite the data, or back itself up next time."""
+    where = target.expanduser().absolute().resolve()
+    db = paths.database_file.resolve()
+    if where.parent == db.parent and where.name.startswith(db.name):
+        raise BackupError(BackupFault.INSIDE_DATA, target)
+    for key in BACKED_UP_FOLDERS:
+        if where.is_relative_to(paths.get(key).resolve()):
+            raise BackupError(BackupFault.INSIDE_DATA, target)
+    if any(where == (paths.get(key) / name).resolve() for key, name in BACKED_UP_FILES):
+        raise BackupError(BackupFault.INSIDE_DATA, target)
+
+
 def partial_name(target: Path) -> Path:
     return target.with_name(f"{target.name}{PARTIAL_MARK}{os.getpid()}")
 

@@ -385,3 +385,22 @@ async def test_the_archive_and_the_restored_files_are_private(tmp_path: Path) ->
             assert mode & 0o077 == 0, (path, oct(mode))
     finally:
         os.umask(old_umask)
+
+
+async def test_a_target_that_is_the_data_itself_is_refused_and_nothing_is_touched(tmp_path: Path) -> None:
+    core = await populated_core(tmp_path / "a", messages=2)
+    try:
+        assert core.backup is not None
+        rows = table_dump(core.paths.database_file)
+        for target in (core.paths.database_file, core.paths.database_file.with_name("cherry.db-wal"),
+                       core.paths.get("feature.attachments") / "x.cherry-backup",
+                       core.paths.get("app.config") / "settings.json"):
+            with pytest.raises(BackupError) as caught:
+                await core.backup.create(target)
+            assert caught.value.kind is BackupFault.INSIDE_DATA, target
+        assert table_dump(core.paths.database_file) == rows
+        assert not core.stream_manager.writes_paused and not core.backup.busy
+        # The data folder's root (not a folder the backup holds) is fine.
+        await core.backup.create(core.paths.get("app.data") / "here.cherry-backup")
+    finally:
+        await core.stop()
