@@ -189,6 +189,7 @@ def write_archive(snapshot: Snapshot, target: Path, *, progress: Progress | None
         with partial.open("wb") as out:
             create_private_file(db_copy)
             _copy_database(snapshot, db_copy)
+            snapshot.close()  # the copy is taken: let SQLite checkpoint its WAL again
             sources = [Source(DB_MEMBER, db_copy, db_copy.stat().st_size), *snapshot.files]
             manifest = Manifest(app_version=__version__, schema_version=snapshot.schema_version,
                                 created_at=snapshot.taken_at, entries=tuple((s.name, s.size) for s in sources),

@@ -32,8 +32,10 @@ class _Hold:
 class SpyGate:
     """A third writer: records the order, and does `during` while the others are held."""
 
-    def __init__(self, core: CoreServices, during: object = None, stragglers: list[str] | None = None) -> None:
+    def __init__(self, core: CoreServices, during: object = None, stragglers: list[str] | None = None,
+                 *, await_during: bool = False) -> None:
         self.core, self.during, self.stragglers = core, during, stragglers or []
+        self.await_during = await_during
         self.events: list[str] = []
         self.task: asyncio.Task[object] | None = None
 
@@ -46,7 +48,10 @@ class SpyGate:
         assert self.core.stream_manager.writes_paused and self.core.agent_runtime.writes_paused
         if callable(self.during):
             self.task = asyncio.ensure_future(self.during())
-            await asyncio.sleep(0.05)  # the send is under way and must be waiting
+            if self.await_during:  # `during` itself checks what the hold holds back
+                await self.task
+            else:
+                await asyncio.sleep(0.05)  # the send is under way and must be waiting
             self.events.append("send-waiting" if not self.task.done() else "send-ran-during-hold")
         return self.stragglers
 
@@ -164,7 +169,7 @@ async def test_a_queued_agent_turn_waits_through_the_snapshot_then_runs(tmp_path
             assert [q.text for q in core.agent_runtime.list_pending_turns(session.id)] == ["queued"]
             return None
 
-        spy = SpyGate(core, during=finish_first_turn_during_the_hold)
+        spy = SpyGate(core, during=finish_first_turn_during_the_hold, await_during=True)
         assert core.backup is not None
         core.backup.add_gate(spy)
         archive = tmp_path / "queued.cherry-backup"
