@@ -29,7 +29,7 @@ from cherry_desktop.core.backup.restore import JOURNAL, PREVIOUS, read_journal
 from cherry_desktop.core.data.database import SCHEMA_VERSION
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.unit.backup.helpers import REBASED, populated_core, small_tmpfs, table_dump, user_files
+from tests.unit.backup.helpers import REBASED, populated_core, read_only_dir, small_tmpfs, table_dump, user_files
 
 
 async def _backup(root: Path, target: Path) -> tuple[dict[str, list[tuple[object, ...]]], dict[str, bytes]]:
@@ -289,9 +289,9 @@ async def test_a_full_disk_while_staging_keeps_the_data_in_use(tmp_path: Path) -
 
 
 async def test_a_read_only_target_folder_is_a_clear_error(tmp_path: Path) -> None:
-    with small_tmpfs(tmp_path / "ro", "64k", read_only=True) as ro:
+    with read_only_dir(tmp_path / "ro") as ro:
         if ro is None:
-            pytest.skip("cannot mount a read-only tmpfs here (needs root)")
+            pytest.skip("no read-only folder here: root cannot mount a tmpfs (and writes through 0555)")
         core = await populated_core(tmp_path / "a", messages=2)
         try:
             assert core.backup is not None
