@@ -2026,6 +2026,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
         <translation>The restored agents stay off until you allow them in Settings, Backups: %1</translation>
     </message>
+    <message>
+        <source>Choose a place outside Cherry Desktop's own data: this one would overwrite it, or be backed up itself.</source>
+        <translation>Choose a place outside Cherry Desktop's own data: this one would overwrite it, or be backed up itself.</translation>
+    </message>
 </context>
 <context>
     <name>BackupSettingsPanel</name>

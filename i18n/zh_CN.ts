@@ -2025,6 +2025,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
         <translation>恢复的智能体在你于“设置 &gt; 备份”中允许之前保持关闭：%1</translation>
     </message>
+    <message>
+        <source>Choose a place outside Cherry Desktop's own data: this one would overwrite it, or be backed up itself.</source>
+        <translation>请选择 Cherry Desktop 自身数据之外的位置：此处会覆盖数据，或者会把备份本身也备份进去。</translation>
+    </message>
 </context>
 <context>
     <name>BackupSettingsPanel</name>

@@ -2025,6 +2025,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The restored agents stay off until you allow them in Settings, Backups: %1</source>
         <translation>還原的代理在你於「設定 &gt; 備份」中允許之前保持關閉：%1</translation>
     </message>
+    <message>
+        <source>Choose a place outside Cherry Desktop's own data: this one would overwrite it, or be backed up itself.</source>
+        <translation>請選擇 Cherry Desktop 自身資料之外的位置：此處會覆蓋資料，或者會把備份本身也備份進去。</translation>
+    </message>
 </context>
 <context>
     <name>BackupSettingsPanel</name>

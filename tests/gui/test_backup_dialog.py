@@ -168,3 +168,18 @@ async def test_settings_turn_on_daily_backups_into_a_folder(controller: Any, ui_
     assert (current.auto_backup_enabled, current.auto_backup_folder, current.auto_backup_keep) == (
         True, str(tmp_path / "daily"), 3)
     dialog.close()
+
+
+async def test_cancel_in_the_dialog_writes_nothing(controller: Any, ui_core: Any, tmp_path: Path) -> None:
+    (ui_core.paths.get("feature.agents.data") / "big.bin").write_bytes(os.urandom(8 << 20))
+    window = controller.open_window(None)
+    archive = tmp_path / "never.cherry-backup"
+    dialog = back_up(window, controller.bridges.backup, archive)
+    assert dialog is not None
+    dialog.cancel_button.click()  # before the job got to its first bytes
+    await until(lambda: dialog.task.done(), timeout=30)
+    assert not dialog.succeeded
+    assert "Cancelled. Nothing was written." in dialog.result_label.text()
+    assert list(tmp_path.glob("never.cherry-backup*")) == []
+    dialog.close()
+    window.close()

@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import io
 import json
+import os
 import tarfile
 import threading
 from collections.abc import Callable, Iterator
@@ -256,8 +257,9 @@ def _parse_sums(raw: bytes, path: Path) -> dict[str, str]:
 
 def _extract(reader: _HashingReader, target: Path, archive: Path) -> None:
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("wb") as out:
+        # The user's files, private as the app's own (folders 0700, files 0600).
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with os.fdopen(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as out:
             while True:
                 try:
                     data = reader.read(CHUNK)

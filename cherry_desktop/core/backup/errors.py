@@ -24,6 +24,7 @@ class BackupFault(StrEnum):
     BUSY = "busy"  # another backup or restore is running
     INSTANCE_RUNNING = "instance-running"  # an app instance owns the data dir (restore staged)
     UNAVAILABLE = "unavailable"  # the archive or a folder cannot be read
+    INSIDE_DATA = "inside-data"  # the target would overwrite or sit inside the data backed up
 
 
 _WORDS = {
@@ -38,6 +39,7 @@ _WORDS = {
     BackupFault.BUSY: "another backup or restore is running",
     BackupFault.INSTANCE_RUNNING: "Cherry Desktop is running on this data folder",
     BackupFault.UNAVAILABLE: "the file cannot be read",
+    BackupFault.INSIDE_DATA: "choose a file outside the app's data (it would overwrite or be backed up itself)",
 }
 
 

@@ -36,6 +36,7 @@ from cherry_desktop.core.data.records import RESTORE_UNCONFIRMED
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.storage.paths import PathRegistry
 from cherry_desktop.core.storage.private_files import SQLITE_SIDE_FILES
+from cherry_desktop.core.storage.storage_faults import StorageError, StorageFault, classify
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ class StagedRestore:
 
 @dataclass(frozen=True)
 class PromoteResult:
-    state: str  # "promoted" | "rolled-back" | "cleaned" | "none"
+    state: str  # "promoted" | "rolled-back" | "failed" (nothing moved, still staged) | "cleaned" | "none"
     detail: str = ""
     moved: list[str] = field(default_factory=list)
     #: Providers whose keys the user enters again (keys are never in a backup).
@@ -126,6 +127,7 @@ def stage_restore(paths: PathRegistry, archive: Path, *, progress: Progress | No
         for name, _ in _items(paths)[1:]:
             if name.count("/") == 1:  # a folder: present even when the backup had none
                 (staging / name).mkdir(parents=True, exist_ok=True)
+        _make_private(staging)
         keys = _keys_to_enter(manifest, credentials)
         slugs = _rebase_workspaces(db, manifest, paths)
         held = _hold_restored_agents(db)
@@ -165,6 +167,18 @@ def _database_problem(db: Path, check: str) -> tuple[BackupFault, str] | None:
     if version < 1:
         return BackupFault.CORRUPT, "not a Cherry Desktop database"
     return None if result == "ok" else (BackupFault.CORRUPT, f"database check: {result}")
+
+
+def _make_private(root: Path) -> None:
+    """Folders 0700 and files 0600 (POSIX), as the app keeps its own: what was extracted."""
+    if os.name != "posix":
+        return
+    root.chmod(0o700)
+    for folder, dirs, files in os.walk(root):
+        for name in dirs:
+            (Path(folder) / name).chmod(0o700)
+        for name in files:
+            (Path(folder) / name).chmod(0o600)
 
 
 def _check_database(db: Path, archive: Path) -> None:
@@ -208,22 +222,30 @@ def cancel_staged_restore(paths: PathRegistry) -> bool:
 
 def promote_staged_restore(paths: PathRegistry) -> PromoteResult:
     """At start, with the instance lock held and before the database opens: finish what the
-    journal says (see the module's docstring). Raises `BackupError` only for an OS fault."""
+    journal says (see the module's docstring). An OS fault before anything moved keeps the
+    data in use and the restore staged ("failed"); one while moving puts the old data back
+    ("rolled-back"); only when that fails too is a `StorageError` raised (the app stops
+    with its storage-fault message rather than open a mix)."""
+    data = _data(paths)
+    with contextlib.suppress(OSError):
+        _remove(data / (STAGING + ".new"))  # a staging that was killed mid-way
     journal = read_journal(paths)
     if journal is None:
         return PromoteResult("none")
-    data = _data(paths)
     state = journal.get("state")
     raw_keys = journal.get("keys_to_enter")
     keys = tuple(str(k) for k in raw_keys) if isinstance(raw_keys, list) else ()
     raw_slugs = journal.get("claude_slugs")
     slugs = {str(k): str(v) for k, v in raw_slugs.items()} if isinstance(raw_slugs, dict) else {}
-    try:
-        if state == "done":
+    if state == "done":
+        try:
             _remove(data / PREVIOUS)
             journal_path(paths).unlink()
-            return PromoteResult("cleaned")
-        if state == "prepared":
+        except OSError as exc:
+            log.warning("could not remove the data a restore replaced: %s", exc)
+        return PromoteResult("cleaned")
+    if state == "prepared":
+        try:
             if not (data / STAGING / DB_MEMBER).is_file():
                 journal_path(paths).unlink()  # the staging was lost: keep the data in use
                 return PromoteResult("none", "staging missing")
@@ -231,24 +253,40 @@ def promote_staged_restore(paths: PathRegistry) -> PromoteResult:
                 _remove(data / PREVIOUS)
             (data / PREVIOUS).mkdir(parents=True)
             _write_journal(paths, "promoting", keys_to_enter=list(keys), claude_slugs=slugs)
-            state = "promoting"
-        if state == "promoting":
-            moved = _move_in(paths)
-            problem = _prove(paths.database_file)
-            if problem is not None:
-                _roll_back(paths)
-                journal_path(paths).unlink()
-                log.error("restore rolled back: %s", problem)
-                return PromoteResult("rolled-back", problem)
-            _copy_claude(data / STAGING / "claude", slugs)
+        except OSError as exc:
+            log.error("restore not promoted (the data in use is kept, the restore stays staged): %s", exc)
+            return PromoteResult("failed", from_os_error(exc, data).describe())
+        state = "promoting"
+    if state != "promoting":
+        return PromoteResult("none", f"unknown journal state {state!r}")
+    try:
+        moved = _move_in(paths)
+        problem = _prove(paths.database_file)
+        if problem is None:
+            try:  # before `done`: a crash here copies them again at the next start
+                _copy_claude(data / STAGING / "claude", slugs)
+            except OSError as exc:  # outside the data dir: the restore stands, resumes start anew
+                log.warning("Claude Code transcripts not restored: %s", exc)
             _write_journal(paths, "done")
-            with contextlib.suppress(OSError):
-                _remove(data / STAGING)
-            log.info("restore promoted (%d item(s))", len(moved))
-            return PromoteResult("promoted", moved=moved, keys_to_enter=keys)
     except OSError as exc:
-        raise from_os_error(exc, data) from exc
-    return PromoteResult("none", f"unknown journal state {state!r}")
+        problem = from_os_error(exc, data).describe()
+    if problem is not None:
+        return _roll_back_or_stop(paths, problem)
+    with contextlib.suppress(OSError):
+        _remove(data / STAGING)
+    log.info("restore promoted (%d item(s))", len(moved))
+    return PromoteResult("promoted", moved=moved, keys_to_enter=keys)
+
+
+def _roll_back_or_stop(paths: PathRegistry, problem: str) -> PromoteResult:
+    try:
+        _roll_back(paths)
+        journal_path(paths).unlink()
+    except OSError as exc:
+        fault = classify(exc, _data(paths))
+        raise fault if fault is not None else StorageError(StorageFault.UNAVAILABLE, _data(paths), str(exc)) from exc
+    log.error("restore rolled back: %s", problem)
+    return PromoteResult("rolled-back", problem)
 
 
 def _move_in(paths: PathRegistry) -> list[str]:

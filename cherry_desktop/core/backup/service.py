@@ -22,7 +22,7 @@ from typing import Protocol
 
 from cherry_desktop.core.backup.errors import BackupError, BackupFault
 from cherry_desktop.core.backup.restore import StagedRestore, stage_restore
-from cherry_desktop.core.backup.snapshot import BackupResult, Snapshot, take_snapshot, write_archive
+from cherry_desktop.core.backup.snapshot import BackupResult, Snapshot, check_target, take_snapshot, write_archive
 from cherry_desktop.core.lifecycle.container import Application, Service
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.storage.paths import PathRegistry
@@ -128,6 +128,7 @@ class BackupService(Service):
 
     async def create(self, target: Path, *, progress: ProgressCallback | None = None,
                      cancel: threading.Event | None = None) -> BackupResult:
+        check_target(self.paths, target)
         self._claim()
         try:
             snapshot = await self._snapshot(progress)

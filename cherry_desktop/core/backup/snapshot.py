@@ -23,6 +23,7 @@ from cherry_desktop import __version__
 from cherry_desktop.core.backup.archive import DB_MEMBER, ArchiveWriter, Manifest, Progress
 from cherry_desktop.core.backup.errors import BackupError, BackupFault, from_os_error, from_sqlite_error
 from cherry_desktop.core.storage.paths import PathRegistry
+from cherry_desktop.core.storage.private_files import create_private_file
 from cherry_desktop.core.storage.settings import SETTINGS_FILE
 
 #: The folders of the path registry a backup holds, whole.
@@ -130,6 +131,20 @@ def take_snapshot(paths: PathRegistry) -> Snapshot:
     return Snapshot(connection, schema, files, time.time())
 
 
+def check_target(paths: PathRegistry, target: Path) -> None:
+    """Refuse a target that is the database (or a side file), or inside a folder the backup
+    holds: it would overwrite the data, or back itself up next time."""
+    where = target.expanduser().absolute().resolve()
+    db = paths.database_file.resolve()
+    if where.parent == db.parent and where.name.startswith(db.name):
+        raise BackupError(BackupFault.INSIDE_DATA, target)
+    for key in BACKED_UP_FOLDERS:
+        if where.is_relative_to(paths.get(key).resolve()):
+            raise BackupError(BackupFault.INSIDE_DATA, target)
+    if any(where == (paths.get(key) / name).resolve() for key, name in BACKED_UP_FILES):
+        raise BackupError(BackupFault.INSIDE_DATA, target)
+
+
 def partial_name(target: Path) -> Path:
     return target.with_name(f"{target.name}{PARTIAL_MARK}{os.getpid()}")
 
@@ -168,9 +183,13 @@ def write_archive(snapshot: Snapshot, target: Path, *, progress: Progress | None
     partial = partial_name(target)
     db_copy = partial.with_name(partial.name + ".db")
     try:
-        # The archive's file first: a read-only folder fails here, with its own words.
+        # The archive's file first: a read-only folder fails here, with its own words. It
+        # holds every conversation: 0600, like the database (the rename keeps the mode).
+        create_private_file(partial)
         with partial.open("wb") as out:
+            create_private_file(db_copy)
             _copy_database(snapshot, db_copy)
+            snapshot.close()  # the copy is taken: let SQLite checkpoint its WAL again
             sources = [Source(DB_MEMBER, db_copy, db_copy.stat().st_size), *snapshot.files]
             manifest = Manifest(app_version=__version__, schema_version=snapshot.schema_version,
                                 created_at=snapshot.taken_at, entries=tuple((s.name, s.size) for s in sources),

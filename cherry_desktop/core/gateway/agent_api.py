@@ -122,12 +122,13 @@ class AgentApi:
         if self.core.repos.sessions.find_session(session_id) is None:
             return _error(404, "session-not-found", f"no agent session {session_id!r}")
         await self.core.services_ready.wait()
-        from cherry_desktop.core.ai.stream import dispatch_stream_request
+        from cherry_desktop.core.ai.stream import dispatch_when_writable
 
         listener = SseListener()
         open_request = AiStreamOpenRequest(topic_id=session_topic_id(session_id), user_message_parts=user_parts(text))
         try:
-            result = await dispatch_stream_request(self.core.stream_manager, listener, open_request)
+            # A backup's write hold (milliseconds) is waited through, as in the composer.
+            result = await dispatch_when_writable(self.core.stream_manager, listener, open_request)
         except (StreamManagerError, AgentSessionError) as exc:
             listener.close()
             code = exc.code

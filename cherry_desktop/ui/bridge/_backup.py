@@ -78,7 +78,7 @@ class BackupBridge(CoreBridge):
     def restore_result(self) -> PromoteResult | None:
         """What this start did with a staged restore (None: there was none)."""
         result = self.core.restore_result
-        return result if result is not None and result.state in ("promoted", "rolled-back") else None
+        return result if result is not None and result.state in ("promoted", "rolled-back", "failed") else None
 
     def restored_agents(self) -> list[str]:
         """Names of the agents restored from a backup and not allowed yet (they run no turn)."""

@@ -49,6 +49,9 @@ def fault_words(error: BackupError) -> str:
         BackupFault.BUSY: translate("BackupDialog", "Another backup or restore is running."),
         BackupFault.INSTANCE_RUNNING: translate("BackupDialog", "Cherry Desktop is running on this data folder."),
         BackupFault.UNAVAILABLE: translate("BackupDialog", "The file or folder cannot be read."),
+        BackupFault.INSIDE_DATA: translate(
+            "BackupDialog", "Choose a place outside Cherry Desktop's own data: this one would overwrite it, "
+            "or be backed up itself."),
     }[error.kind]
     if error.stragglers:
         words += "\n" + translate("BackupDialog", "Still running: %1").replace("%1", ", ".join(error.stragglers))

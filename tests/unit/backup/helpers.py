@@ -88,3 +88,23 @@ def small_tmpfs(where: Path, size: str = "256k", *, read_only: bool = False) -> 
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+@contextlib.contextmanager
+def read_only_dir(where: Path) -> Iterator[Path | None]:
+    """A real read-only folder at `where`: a read-only tmpfs where one can be mounted, else (not
+    root) a folder made 0555; None when neither works here (root without mount)."""
+    import os
+
+    with small_tmpfs(where, "64k", read_only=True) as mounted:
+        if mounted is not None:
+            yield mounted
+            return
+    if os.geteuid() == 0:  # root writes through 0555
+        yield None
+        return
+    where.chmod(0o555)
+    try:
+        yield where
+    finally:
+        where.chmod(0o755)

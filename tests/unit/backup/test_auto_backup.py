@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cherry_desktop.core.backup import read_archive
 from cherry_desktop.core.backup.auto import DAY_S, AutoBackupService, automatic_backups
-from tests.unit.backup.helpers import populated_core, small_tmpfs
+from tests.unit.backup.helpers import populated_core, read_only_dir
 
 
 class Clock:
@@ -52,7 +52,7 @@ async def test_a_folder_that_cannot_be_written_is_kept_as_an_error_and_retried(t
     core = await populated_core(tmp_path / "a", messages=3)
     try:
         assert core.backup is not None
-        with small_tmpfs(tmp_path / "ro", "64k", read_only=True) as ro:
+        with read_only_dir(tmp_path / "ro") as ro:
             target = ro if ro is not None else tmp_path / "missing" / "folder"
             core.settings.update(auto_backup_enabled=True, auto_backup_folder=str(target))
             auto = AutoBackupService(core.backup, core.settings, clock=Clock())

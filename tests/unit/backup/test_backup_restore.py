@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
 import tarfile
 from pathlib import Path
@@ -28,7 +29,7 @@ from cherry_desktop.core.backup.restore import JOURNAL, PREVIOUS, read_journal
 from cherry_desktop.core.data.database import SCHEMA_VERSION
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.unit.backup.helpers import REBASED, populated_core, small_tmpfs, table_dump, user_files
+from tests.unit.backup.helpers import REBASED, populated_core, read_only_dir, small_tmpfs, table_dump, user_files
 
 
 async def _backup(root: Path, target: Path) -> tuple[dict[str, list[tuple[object, ...]]], dict[str, bytes]]:
@@ -290,9 +291,9 @@ async def test_a_full_disk_while_staging_keeps_the_data_in_use(tmp_path: Path) -
 
 
 async def test_a_read_only_target_folder_is_a_clear_error(tmp_path: Path) -> None:
-    with small_tmpfs(tmp_path / "ro", "64k", read_only=True) as ro:
+    with read_only_dir(tmp_path / "ro") as ro:
         if ro is None:
-            pytest.skip("cannot mount a read-only tmpfs here (needs root)")
+            pytest.skip("no read-only folder here: root cannot mount a tmpfs (and writes through 0555)")
         core = await populated_core(tmp_path / "a", messages=2)
         try:
             assert core.backup is not None
@@ -365,5 +366,43 @@ async def test_a_cancelled_backup_writes_nothing(tmp_path: Path) -> None:
         assert caught.value.kind is BackupFault.CANCELLED
         assert list(tmp_path.glob("c.cherry-backup*")) == []
         assert seen[:2] == ["draining", "snapshot"]
+    finally:
+        await core.stop()
+
+
+async def test_the_archive_and_the_restored_files_are_private(tmp_path: Path) -> None:
+    import stat
+
+    archive = tmp_path / "private.cherry-backup"
+    old_umask = os.umask(0o022)
+    try:
+        await _backup(tmp_path / "a", archive)
+        assert stat.S_IMODE(archive.stat().st_mode) == 0o600
+        target = build_path_registry(tmp_path / "b")
+        target.ensure_all()
+        stage_restore(target, archive)
+        staged = target.get("app.data") / "restore-staging"
+        for path in staged.rglob("*"):
+            mode = stat.S_IMODE(path.stat().st_mode)
+            assert mode & 0o077 == 0, (path, oct(mode))
+    finally:
+        os.umask(old_umask)
+
+
+async def test_a_target_that_is_the_data_itself_is_refused_and_nothing_is_touched(tmp_path: Path) -> None:
+    core = await populated_core(tmp_path / "a", messages=2)
+    try:
+        assert core.backup is not None
+        rows = table_dump(core.paths.database_file)
+        for target in (core.paths.database_file, core.paths.database_file.with_name("cherry.db-wal"),
+                       core.paths.get("feature.attachments") / "x.cherry-backup",
+                       core.paths.get("app.config") / "settings.json"):
+            with pytest.raises(BackupError) as caught:
+                await core.backup.create(target)
+            assert caught.value.kind is BackupFault.INSIDE_DATA, target
+        assert table_dump(core.paths.database_file) == rows
+        assert not core.stream_manager.writes_paused and not core.backup.busy
+        # The data folder's root (not a folder the backup holds) is fine.
+        await core.backup.create(core.paths.get("app.data") / "here.cherry-backup")
     finally:
         await core.stop()

@@ -123,3 +123,30 @@ async def test_a_promoted_database_that_does_not_prove_rolls_back_to_the_old_dat
     finally:
         await core.stop()
     assert read_journal(paths) is None
+
+
+async def test_a_read_only_data_dir_at_the_promoting_start_keeps_the_data_and_the_staged_restore(
+        tmp_path: Path) -> None:
+    from cherry_desktop.core.backup import promote_staged_restore
+    from tests.unit.backup.helpers import small_tmpfs
+
+    archive = tmp_path / "new.cherry-backup"
+    new = await populated_core(tmp_path / "new", messages=2)
+    assert new.backup is not None
+    await new.backup.create(archive)
+    await new.stop()
+    paths = build_path_registry(tmp_path / "ro-data")
+    with small_tmpfs(paths.get("app.data"), "16m") as data:
+        if data is None:
+            pytest.skip("cannot mount a tmpfs here (needs root)")
+        old = await populated_core(data, messages=3)
+        await old.stop()
+        rows = table_dump(paths.database_file)
+        stage_restore(paths, archive)
+        subprocess.run(["mount", "-o", "remount,ro", str(data)], check=True)
+        result = promote_staged_restore(paths)
+        assert result.state == "failed" and "cannot be written" in result.detail
+        assert table_dump(paths.database_file) == rows
+        assert (read_journal(paths) or {}).get("state") == "prepared"  # tried again at the next start
+        subprocess.run(["mount", "-o", "remount,rw", str(data)], check=True)
+        assert promote_staged_restore(paths).state == "promoted"

@@ -32,8 +32,10 @@ class _Hold:
 class SpyGate:
     """A third writer: records the order, and does `during` while the others are held."""
 
-    def __init__(self, core: CoreServices, during: object = None, stragglers: list[str] | None = None) -> None:
+    def __init__(self, core: CoreServices, during: object = None, stragglers: list[str] | None = None,
+                 *, await_during: bool = False) -> None:
         self.core, self.during, self.stragglers = core, during, stragglers or []
+        self.await_during = await_during
         self.events: list[str] = []
         self.task: asyncio.Task[object] | None = None
 
@@ -46,7 +48,10 @@ class SpyGate:
         assert self.core.stream_manager.writes_paused and self.core.agent_runtime.writes_paused
         if callable(self.during):
             self.task = asyncio.ensure_future(self.during())
-            await asyncio.sleep(0.05)  # the send is under way and must be waiting
+            if self.await_during:  # `during` itself checks what the hold holds back
+                await self.task
+            else:
+                await asyncio.sleep(0.05)  # the send is under way and must be waiting
             self.events.append("send-waiting" if not self.task.done() else "send-ran-during-hold")
         return self.stragglers
 
@@ -123,3 +128,68 @@ async def test_a_backup_of_a_live_core_holds_writes_briefly(
     result = await core.backup.create(tmp_path / "b.cherry-backup")
     assert read_archive(result.path, None).entries
     assert core.backup.last_pause_ms > 0  # measured (bench/backup.py reports it against 500 ms)
+
+
+async def test_a_queued_agent_turn_waits_through_the_snapshot_then_runs(tmp_path: Path) -> None:
+    """The agent host's side: a turn that ends during the hold does not start its queued
+    successor (the queue is in the snapshot as queued); the release starts it."""
+    from cherry_desktop.core.state.topics import session_topic_id
+    from tests.fakes.scripted_driver import ScriptedDriver
+    from tests.unit.agent_session.harness import add_model
+
+    core = await populated_core(tmp_path / "a", messages=1)
+    try:
+        driver = ScriptedDriver(type="claude-code", supports_redirect=False)
+        add_model(core.repos, "demo::sonnet")
+        core.agent_runtime.registry.register(driver, replace=True)
+        agent = core.repos.agents.create_agent(type="claude-code", name="Q", model="demo::sonnet")
+        (tmp_path / "ws").mkdir()
+        ws = core.repos.agents.create_workspace(name="ws", path=str(tmp_path / "ws"), agent_id=agent.id)
+        session = core.repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="queue")
+        topic = session_topic_id(session.id)
+        window = Subscriber()
+
+        def say(text: str, mode: str) -> AiStreamOpenRequest:
+            return AiStreamOpenRequest(topic_id=topic, user_message_parts=[TextPart(text=text, state="done")],
+                                       follow_up_mode=mode)  # type: ignore[arg-type]
+
+        await dispatch_when_writable(core.stream_manager, window, say("first", "steer"))
+        conn = await driver.wait_connection()
+        await conn.wait_sent(1)
+        queued = await dispatch_when_writable(core.stream_manager, window, say("queued", "queue"))
+        assert queued.follow_up == "queued"
+
+        async def finish_first_turn_during_the_hold() -> object:
+            conn.complete("first done")
+            await until(lambda: any(r.status == "success" and r.role == "assistant"
+                                    for r in core.repos.session_messages.list_messages(session.id)), limit=5)
+            await asyncio.sleep(0.05)
+            # Gated: the successor did not start, the queue is untouched.
+            assert len(conn.sent) == 1
+            assert [q.text for q in core.agent_runtime.list_pending_turns(session.id)] == ["queued"]
+            return None
+
+        spy = SpyGate(core, during=finish_first_turn_during_the_hold, await_during=True)
+        assert core.backup is not None
+        core.backup.add_gate(spy)
+        archive = tmp_path / "queued.cherry-backup"
+        await core.backup.create(archive)
+        assert spy.task is not None
+        await spy.task
+        sent = await conn.wait_sent(2)  # released: the queued turn runs
+        assert message_text(sent.message) == "queued"
+        conn.complete("queued done")
+        await until(lambda: core.agent_runtime.list_pending_turns(session.id) == [], limit=5)
+    finally:
+        await core.stop()
+    # In the snapshot the follow-up is still queued (its turn had not started).
+    restored = build_path_registry(tmp_path / "r")
+    restored.ensure_all()
+    stage_restore(restored, archive)
+    from cherry_desktop.core.app.bootstrap import start_core
+
+    other = await start_core(restored, services=False)
+    try:
+        assert [q.text for q in other.repos.pending_turns.list(session.id)] == ["queued"]
+    finally:
+        await other.stop()
