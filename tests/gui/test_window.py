@@ -28,11 +28,41 @@ async def test_sidebar_lists_agents_sessions_and_chats(controller: Any, ui_core:
     assert names == {"Demo session", "Groceries"}
     assert set(window.sidebar.badges) == {session_topic_id(session_id), topic.id}
     for name in ("sessionList", "messageView", "composer", "sendButton", "steerButton", "queueButton",
-                 "stopButton", "queueDock", "approvalCard", "allowButton", "denyButton", "statusBadge"):
+                 "stopButton", "queueDock", "approvalCard", "allowButton", "denyButton"):
         from PySide6.QtWidgets import QWidget
 
         assert window.findChild(QWidget, name) is not None, name
 
+
+
+async def test_sidebar_badges_are_row_text_without_a_widget_per_row(controller: Any, ui_core: Any) -> None:
+    """Each state of a badge as its row shows it (artifacts/sidebar_badges.png): the words and
+    dots are the row's second column, no widget per row (2 000 topics: 17 s per rebuild)."""
+    from PySide6.QtWidgets import QLabel
+
+    from cherry_desktop.ui.sidebar import SPINNER
+
+    states = ("error", "done", "approval", "streaming", "")
+    ids = [ui_core.repos.topics.create_topic(name=f"Topic {s or 'idle'}").id for s in states]
+    window = controller.open_window(None)
+    sidebar = window.sidebar
+    for topic_id, state in zip(ids, states, strict=True):
+        sidebar.set_badge_state(topic_id, state)
+    texts = [sidebar.item_for(t).text(1) for t in ids]
+    assert texts[:3] == ["●", "●", "Approval"] and texts[3] in SPINNER and texts[4] == ""
+    assert sidebar.item_for(ids[0]).toolTip(1) == "The last reply failed"
+    red, green = (sidebar.item_for(t).foreground(1).color().name() for t in ids[:2])
+    assert red != green
+    await until(lambda: sidebar.item_for(ids[3]).text(1) != texts[3])  # the spinner turns
+    assert not sidebar.findChildren(QLabel)
+    sidebar.reload()  # a rebuild keeps what the cache says (idle here: nothing runs)
+    assert {sidebar.badges[t].state for t in ids} == {""}
+    for topic_id, state in zip(ids, states, strict=True):
+        sidebar.set_badge_state(topic_id, state)
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.resize(900, 500)
+    await asyncio.sleep(0.2)
+    sidebar.grab().save(str(ARTIFACTS / "sidebar_badges.png"))
 
 async def test_session_actions_new_rename_delete(controller: Any, ui_core: Any,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
