@@ -101,6 +101,43 @@ async def test_long_session_loads_recent_rows_first_then_more_on_scroll(controll
     assert window.message_view.rows()[0].text() == f"message {300 - 2 * PAGE_SIZE}"
 
 
+
+async def test_older_rows_come_in_a_few_per_loop_turn_and_the_rows_in_view_stay(controller: Any, ui_core: Any) -> None:
+    """Scrolling up near the top brings the page before in over several loop turns (a whole
+    page in one took ~200 ms: a stall); the row the user looks at does not move meanwhile."""
+    agent = ui_core.repos.agents.create_agent(type="claude-code", name="A")
+    session = ui_core.repos.sessions.create_session(agent_id=agent.id, workspace_id=None, name="long")
+    for i in range(3 * PAGE_SIZE):
+        ui_core.repos.session_messages.create_message(
+            session_id=session.id, role="user" if i % 2 == 0 else "assistant",
+            parts=[TextPart(text=f"message {i}\n\n" + "a longer paragraph of words " * (i % 5))])
+    window = controller.open_window(session_topic_id(session.id))
+    view = window.message_view
+    bar = view.verticalScrollBar()
+    await until(lambda: bar.maximum() > view.viewport().height() and bar.value() == bar.maximum())
+    await asyncio.sleep(0.1)  # late layout passes settle
+    looked_at = view.rows()[PAGE_SIZE // 2]
+    view.ensureWidgetVisible(looked_at)  # the user scrolled up to it (the view stops following)
+    await asyncio.sleep(0.05)
+    assert bar.value() < bar.maximum() and len(view.rows()) == PAGE_SIZE
+
+    def y_in_view() -> int:
+        return looked_at.mapTo(view.viewport(), looked_at.rect().topLeft()).y()
+
+    before = y_in_view()
+    counts: list[int] = []
+    view.near_top()
+    while len(view.rows()) < 2 * PAGE_SIZE:
+        counts.append(len(view.rows()))
+        await asyncio.sleep(0)
+        if view.viewport().updatesEnabled():  # what can be painted: the row where it was
+            assert abs(y_in_view() - before) <= 2, "the row in view moved while older rows came in"
+    await until(view.viewport().updatesEnabled)
+    assert abs(y_in_view() - before) <= 2
+    assert len(set(counts)) > 2  # over several loop turns, not one
+    assert view.rows()[0].text().startswith(f"message {PAGE_SIZE}")
+    assert view.load_older() == PAGE_SIZE and view.rows()[0].text().startswith("message 0")
+
 async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: Any, tmp_path: Path) -> None:
     from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
     from cherry_desktop.ui.dialogs import AgentDialog
