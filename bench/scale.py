@@ -129,14 +129,12 @@ async def measure(data_root: str, scroll_frames: int) -> dict[str, Any]:
     import asyncio
 
     import psutil
-    from PySide6.QtWidgets import QApplication
 
     from cherry_desktop.core.app.bootstrap import start_core
     from cherry_desktop.core.state.topics import session_topic_id
     from cherry_desktop.core.storage.paths import build_path_registry
     from cherry_desktop.ui import UiController
 
-    qapp = QApplication.instance()
     core = await start_core(build_path_registry(data_root))
     controller = UiController(core)
     result: dict[str, Any] = {}
@@ -164,25 +162,23 @@ async def measure(data_root: str, scroll_frames: int) -> dict[str, Any]:
         task = window.show_topic(session_topic_id(BIG_SESSION_ID))
         if task is not None:
             await task
-        QApplication.processEvents()
+        await asyncio.sleep(0)  # the events it posted (layout, polish)
         window.repaint()
         result["open_big_session_ms"] = (time.perf_counter() - t0) * 1000
         await asyncio.sleep(0.2)
 
         view = window.message_view
-        frames = scroll_up(view, scroll_frames, qapp)
+        frames = await scroll_up(view, scroll_frames)
         result["scroll_frame_p99_ms"] = p99(frames)
         result["rows_loaded_by_scroll"] = len(view.rows())
         texts = [row.text() for row in view.rows()]
-        result["floor_scroll_frame_p99_ms"] = p99(floor_scroll(texts, len(frames), view.size(), qapp))
+        result["floor_scroll_frame_p99_ms"] = p99(await floor_scroll(texts, len(frames), view.size()))
         result["scroll_frame_ratio"] = result["scroll_frame_p99_ms"] / max(result["floor_scroll_frame_p99_ms"], 1e-3)
 
         sessions = [s.id for s in core.repos.sessions.list_sessions() if s.id != BIG_SESSION_ID][:9]
         for session_id in sessions:
             controller.open_window(session_topic_id(session_id))
-        for _ in range(10):
-            QApplication.processEvents()
-            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)
         result["windows_open"] = len(controller.windows)
         result["rss_10_windows_mb"] = psutil.Process().memory_info().rss / 2**20
     finally:
@@ -196,38 +192,40 @@ def p99(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
 
 
-def scroll_up(view: Any, frames: int, qapp: Any) -> list[float]:
-    """Up `SCROLL_STEP_PX` per frame (reaching the top loads the page before): ms per frame,
-    the events it caused and its paint included."""
+async def frame(view: Any, value: int) -> float:
+    """One frame: scroll to `value`, one loop turn (what it caused: older rows coming in,
+    layout), then the paint; its ms."""
+    import asyncio
+
+    t0 = time.perf_counter()
+    view.verticalScrollBar().setValue(value)
+    await asyncio.sleep(0)
+    view.viewport().repaint()
+    return (time.perf_counter() - t0) * 1000
+
+
+async def scroll_up(view: Any, frames: int) -> list[float]:
+    """Up `SCROLL_STEP_PX` per frame (near the top, older rows come in)."""
     bar = view.verticalScrollBar()
-    out = []
-    for _ in range(frames):
-        t0 = time.perf_counter()
-        bar.setValue(max(0, bar.value() - SCROLL_STEP_PX))
-        qapp.processEvents()
-        view.viewport().repaint()
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
+    return [await frame(view, max(0, bar.value() - SCROLL_STEP_PX)) for _ in range(frames)]
 
 
-def floor_scroll(texts: list[str], frames: int, size: Any, qapp: Any) -> list[float]:
-    """The floor: a bare `QTextBrowser` with the same rows' text, scrolled up in the same steps."""
+async def floor_scroll(texts: list[str], frames: int, size: Any) -> list[float]:
+    """The floor: a bare `QTextBrowser` with the same rows' text, scrolled up in the same steps
+    (from its bottom again when at the top)."""
+    import asyncio
+
     from PySide6.QtWidgets import QTextBrowser
 
     browser = QTextBrowser()
     browser.resize(size)
     browser.setPlainText("\n\n".join(texts))
     browser.show()
-    qapp.processEvents()
+    await asyncio.sleep(0.2)
     bar = browser.verticalScrollBar()
     bar.setValue(bar.maximum())
-    out = []
-    for _ in range(frames):
-        t0 = time.perf_counter()
-        bar.setValue(bar.value() - SCROLL_STEP_PX if bar.value() > 0 else bar.maximum())
-        qapp.processEvents()
-        browser.viewport().repaint()
-        out.append((time.perf_counter() - t0) * 1000)
+    out = [await frame(browser, bar.value() - SCROLL_STEP_PX if bar.value() > 0 else bar.maximum())
+           for _ in range(frames)]
     browser.close()
     return out
 

@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from cherry_desktop.core.state.shared_cache import topic_stream_status_key
+from cherry_desktop.ui.sidebar import SPINNER
 from tests.gui._scripted import until
 
 pytestmark = pytest.mark.gui
@@ -114,7 +115,7 @@ async def test_sidebar_badge_pending_streaming_done_then_seen(live_controller: A
     observer.activateWindow()
     await until(observer.isActiveWindow)  # the user looks at the observer, not at the sender
     badge = observer.sidebar.badges[watched]
-    assert badge.objectName() == "statusBadge"
+    assert badge.topic_id == watched
     states: list[str] = []
     live_core.shared_cache.subscribe(topic_stream_status_key(watched),
                                      recorder := (lambda _k, _v: states.append(badge.state)))
@@ -122,6 +123,7 @@ async def test_sidebar_badge_pending_streaming_done_then_seen(live_controller: A
     feed = await scripted_ai.feed()
     feed.text("x")
     await until(lambda: badge.state == "streaming")
+    await until(lambda: badge.item.text(1) in SPINNER)  # the row's own text, turned by the list's timer
     feed.end()
     await until(lambda: badge.state == "done")
     transitions = [s for i, s in enumerate(states) if i == 0 or states[i - 1] != s]

@@ -28,11 +28,41 @@ async def test_sidebar_lists_agents_sessions_and_chats(controller: Any, ui_core:
     assert names == {"Demo session", "Groceries"}
     assert set(window.sidebar.badges) == {session_topic_id(session_id), topic.id}
     for name in ("sessionList", "messageView", "composer", "sendButton", "steerButton", "queueButton",
-                 "stopButton", "queueDock", "approvalCard", "allowButton", "denyButton", "statusBadge"):
+                 "stopButton", "queueDock", "approvalCard", "allowButton", "denyButton"):
         from PySide6.QtWidgets import QWidget
 
         assert window.findChild(QWidget, name) is not None, name
 
+
+
+async def test_sidebar_badges_are_row_text_without_a_widget_per_row(controller: Any, ui_core: Any) -> None:
+    """Each state of a badge as its row shows it (artifacts/sidebar_badges.png): the words and
+    dots are the row's second column, no widget per row (2 000 topics: 17 s per rebuild)."""
+    from PySide6.QtWidgets import QLabel
+
+    from cherry_desktop.ui.sidebar import SPINNER
+
+    states = ("error", "done", "approval", "streaming", "")
+    ids = [ui_core.repos.topics.create_topic(name=f"Topic {s or 'idle'}").id for s in states]
+    window = controller.open_window(None)
+    sidebar = window.sidebar
+    for topic_id, state in zip(ids, states, strict=True):
+        sidebar.set_badge_state(topic_id, state)
+    texts = [sidebar.item_for(t).text(1) for t in ids]
+    assert texts[:3] == ["●", "●", "Approval"] and texts[3] in SPINNER and texts[4] == ""
+    assert sidebar.item_for(ids[0]).toolTip(1) == "The last reply failed"
+    red, green = (sidebar.item_for(t).foreground(1).color().name() for t in ids[:2])
+    assert red != green
+    await until(lambda: sidebar.item_for(ids[3]).text(1) != texts[3])  # the spinner turns
+    assert not sidebar.findChildren(QLabel)
+    sidebar.reload()  # a rebuild keeps what the cache says (idle here: nothing runs)
+    assert {sidebar.badges[t].state for t in ids} == {""}
+    for topic_id, state in zip(ids, states, strict=True):
+        sidebar.set_badge_state(topic_id, state)
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.resize(900, 500)
+    await asyncio.sleep(0.2)
+    sidebar.grab().save(str(ARTIFACTS / "sidebar_badges.png"))
 
 async def test_session_actions_new_rename_delete(controller: Any, ui_core: Any,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,6 +100,43 @@ async def test_long_session_loads_recent_rows_first_then_more_on_scroll(controll
     await until(lambda: len(window.message_view.rows()) == 2 * PAGE_SIZE)
     assert window.message_view.rows()[0].text() == f"message {300 - 2 * PAGE_SIZE}"
 
+
+
+async def test_older_rows_come_in_a_few_per_loop_turn_and_the_rows_in_view_stay(controller: Any, ui_core: Any) -> None:
+    """Scrolling up near the top brings the page before in over several loop turns (a whole
+    page in one took ~200 ms: a stall); the row the user looks at does not move meanwhile."""
+    agent = ui_core.repos.agents.create_agent(type="claude-code", name="A")
+    session = ui_core.repos.sessions.create_session(agent_id=agent.id, workspace_id=None, name="long")
+    for i in range(3 * PAGE_SIZE):
+        ui_core.repos.session_messages.create_message(
+            session_id=session.id, role="user" if i % 2 == 0 else "assistant",
+            parts=[TextPart(text=f"message {i}\n\n" + "a longer paragraph of words " * (i % 5))])
+    window = controller.open_window(session_topic_id(session.id))
+    view = window.message_view
+    bar = view.verticalScrollBar()
+    await until(lambda: bar.maximum() > view.viewport().height() and bar.value() == bar.maximum())
+    await asyncio.sleep(0.1)  # late layout passes settle
+    looked_at = view.rows()[PAGE_SIZE // 2]
+    view.ensureWidgetVisible(looked_at)  # the user scrolled up to it (the view stops following)
+    await asyncio.sleep(0.05)
+    assert bar.value() < bar.maximum() and len(view.rows()) == PAGE_SIZE
+
+    def y_in_view() -> int:
+        return looked_at.mapTo(view.viewport(), looked_at.rect().topLeft()).y()
+
+    before = y_in_view()
+    counts: list[int] = []
+    view.near_top()
+    while len(view.rows()) < 2 * PAGE_SIZE:
+        counts.append(len(view.rows()))
+        await asyncio.sleep(0)
+        if view.viewport().updatesEnabled():  # what can be painted: the row where it was
+            assert abs(y_in_view() - before) <= 2, "the row in view moved while older rows came in"
+    await until(view.viewport().updatesEnabled)
+    assert abs(y_in_view() - before) <= 2
+    assert len(set(counts)) > 2  # over several loop turns, not one
+    assert view.rows()[0].text().startswith(f"message {PAGE_SIZE}")
+    assert view.load_older() == PAGE_SIZE and view.rows()[0].text().startswith("message 0")
 
 async def test_agent_dialog_is_driven_by_capabilities(controller: Any, ui_core: Any, tmp_path: Path) -> None:
     from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES

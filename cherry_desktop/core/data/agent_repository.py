@@ -217,6 +217,9 @@ class AgentSessionRepository:
         return (_session(session), _agent(agent) if agent is not None else None,
                 _workspace(workspace) if workspace is not None else None)
 
+    def has_sessions(self) -> bool:
+        return bool(AgentSession.select().exists())
+
     def list_sessions(self, agent_id: str | None = None) -> list[AgentSessionRecord]:
         q = AgentSession.select().order_by(AgentSession.updated_at.desc(), AgentSession.id)
         if agent_id is not None:

@@ -192,6 +192,9 @@ class TopicRepository:
     def list_topics(self) -> list[TopicRecord]:
         return [_topic(r) for r in Topic.select().order_by(Topic.updated_at.desc(), Topic.id)]
 
+    def has_topics(self) -> bool:
+        return bool(Topic.select().exists())
+
     def rename_topic(self, topic_id: str, name: str) -> None:
         Topic.update(name=name, updated_at=now_ms()).where(Topic.id == topic_id).execute()
 

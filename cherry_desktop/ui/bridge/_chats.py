@@ -37,7 +37,7 @@ class ChatsBridge(CoreBridge):
 
     def has_conversations(self) -> bool:
         """Whether any chat topic or agent session exists (the empty state's words)."""
-        return bool(self._repos.topics.list_topics() or self._repos.sessions.list_sessions())
+        return self._repos.topics.has_topics() or self._repos.sessions.has_sessions()
 
     def first_topic(self) -> str | None:
         """The newest agent session, else the newest chat topic (what the first window opens)."""

@@ -25,8 +25,9 @@ from cherry_desktop.ui.chat._markdown import MarkdownView
 from cherry_desktop.ui.chat._math import has_math, replace_math
 from cherry_desktop.ui.chat._message_actions import COPY_SHORTCUT, REGENERATE_SHORTCUT, UndoBar, copy_markdown
 from cherry_desktop.ui.chat._message_row import CUT_SHORT_KEY, HISTORY_RESET_KEY, MessageRow
-from cherry_desktop.ui.chat._message_view import PAGE_SIZE, ROW_SPACING, MessageView
+from cherry_desktop.ui.chat._message_view import ROW_SPACING, MessageView
 from cherry_desktop.ui.chat._model_picker import ChatHeader, IssueWords
+from cherry_desktop.ui.chat._older_rows import PAGE_SIZE
 from cherry_desktop.ui.chat._sibling_group import SiblingGroupView
 from cherry_desktop.ui.chat._todo_card import (
     TODO_TOOL,

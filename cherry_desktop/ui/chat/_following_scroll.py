@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QScrollArea, QToolButton, QWidget
 # done, so Qt can blit it (it repaints the whole view when the scrolled area holds unpainted
 # regions, as it does right after a row grew).
 _FOLLOW_BOTTOM = QEvent.Type(QEvent.registerEventType())
+NEAR_TOP_SCREENS = 2  # scrolling up this many viewport heights from the top loads older rows
 _AFTER_PAINT_PRIORITY = Qt.EventPriority.LowEventPriority.value - 1
 
 
@@ -49,6 +50,7 @@ class FollowingScrollArea(QScrollArea):
         super().__init__(parent)
         self._stick_to_bottom = True
         self._follow_posted = False
+        self._last_value = 0
 
     def follow_bottom(self) -> None:
         """Start following (once the content is set): the scroll bar's signals and the button."""
@@ -65,8 +67,15 @@ class FollowingScrollArea(QScrollArea):
         self.jump_button.clicked.connect(self.jump_to_latest)
         self.jump_button.setVisible(False)
 
+    @property
+    def following_bottom(self) -> bool:
+        return self._stick_to_bottom
+
     def reached_top(self) -> None:
         """The user scrolled to the top."""
+
+    def near_top(self) -> None:
+        """The user scrolls up within `NEAR_TOP_SCREENS` viewport heights of the top."""
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -97,8 +106,11 @@ class FollowingScrollArea(QScrollArea):
         bar = self.verticalScrollBar()
         self._stick_to_bottom = value >= bar.maximum() - 24
         self._update_jump_button()
+        going_up, self._last_value = value < self._last_value, value
         if value == bar.minimum() and bar.maximum() > 0:
             self.reached_top()
+        elif going_up and value < self.viewport().height() * NEAR_TOP_SCREENS:
+            self.near_top()
 
     def _update_jump_button(self) -> None:
         show = not self._stick_to_bottom and self.verticalScrollBar().maximum() > 0

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.bridge import Bridges, StreamChunk
 from cherry_desktop.ui.chat._following_scroll import Canvas, FollowingScrollArea
 from cherry_desktop.ui.chat._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui.chat._message_row import MessageRow
+from cherry_desktop.ui.chat._older_rows import PAGE_SIZE, OlderPage, OlderRowsLoading, ScrollAnchor
 from cherry_desktop.ui.chat._row_hover import RowHover
 from cherry_desktop.ui.chat._sibling_group import SiblingGroups
 from cherry_desktop.ui.common import JsonObject
@@ -20,11 +21,10 @@ if TYPE_CHECKING:
     from cherry_desktop.core.messages import AttachmentPart
     from cherry_desktop.ui.bridge import StoredMessage
 
-PAGE_SIZE = 40
 ROW_SPACING = 10
 
 
-class MessageView(FollowingScrollArea):
+class MessageView(OlderRowsLoading, FollowingScrollArea):
     """Rows of one topic. Loads the newest `PAGE_SIZE` rows, older ones on scroll to the top.
 
     Signals:
@@ -74,6 +74,8 @@ class MessageView(FollowingScrollArea):
         self.groups = SiblingGroups(bridges.multi_model, self._content)
         self._oldest_ordering: int | None = None
         self._has_more = False
+        self._older: OlderPage | None = None  # a page of older rows coming in
+        self._anchor = ScrollAnchor(self, self)
         self.hidden_ids: set[str] = set()
         self.follow_bottom()
         self.row_actions = MessageActions(self._content)
@@ -138,34 +140,6 @@ class MessageView(FollowingScrollArea):
             kept.footer.set_stats(stored.stats)
         return kept
 
-    def load_older(self) -> int:
-        """Prepend the page before the oldest loaded row; returns how many rows came."""
-        if not self._has_more or self.topic_id is None or self._oldest_ordering is None:
-            return 0
-        rows = self.bridges.chats.load_messages(self.topic_id, limit=PAGE_SIZE, before_ordering=self._oldest_ordering)
-        self._has_more = len(rows) >= PAGE_SIZE
-        if not rows:
-            return 0
-        self._oldest_ordering = rows[0].ordering
-        bar = self.verticalScrollBar()
-        old_max, old_value = bar.maximum(), bar.value()
-        index = position = 0
-        for stored in rows:
-            group = self.groups.group_for(stored)
-            made = self.groups.build(group, self.make_row) if group is not None else [self.make_row(stored)]
-            new_rows = [r for r in made if r is not None]
-            for row in new_rows:
-                row.installEventFilter(self.hover)
-                self._rows.insert(index, row)
-                self._by_id[row.message_id] = row
-                index += 1
-            if new_rows:
-                position += 1
-                self._layout.insertWidget(position, self._outer(new_rows[0]))
-        self.fit_content()
-        QTimer.singleShot(0, lambda: bar.setValue(old_value + bar.maximum() - old_max))
-        return len(rows)
-
     def make_row(self, stored: StoredMessage) -> MessageRow | None:
         if stored.id in self.hidden_ids:
             return None
@@ -217,6 +191,8 @@ class MessageView(FollowingScrollArea):
         self._by_id.clear()
         self._oldest_ordering = None
         self._has_more = False
+        self._older = None
+        self._anchor.release()
 
     # -- live ------------------------------------------------------------------------------------
     def add_user_row(self, message_id: str, text: str, *, steer: bool = False,
@@ -396,7 +372,3 @@ class MessageView(FollowingScrollArea):
         if event.type() == QEvent.Type.Resize:
             self.fit_content()
         return super().viewportEvent(event)
-
-    def reached_top(self) -> None:
-        if self._has_more:
-            self.load_older()

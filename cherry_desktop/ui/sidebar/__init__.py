@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from cherry_desktop.ui.sidebar._search import SearchPanel, reveal_message
-from cherry_desktop.ui.sidebar._sidebar import SessionList
+from cherry_desktop.ui.sidebar._sidebar import SPINNER, SessionList
 
 __all__ = [
-    "SearchPanel", "SessionList", "reveal_message"
+    "SPINNER", "SearchPanel", "SessionList", "reveal_message"
 ]

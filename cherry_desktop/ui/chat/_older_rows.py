@@ -1,0 +1,208 @@
+"""Older rows of the message view, brought in as the user scrolls up: a page at a time from
+the database, a few rows per loop turn, the row in view held in place meanwhile."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import shiboken6
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QScrollBar, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from cherry_desktop.ui.bridge import Bridges, StoredMessage
+    from cherry_desktop.ui.chat._message_row import MessageRow
+    from cherry_desktop.ui.chat._row_hover import RowHover
+    from cherry_desktop.ui.chat._sibling_group import SiblingGroups
+
+PAGE_SIZE = 40
+#: Older rows are prepended for at most about this long per loop turn (at least one row).
+OLDER_BUDGET_MS = 4.0
+#: The row in view is held in place this long after the last older row went in.
+ANCHOR_SETTLE_MS = 300
+
+
+class OlderPage:
+    """A page of older rows being prepended: those still to come, and where the next goes."""
+
+    __slots__ = ("index", "position", "rows")
+
+    def __init__(self, rows: list[StoredMessage]) -> None:
+        self.rows = rows
+        self.index = 0  # in the view's rows
+        self.position = 0  # in its layout (the empty hint is first)
+
+
+class ScrollAnchor(QObject):
+    """Keeps one row at its place in the view while older rows go in above it (and for a
+    moment after, while their late layout passes grow them): each time the row moves down,
+    the view scrolls by as much. Not while the view follows its bottom (that follows on its
+    own); the user's own scrolling moves the place."""
+
+    def __init__(self, view: OlderRowsLoading, parent: QObject) -> None:
+        super().__init__(parent)
+        self.view = view
+        self.widget: QWidget | None = None
+        self.offset = 0  # the widget's top, in the viewport
+        self._scrolling = False
+        self._release = QTimer(self)
+        self._release.setSingleShot(True)
+        self._release.setInterval(ANCHOR_SETTLE_MS)
+        self._release.timeout.connect(self.release)
+        view.verticalScrollBar().valueChanged.connect(self._on_scroll)
+
+    def hold(self) -> None:
+        self._release.stop()
+        if self.widget is not None or self.view.following_bottom:
+            return
+        widget = self.view.first_shown()
+        if widget is not None:
+            self.widget = widget
+            self.offset = widget.y() - self.view.verticalScrollBar().value()
+            widget.installEventFilter(self)
+
+    def release_soon(self) -> None:
+        self._release.start()
+
+    def release(self) -> None:
+        self._release.stop()
+        if self.widget is not None and shiboken6.isValid(self.widget):
+            self.widget.removeEventFilter(self)
+        self.widget = None
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.widget and event.type() == QEvent.Type.Move:
+            self._scrolling = True
+            try:
+                self.view.verticalScrollBar().setValue(self.widget.y() - self.offset)
+            finally:
+                self._scrolling = False
+        return False
+
+    def _on_scroll(self, value: int) -> None:
+        if self.widget is not None and not self._scrolling:
+            self.offset = self.widget.y() - value
+
+
+class OlderRowsLoading:
+    """The message view's part that prepends older rows (a base of `MessageView`)."""
+
+    bridges: Bridges
+    topic_id: str | None
+    groups: SiblingGroups
+    hover: RowHover
+    _rows: list[MessageRow]
+    _by_id: dict[str, MessageRow]
+    _layout: QVBoxLayout
+    _has_more: bool
+    _oldest_ordering: int | None
+    _older: OlderPage | None
+    _anchor: ScrollAnchor
+
+    if TYPE_CHECKING:  # from the view
+        def verticalScrollBar(self) -> QScrollBar: ...
+        def fit_content(self) -> None: ...
+        def make_row(self, stored: StoredMessage) -> MessageRow | None: ...
+        def _outer(self, row: MessageRow) -> QWidget: ...
+        @property
+        def following_bottom(self) -> bool: ...
+
+    def load_older(self) -> int:
+        """Prepend the page before the oldest loaded row at once (and first the rest of one
+        coming in); returns how many rows came."""
+        pending = len(self._older.rows) if self._older is not None else 0
+        self._finish_older()
+        rows = self._fetch_older()
+        if not rows:
+            return pending
+        bar = self.verticalScrollBar()
+        old_max, old_value = bar.maximum(), bar.value()
+        came = pending + len(rows)
+        self._older = OlderPage(rows)  # taken from as they go in
+        self._finish_older(keep_position=False)
+        QTimer.singleShot(0, self._anchor, lambda: bar.setValue(old_value + bar.maximum() - old_max))
+        return came
+
+    def near_top(self) -> None:
+        """Scrolling up, the top is near: the page before comes in a few rows per loop turn
+        (`OLDER_BUDGET_MS` each), the rows in view staying where they are. A whole page in
+        one turn cost ~200 ms here: a visible stall each 40 rows (`bench/scale.py`)."""
+        if self._older is not None:
+            return
+        rows = self._fetch_older()
+        if rows:
+            self._older = OlderPage(rows)
+            QTimer.singleShot(0, self._anchor, lambda older=self._older: self._prepend_some(older))
+
+    def _fetch_older(self) -> list[StoredMessage]:
+        if not self._has_more or self.topic_id is None or self._oldest_ordering is None:
+            return []
+        rows = self.bridges.chats.load_messages(self.topic_id, limit=PAGE_SIZE, before_ordering=self._oldest_ordering)
+        self._has_more = len(rows) >= PAGE_SIZE
+        if rows:
+            self._oldest_ordering = rows[0].ordering
+        return rows
+
+    def _prepend_some(self, older: OlderPage) -> None:
+        if older is not self._older:
+            return  # the view was reloaded, or the rest went in at once
+        deadline = time.perf_counter() + OLDER_BUDGET_MS / 1000
+        self._anchor.hold()
+        started = older.index
+        while older.rows and (older.index == started or time.perf_counter() < deadline):
+            self._prepend(older)
+        self._settle_older(older)
+        if older.rows:
+            QTimer.singleShot(0, self._anchor, lambda: self._prepend_some(older))
+
+    def _finish_older(self, *, keep_position: bool = True) -> None:
+        """The rows of a page still coming in, all now (before anything else prepends)."""
+        older = self._older
+        if older is None:
+            return
+        if keep_position:
+            self._anchor.hold()
+        while older.rows:
+            self._prepend(older)
+        if keep_position:
+            self._settle_older(older)
+        else:
+            self.fit_content()
+        self._older = None
+
+    def _settle_older(self, older: OlderPage) -> None:
+        """Size and lay out the content with the rows just prepended (the anchor row, moving
+        down, scrolls the view along: `_ScrollAnchor`)."""
+        self.fit_content()
+        self._layout.activate()
+        if not older.rows:
+            self._older = None
+            self._anchor.release_soon()
+
+    def _prepend(self, older: OlderPage) -> None:
+        """The next row of `older` above the rows already shown, after those of its page."""
+        stored = older.rows.pop(0)
+        group = self.groups.group_for(stored)
+        made = self.groups.build(group, self.make_row) if group is not None else [self.make_row(stored)]
+        new_rows = [r for r in made if r is not None]
+        for row in new_rows:
+            row.installEventFilter(self.hover)
+            self._rows.insert(older.index, row)
+            self._by_id[row.message_id] = row
+            older.index += 1
+        if new_rows:
+            older.position += 1
+            self._layout.insertWidget(older.position, self._outer(new_rows[0]))
+
+    def first_shown(self) -> QWidget | None:
+        """The topmost widget of the layout (a row or a group) at least partly in view."""
+        top = self.verticalScrollBar().value()
+        for row in self._rows:
+            outer = self._outer(row)
+            if outer.y() + outer.height() > top:
+                return outer
+        return None
+
+    def reached_top(self) -> None:
+        self.near_top()
