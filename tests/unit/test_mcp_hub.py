@@ -199,3 +199,24 @@ async def test_stop_ends_the_servers(hub: McpHub, registry: McpServerRepository)
     saved = registry.save(McpServerConfig(id="", name="time", command=TIME))
     await ready(hub, saved.id)
     await asyncio.wait_for(hub.stop(), 10)
+
+
+def test_a_server_added_after_the_sdk_was_imported_still_connects(tmp_path: Path) -> None:
+    """The SDK's import leaves mcp's server stack and jsonschema deferred; the hub's first
+    connection after it (a server added after a Claude Code turn) must still list tools."""
+    import subprocess
+
+    script = f"""
+import asyncio
+from pathlib import Path
+from cherry_desktop.core.ai.runtime.claude_code.sdk import load_sdk
+load_sdk()
+from cherry_desktop.core.data.database import open_database
+from cherry_desktop.core.mcp import McpHub, McpServerConfig, McpServerRepository
+open_database(Path({str(tmp_path / 'c.db')!r}))
+repo = McpServerRepository(None)
+config = repo.save(McpServerConfig(id="", name="time", command={TIME!r}))
+print(sorted(t.name for t in asyncio.run(McpHub(repo).test(config))))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "['convert_time', 'get_current_time']", out.stderr[-2000:]

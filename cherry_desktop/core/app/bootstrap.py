@@ -185,10 +185,11 @@ def add_stream_services(core: CoreServices) -> None:
     app.register(StreamManagerService(manager, repos))
 
     trace_storage = LocalTraceStorage(paths.get("feature.traces"))
+    # Before the runtime: started first, stopped after it (its connections relay to the hub).
+    from cherry_desktop.core.ai.runtime.claude_code.sdk_import import prepare_sdk_import
     from cherry_desktop.core.mcp.service import McpService
 
-    # Before the runtime: started first, stopped after it (its connections relay to the hub).
-    core.mcp = McpService(core.credentials)
+    core.mcp = McpService(core.credentials, prepare_import=prepare_sdk_import)
     app.register(core.mcp)
 
     def host_settings() -> HostSettings:

@@ -12,8 +12,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from cherry_desktop.core.messages.json_value import JsonObject
+if TYPE_CHECKING:
+    # Types only: `core.messages` loads pydantic and its models (not before the first paint).
+    from cherry_desktop.core.messages.json_value import JsonObject
+
 
 MCP_PREFIX = "mcp__"
 #: The in-process server of Cherry's own tools (`report_artifacts`, the agent's memory).

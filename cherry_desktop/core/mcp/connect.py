@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import tempfile
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from cherry_desktop.core.mcp.config import McpSecrets, McpServerConfig, McpToolSpec, McpTransport
 from cherry_desktop.core.mcp.toolset import ToolResult
-from cherry_desktop.core.messages.json_value import JsonObject
 
 if TYPE_CHECKING:
-    from mcp import Client
+    # Types only: `core.messages` loads pydantic and its models (not before the first paint).
+    from mcp.client.client import Client
     from mcp.types import CallToolResult
+
+    from cherry_desktop.core.messages.json_value import JsonObject
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +60,32 @@ class StderrTail:
             self.file.close()
 
 
+#: Imported by mcp's client module only to tell its own high-level server apart
+#: (``isinstance(server, MCPServer)``), which pulls in starlette, uvicorn and the server stack
+#: (~15 MB, ~0.3 s here); Cherry never hands it one.
+_CLIENT_ONLY_IMPORTS = ("mcp.server.mcpserver",)
+
+
+class _NoMcpServer:
+    """Stands in for `mcp.server.mcpserver.MCPServer` in the client's isinstance check."""
+
+
+def prepare_client_import() -> None:
+    """Before the first import of mcp's client: leave its server stack unimported (deferred: it
+    runs if anything looks a real name up in it). Anything unexpected imports it whole."""
+    from cherry_desktop.core.app.deferred_import import defer_module
+
+    for name in _CLIENT_ONLY_IMPORTS:
+        if name in sys.modules:
+            continue
+        try:
+            defer_module(name)
+            vars(sys.modules[name])["MCPServer"] = _NoMcpServer
+        except Exception:
+            log.debug("importing %s whole", name, exc_info=True)
+            sys.modules.pop(name, None)
+
+
 def _transport(config: McpServerConfig, secrets: McpSecrets, stderr: StderrTail, stack: contextlib.AsyncExitStack,
                ) -> Any:
     if config.transport is McpTransport.STDIO:
@@ -81,7 +110,8 @@ def _transport(config: McpServerConfig, secrets: McpSecrets, stderr: StderrTail,
 @contextlib.asynccontextmanager
 async def open_client(config: McpServerConfig, secrets: McpSecrets, stderr: StderrTail) -> AsyncIterator[Client]:
     """A connected (initialised) client of the server, closed (its child stopped) on exit."""
-    from mcp import Client
+    prepare_client_import()
+    from mcp.client.client import Client
 
     async with contextlib.AsyncExitStack() as stack:
         transport = _transport(config, secrets, stderr, stack)
@@ -92,12 +122,13 @@ async def open_client(config: McpServerConfig, secrets: McpSecrets, stderr: Stde
 def _valid_schema(schema: object) -> bool:
     if not isinstance(schema, dict) or schema.get("type", "object") != "object":
         return False
-    from jsonschema.exceptions import SchemaError
-    from jsonschema.validators import validator_for
+    # Through the package's names: the SDK's import may have left `jsonschema` deferred, which
+    # a name lookup runs (a direct submodule import would find it half initialised).
+    import jsonschema
 
     try:
-        validator_for(schema).check_schema(schema)
-    except SchemaError:
+        jsonschema.validators.validator_for(schema).check_schema(schema)
+    except jsonschema.exceptions.SchemaError:
         return False
     return True
 

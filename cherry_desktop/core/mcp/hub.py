@@ -33,12 +33,13 @@ from cherry_desktop.core.mcp.config import (
     split_mcp_tool_name,
 )
 from cherry_desktop.core.mcp.toolset import ToolResult
-from cherry_desktop.core.messages.json_value import JsonObject
 
 if TYPE_CHECKING:
-    from mcp import Client
+    # Types only: `core.messages` loads pydantic and its models (not before the first paint).
+    from mcp.client.client import Client
 
     from cherry_desktop.core.mcp.registry import McpServerRepository
+    from cherry_desktop.core.messages.json_value import JsonObject
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +94,13 @@ Listener = Callable[[ServerState], None]
 class McpHub:
     """The servers' connections and their cached catalog (the one writer of both)."""
 
-    def __init__(self, repository: McpServerRepository, timeouts: HubTimeouts | None = None) -> None:
+    def __init__(self, repository: McpServerRepository, timeouts: HubTimeouts | None = None, *,
+                 prepare_import: Callable[[], None] | None = None) -> None:
         self._repository = repository
         self.timeouts = timeouts or HubTimeouts()
+        # Run once before mcp is first imported (the app's: the SDK's own import deferrals,
+        # so that mcp's package init does not import its whole server stack).
+        self._prepare_import = prepare_import
         self._configs: dict[str, McpServerConfig] = {}
         self._states: dict[str, ServerState] = {}
         self._live: dict[str, _Live] = {}
@@ -241,6 +246,9 @@ class McpHub:
         `McpConnectError` with the reason."""
         from cherry_desktop.core.mcp.connect import StderrTail, failure_reason, list_tool_specs, open_client
 
+        if self._prepare_import is not None:
+            self._prepare_import()
+            self._prepare_import = None
         if secrets is None:
             secrets = self._repository.secrets(config.id) if config.id else McpSecrets()
         stderr = StderrTail()
@@ -262,6 +270,9 @@ class McpHub:
         """Start the server's warmer unless it runs (the caller never waits for it)."""
         if self._stopped:
             return
+        if self._prepare_import is not None:
+            self._prepare_import()
+            self._prepare_import = None
         live = self._live.setdefault(server_id, _Live())
         if live.task is None or live.task.done():
             live.task = asyncio.get_running_loop().create_task(self._run(server_id), name=f"mcp-{server_id}")

@@ -15,11 +15,14 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from cherry_desktop.core.mcp.config import DuplicateToolError, McpToolSpec, ToolPolicy, mcp_tool_name
 from cherry_desktop.core.mcp.policy import RuleSource, ToolApprovalPolicy, ToolClass
-from cherry_desktop.core.messages.json_value import JsonObject
+
+if TYPE_CHECKING:
+    # Types only: `core.messages` loads pydantic and its models (not before the first paint).
+    from cherry_desktop.core.messages.json_value import JsonObject
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +50,7 @@ class ToolResult:
 
 
 #: Calls one tool of a server by its own name.
-ToolCall = Callable[[str, JsonObject], Awaitable[ToolResult]]
+ToolCall = Callable[[str, "JsonObject"], Awaitable["ToolResult"]]
 
 
 @dataclass(frozen=True)
