@@ -11,7 +11,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -224,3 +224,52 @@ async def measured_loop(settle_s: float = 0.3) -> AsyncIterator[dict[str, Any]]:
         figures["cpu"] = proc.cpu_percent(None)
         await probe.stop()
         figures.update(p50=probe.p(0.5), p99=probe.p(0.99), max=max(probe.samples, default=0.0))
+TURN_TIMEOUT_S = 60.0
+
+
+@dataclass
+class AppSide:
+    """The app's side of a turn benchmark: `dispatch_stream_request` on a session."""
+
+    core: Any
+    session_id: str
+    subscriber: TimingSubscriber = field(default_factory=TimingSubscriber)
+
+    async def turn(self, prompt: str) -> TurnTiming:
+        """One turn through the whole core, timed at a window-like subscriber."""
+        from cherry_desktop.core.ai.stream import AiStreamOpenRequest, dispatch_stream_request
+        from cherry_desktop.core.messages import TextPart
+        from cherry_desktop.core.state.topics import session_topic_id
+
+        sub = self.subscriber
+        request = AiStreamOpenRequest(topic_id=session_topic_id(self.session_id),
+                                      user_message_parts=[TextPart(text=prompt, state="done")])
+        sub.reset()
+        result = await dispatch_stream_request(self.core.stream_manager, sub, request)
+        dispatched = time.perf_counter()
+        if result.mode != "started":
+            raise RuntimeError(f"the app turn did not start: {result}")
+        await asyncio.wait_for(sub.done.wait(), TURN_TIMEOUT_S)
+        if sub.status != "success" or sub.first is None or sub.end is None:
+            raise RuntimeError(f"the app turn failed: {sub.status}")
+        timing = TurnTiming((sub.first - sub.t0) * 1000, (sub.end - sub.t0) * 1000, (dispatched - sub.t0) * 1000)
+        while not self.core.agent_runtime.is_session_settled(self.session_id):  # noqa: ASYNC110 (untimed)
+            await asyncio.sleep(0.005)
+        return timing
+
+
+def connect_input_of(core: Any, session_id: str, resume: str | None) -> Any:
+    """The connect input the host would build for `session_id` (no keyring: the demo's key)."""
+    from cherry_desktop.core.ai.agent_session.connections import provider_child_env
+    from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
+    from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
+
+    context = resolve_session_context(session_id, repos=core.repos, paths=core.paths,
+                                      registry=core.agent_runtime.registry)
+    return RuntimeConnectInput(context=context, resume_token=resume, permission_mode="default",
+                               disabled_tools=frozenset(), get_api_key=lambda: None,
+                               get_last_resume_token=lambda: None, extra_env=provider_child_env(context.provider))
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")

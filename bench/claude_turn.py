@@ -66,17 +66,14 @@ os.environ["HOME"] = str(_SCRATCH / "home")
 os.environ["CHERRY_DESKTOP_DATA_DIR"] = str(_SCRATCH / "data")
 (_SCRATCH / "home").mkdir()
 
-from _harness import TimingSubscriber, TurnTiming, driver_first_turn  # noqa: E402
+from _harness import TimingSubscriber, TurnTiming, connect_input_of, driver_first_turn  # noqa: E402
 
-from cherry_desktop.core.ai.agent_session.connections import provider_child_env  # noqa: E402
-from cherry_desktop.core.ai.agent_session.validation import resolve_session_context  # noqa: E402
 from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver  # noqa: E402
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import (  # noqa: E402
     QueryRequest,
     build_claude_code_query_request,
     system_prompt_option,
 )
-from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput  # noqa: E402
 from cherry_desktop.core.ai.stream import (  # noqa: E402
     AiStreamOpenRequest,
     dispatch_stream_request,
@@ -200,16 +197,6 @@ class SdkSide:
         raise RuntimeError("the sdk turn ended without a result")
 
 
-def _connect_input(core: CoreServices, session_id: str, resume: str | None) -> RuntimeConnectInput:
-    context = resolve_session_context(session_id, repos=core.repos, paths=core.paths,
-                                      registry=core.agent_runtime.registry)
-    return RuntimeConnectInput(
-        context=context, resume_token=resume, permission_mode="default", disabled_tools=frozenset(),
-        get_api_key=lambda: None, get_last_resume_token=lambda: None,
-        extra_env=provider_child_env(context.provider),
-    )
-
-
 async def warm_vs_cold(core: CoreServices, session_id: str, token: str, reps: int) -> dict[str, Any]:
     """First turn of a session whose CLI is cold vs one the warm query manager prewarmed."""
     driver = ClaudeCodeRuntimeDriver()
@@ -217,11 +204,11 @@ async def warm_vs_cold(core: CoreServices, session_id: str, token: str, reps: in
     warm: list[float] = []
     try:
         for i in range(reps):
-            connect_input = _connect_input(core, session_id, token)
+            connect_input = connect_input_of(core, session_id, token)
             ms, token = await driver_first_turn(driver, connect_input, f"cold turn {i}")
             cold.append(ms)
 
-            connect_input = _connect_input(core, session_id, token)
+            connect_input = connect_input_of(core, session_id, token)
             request = build_claude_code_query_request(connect_input, token)
             if not await driver.prewarm(session_id, request):
                 raise RuntimeError("prewarm failed")

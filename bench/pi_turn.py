@@ -45,29 +45,21 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _harness import TimingSubscriber, TurnTiming, driver_first_turn
+from _harness import AppSide, TurnTiming, connect_input_of, driver_first_turn
 
-from cherry_desktop.core.ai.agent_session.connections import provider_child_env
-from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.core.ai.runtime.pi.gate import is_key_request, key_answer
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation, find_pi
 from cherry_desktop.core.ai.runtime.pi.rpc import PiRpcProcess
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSendInput
-from cherry_desktop.core.ai.stream import (
-    AiStreamOpenRequest,
-    dispatch_stream_request,
-)
 from cherry_desktop.core.app.bootstrap import CoreServices, start_core
-from cherry_desktop.core.messages import TextPart, UIMessage
-from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.messages import UIMessage
 from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import Reply, ScriptedModelServer, TextBlock
 from cherry_desktop.demo.bootstrap import ensure_demo_records, ensure_pi_demo_records
@@ -76,30 +68,6 @@ TURN_TIMEOUT_S = 60.0
 BURST = Reply(blocks=(TextBlock("The quick brown fox jumps over the lazy dog. " * 12),), chunk_size=8)
 #: Still far faster than a real model: 10 ms per delta.
 PACED = Reply(blocks=BURST.blocks, chunk_size=8, delay_s=0.01)
-
-
-@dataclass
-class AppSide:
-    core: CoreServices
-    session_id: str
-    subscriber: TimingSubscriber = field(default_factory=TimingSubscriber)
-
-    async def turn(self, prompt: str) -> TurnTiming:
-        sub = self.subscriber
-        request = AiStreamOpenRequest(topic_id=session_topic_id(self.session_id),
-                                      user_message_parts=[TextPart(text=prompt, state="done")])
-        sub.reset()
-        result = await dispatch_stream_request(self.core.stream_manager, sub, request)
-        dispatched = time.perf_counter()
-        if result.mode != "started":
-            raise RuntimeError(f"the app turn did not start: {result}")
-        await asyncio.wait_for(sub.done.wait(), TURN_TIMEOUT_S)
-        if sub.status != "success" or sub.first is None or sub.end is None:
-            raise RuntimeError(f"the app turn failed: {sub.status}")
-        timing = TurnTiming((sub.first - sub.t0) * 1000, (sub.end - sub.t0) * 1000, (dispatched - sub.t0) * 1000)
-        while not self.core.agent_runtime.is_session_settled(self.session_id):  # noqa: ASYNC110 (untimed)
-            await asyncio.sleep(0.005)
-        return timing
 
 
 class DriverSide:
@@ -178,14 +146,6 @@ class BareSide:
         shutil.rmtree(self.launch.home, ignore_errors=True)
 
 
-def _connect_input(core: CoreServices, session_id: str, resume: str | None) -> RuntimeConnectInput:
-    context = resolve_session_context(session_id, repos=core.repos, paths=core.paths,
-                                      registry=core.agent_runtime.registry)
-    return RuntimeConnectInput(context=context, resume_token=resume, permission_mode="default",
-                               disabled_tools=frozenset(), get_api_key=lambda: None,
-                               get_last_resume_token=lambda: None, extra_env=provider_child_env(context.provider))
-
-
 async def warm_vs_cold(core: CoreServices, installation: PiInstallation, session_id: str, token: str,
                        reps: int) -> dict[str, list[float]]:
     driver = PiRuntimeDriver(RuntimeDriverDeps(paths=core.paths), installation=installation)
@@ -193,13 +153,13 @@ async def warm_vs_cold(core: CoreServices, installation: PiInstallation, session
     warm: list[float] = []
     try:
         for i in range(reps):
-            ms, token = await driver_first_turn(driver, _connect_input(core, session_id, token), f"cold {i}")
+            ms, token = await driver_first_turn(driver, connect_input_of(core, session_id, token), f"cold {i}")
             cold.append(ms)
-            await driver.on_session_idle(_connect_input(core, session_id, token))
+            await driver.on_session_idle(connect_input_of(core, session_id, token))
             if not driver.has_warm(session_id):
                 raise RuntimeError("prewarm failed")
             await asyncio.sleep(0.3)  # idle time
-            ms, token = await driver_first_turn(driver, _connect_input(core, session_id, token), f"warm {i}")
+            ms, token = await driver_first_turn(driver, connect_input_of(core, session_id, token), f"warm {i}")
             if driver.has_warm(session_id):
                 raise RuntimeError("the warm pi was not taken")
             warm.append(ms)
@@ -223,9 +183,9 @@ async def bench(reps: int, warm_up: int, warm_reps: int, paced_reps: int, prefix
         installation = find_pi(prefix or core.paths.get("feature.agents.pi.install"))
         driver.use_installation(installation)
         app = AppSide(core, session_id)
-        bare = BareSide(driver, _connect_input(core, session_id, None))
+        bare = BareSide(driver, connect_input_of(core, session_id, None))
         await bare.start()
-        only_driver = DriverSide(driver, _connect_input(core, session_id, None))
+        only_driver = DriverSide(driver, connect_input_of(core, session_id, None))
         await only_driver.start()
         for i in range(warm_up):
             await app.turn(f"warm-up {i}")

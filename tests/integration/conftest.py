@@ -77,20 +77,25 @@ async def open_pi_app(tmp_path: Path, model_server: ScriptedModelServer,
         yield opener
 
 
-@pytest.fixture(params=["claude-code", "pi"])
-def runtime_under_test(request: pytest.FixtureRequest) -> tuple[AgentType, PiInstallation | None]:
-    """Each agent runtime in turn, with the pinned pi for pi (asked for outside the event loop:
-    a first use installs it)."""
-    installation = request.getfixturevalue("pi_installation") if request.param == "pi" else None
-    return request.param, installation
+@pytest.fixture(params=["claude-code", "pi", "acp"])
+def runtime_under_test(request: pytest.FixtureRequest) -> tuple[AgentType, PiInstallation | Path | None]:
+    """Each agent runtime in turn, with the pinned pi for pi and the pinned claude-agent-acp's
+    install root for acp (asked for outside the event loop: a first use installs it)."""
+    if request.param == "pi":
+        return "pi", request.getfixturevalue("pi_installation")
+    if request.param == "acp":
+        return "acp", request.getfixturevalue("claude_acp_root")
+    return request.param, None
 
 
 @pytest.fixture
-async def open_runtime_app(runtime_under_test: tuple[AgentType, PiInstallation | None], tmp_path: Path,
+async def open_runtime_app(runtime_under_test: tuple[AgentType, PiInstallation | Path | None], tmp_path: Path,
                            model_server: ScriptedModelServer) -> AsyncIterator[OpenApp]:
     """`open_app` for each runtime in turn: a behaviour the spec asks of every runtime."""
-    agent_type, installation = runtime_under_test
-    async with app_opener(tmp_path, model_server, agent_type, pi_installation=installation) as opener:
+    agent_type, extra = runtime_under_test
+    pi = extra if isinstance(extra, PiInstallation) else None
+    acp_root = extra if isinstance(extra, Path) else None
+    async with app_opener(tmp_path, model_server, agent_type, pi_installation=pi, acp_install_root=acp_root) as opener:
         yield opener
 
 

@@ -5,15 +5,19 @@ in the database. The core and its helpers: `tests/integration/app_core.py`."""
 
 from __future__ import annotations
 
+import sqlite3
+
+import psutil
 import pytest
 
-from cherry_desktop.core.ai.runtime.types import ApprovalDecision
+from cherry_desktop.core.ai.runtime.types import HISTORY_RESET_METADATA_KEY, ApprovalDecision
 from cherry_desktop.core.messages import ToolPart
-from cherry_desktop.demo import ScriptedModelServer, text, tool_use
-from tests.integration.app_core import TURN_LIMIT_S, OpenApp, row_text
+from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, text, tool_use
+from cherry_desktop.demo.cli_env import NO_RETRY_CLI_ENV
+from tests.integration.app_core import BOGUS_TOKEN, TURN_LIMIT_S, OpenApp, row_text
 from tests.unit.agent_session.harness import until
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 
 
 async def test_a_fresh_text_turn(open_acp_app: OpenApp, model_server: ScriptedModelServer) -> None:
@@ -24,6 +28,7 @@ async def test_a_fresh_text_turn(open_acp_app: OpenApp, model_server: ScriptedMo
     assert row_text(row) == "Hello from the ACP agent."
     assert row.runtime_resume_token  # the agent's ACP session id
     assert "say hello" in model_server.last_model_request().all_text()
+    assert {r.json["model"] for r in model_server.requests_for_model_turns()} == {"claude-demo"}  # the session's model
 
 
 async def test_a_tool_call_approved_on_the_card(open_acp_app: OpenApp, model_server: ScriptedModelServer) -> None:
@@ -45,3 +50,101 @@ async def test_a_tool_call_approved_on_the_card(open_acp_app: OpenApp, model_ser
     cherry = (tools[0].provider_metadata or {}).get("cherry", {})
     assert cherry.get("transport") == "acp" and cherry.get("kind") == "edit"
     assert target.read_text() == "hello"
+
+
+async def test_deny_then_allow_always(open_acp_app: OpenApp, model_server: ScriptedModelServer) -> None:
+    """Deny: the call does not run and the part says denied; "always allow": this call runs and
+    the session's next call of the tool is not asked again (and the grant is saved)."""
+    app = await open_acp_app()
+    denied = app.workspace / "denied.txt"
+    model_server.enqueue(tool_use("Write", {"file_path": str(denied), "content": "no"}), text("Not written."))
+    result = await app.send("write denied.txt")
+    await until(app.approval_ids, limit=TURN_LIMIT_S)
+    assert await app.core.agent_runtime.respond_tool_approval(app.session_id, app.approval_ids()[0],
+                                                              ApprovalDecision(approved=False))
+    row = await app.finished(result.placeholder_ids[0])
+    assert row.status == "success" and not denied.exists()
+    (part,) = [p for p in row.parts if isinstance(p, ToolPart)]
+    assert part.state == "output-denied"
+    assert model_server.last_model_request().has_tool_result  # the model heard the refusal
+
+    first, second = app.workspace / "one.txt", app.workspace / "two.txt"
+    model_server.enqueue(tool_use("Write", {"file_path": str(first), "content": "1"}), text("One."),
+                         tool_use("Write", {"file_path": str(second), "content": "2"}), text("Two."))
+    result = await app.send("write one.txt")
+    await until(lambda: len(app.approval_ids()) == 2, limit=TURN_LIMIT_S)
+    assert await app.core.agent_runtime.respond_tool_approval(app.session_id, app.approval_ids()[1],
+                                                              ApprovalDecision(approved=True, always_allow=True))
+    assert (await app.finished(result.placeholder_ids[0])).status == "success"
+    row = await app.turn("write two.txt")
+    assert row.status == "success" and len(app.approval_ids()) == 2  # not asked again
+    assert first.read_text() == "1" and second.read_text() == "2"
+    assert "Write" in app.core.repos.sessions.always_allowed_tools(app.session_id)
+
+
+async def test_api_error_row_keeps_the_session_and_the_next_turn_works(
+        open_acp_app: OpenApp, model_server: ScriptedModelServer) -> None:
+    app = await open_acp_app(extra_env=NO_RETRY_CLI_ENV)
+    model_server.enqueue(http_error(401, "scripted 401"), text("recovered answer"))
+    result = await app.send("a prompt that fails")
+    row = await app.finished(result.placeholder_ids[0])
+    assert row.status == "error"
+    assert row.runtime_resume_token
+    assert row_text(app.row(result.user_message_id or "")) == "a prompt that fails"
+    errors = [t for t in app.subscriber.terminals if t.status == "error"]
+    assert len(errors) == 1 and "401" in errors[0].error.message  # type: ignore[union-attr]
+    second = await app.turn("try again")
+    assert second.status == "success" and row_text(second) == "recovered answer"
+    assert second.runtime_resume_token == row.runtime_resume_token  # the same ACP session
+
+
+async def test_restart_resumes_through_session_load_and_a_bogus_id_recovers_once(
+        open_acp_app: OpenApp, model_server: ScriptedModelServer) -> None:
+    app = await open_acp_app()
+    model_server.enqueue(text("I will remember kumquat."), text("The word was kumquat."), text("fresh start"))
+    first = await app.turn("remember the word kumquat")
+    token = first.runtime_resume_token
+    assert first.status == "success" and token
+    await app.core.stop()
+    assert app.driver.alive_pids() == []
+
+    app = await open_acp_app()
+    second = await app.turn("what was the word?")
+    assert second.status == "success" and row_text(second) == "The word was kumquat."
+    assert second.runtime_resume_token == token
+    history = model_server.last_model_request().all_text()
+    assert "remember the word kumquat" in history and "I will remember kumquat." in history
+    assert not second.metadata.get(HISTORY_RESET_METADATA_KEY)
+    database = app.core.paths.database_file
+    await app.core.stop()
+
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE agent_session_message SET runtime_resume_token = ? WHERE id = ?", (BOGUS_TOKEN, second.id))
+    app = await open_acp_app()
+    third = await app.turn("after the corruption")
+    assert third.status == "success", third
+    assert [c.recovered_from for c in app.driver.connections] == [BOGUS_TOKEN]
+    assert third.runtime_resume_token not in (BOGUS_TOKEN, token)
+    assert third.metadata.get(HISTORY_RESET_METADATA_KEY) is True  # "history not restored"
+    assert "remember the word kumquat" not in model_server.last_model_request().all_text()
+
+
+async def test_idle_close_and_core_stop_leave_no_agent_process(open_acp_app: OpenApp,
+                                                               model_server: ScriptedModelServer) -> None:
+    app = await open_acp_app()
+    app.core.agent_runtime.idle_window_s = 0.1
+    model_server.enqueue(text("done"))
+    assert (await app.turn("one turn, then idle")).status == "success"
+    await until(lambda: app.driver.alive_pids() == [], limit=TURN_LIMIT_S)  # closed idle, no prewarm
+    app.core.agent_runtime.idle_window_s = 60.0
+    model_server.enqueue(HangReply(text_before="streaming at stop"))
+    result = await app.send("a turn still streaming at stop")
+    await until(lambda: app.subscriber.text_for(result.placeholder_ids[0]), limit=TURN_LIMIT_S)
+    (pid,) = app.driver.alive_pids()
+    await app.core.stop()
+    assert app.driver.alive_pids() == []
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    with sqlite3.connect(app.core.paths.database_file) as db:
+        (status,) = db.execute("SELECT status FROM agent_session_message WHERE id = ?",
+                               (result.placeholder_ids[0],)).fetchone()
+    assert status == "paused"

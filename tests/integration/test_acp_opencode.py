@@ -35,6 +35,7 @@ async def test_opencode_text_turn_and_an_approved_write(open_app: OpenApp, model
     assert row.status == "success", row
     assert row_text(row) == "Hello from opencode."
     assert row.runtime_resume_token
+    assert {r.json["model"] for r in model_server.requests_for_model_turns()} == {"demo-openai"}
 
     target = app.workspace / "note.txt"
     model_server.enqueue(tool_use("write", {"filePath": str(target), "content": "hello"}), text("Written."))

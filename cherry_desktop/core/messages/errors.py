@@ -90,6 +90,7 @@ _ALIASES: dict[str, ErrorCode] = {
     "pi-install-failed": ErrorCode.RUNTIME_UNAVAILABLE,
     "acp-agent-missing": ErrorCode.RUNTIME_UNAVAILABLE,
     "acp-install-failed": ErrorCode.RUNTIME_UNAVAILABLE,
+    "acp-start-failed": ErrorCode.RUNTIME_FAILED,
     # Anthropic's error types (its `error` events, and Claude Code's results)
     "authentication_error": ErrorCode.AUTH_FAILED,
     "permission_error": ErrorCode.AUTH_FAILED,

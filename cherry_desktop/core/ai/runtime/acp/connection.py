@@ -10,8 +10,10 @@ the connection its one recovery: a new session, whose first answer carries
 
 A turn is one ``session/prompt``: its updates stream as chunks (`AcpStreamAdapter`), its
 response settles it (``end_turn`` -> turn-complete; ``cancelled`` -> turn-complete
-``aborted``; an error response -> a non-fatal `ErrorEvent`: the agent and its session stay
-usable). Stop is ``session/cancel``. The agent's exit mid-turn salvages a partial answer (cut
+``aborted``; an error response -> `ErrorEvent`). Stop is ``session/cancel``. After a cancel or
+an error the child is retired (claude-agent-acp 0.23 ends the next prompt at once on the
+cancelled or failed query's leftover): the host's next turn starts a new child that loads the
+session, so the conversation goes on. The agent's exit mid-turn salvages a partial answer (cut
 short) or fails the turn (``stream-ended``). ACP has no mid-turn steer: no `redirect`.
 """
 
@@ -136,7 +138,8 @@ class AcpConnection:
     supports_redirect = False
 
     def __init__(self, *, launch: AcpLaunch, permission_mode: PermissionMode, disabled_tools: frozenset[str],
-                 resume_token: str | None, clock: Callable[[], float] = time.monotonic,
+                 resume_token: str | None, start_timeout_s: float = START_TIMEOUT_S,
+                 clock: Callable[[], float] = time.monotonic,
                  on_closed: Callable[[AcpConnection], None] | None = None) -> None:
         self.launch = launch
         self._clock = clock
@@ -148,6 +151,7 @@ class AcpConnection:
         self._permission_mode: PermissionMode = permission_mode
         self._disabled = set(disabled_tools)
         self._resume_token = resume_token
+        self._start_timeout_s = start_timeout_s
         self.process = AcpProcess(launch.argv, cwd=launch.cwd, env=launch.env)
         self._conn: acp.ClientSideConnection | None = None
         self._turn: asyncio.Task[None] | None = None
@@ -170,7 +174,7 @@ class AcpConnection:
         self._conn = acp.connect_to_agent(_Client(self), stdin, stdout)
         self._watcher = asyncio.get_running_loop().create_task(self._watch_exit(), name="acp-exit-watch")
         try:
-            async with asyncio.timeout(START_TIMEOUT_S):
+            async with asyncio.timeout(self._start_timeout_s):
                 await self._handshake(self._conn)
         except (ConnectionError, acp.RequestError, TimeoutError) as exc:
             data = exc.data if isinstance(exc, acp.RequestError) and exc.data else ""
@@ -269,10 +273,18 @@ class AcpConnection:
                 return
             details = exc.data.get("details") if isinstance(exc.data, dict) else None
             message = str(details) if details else str(exc)
-            self.event_outlet.emit(ErrorEvent(message=message, code="api_error", fatal=False))
+            # As after a cancel, the agent's next prompt would end at once on the failed
+            # query's leftover: the child is retired and the next turn resumes the session.
+            self._dead = True
+            self.event_outlet.emit(ErrorEvent(message=message, code="api_error", fatal=True))
             return
         self._finish(response.usage)
         stop = "cancelled" if self._stopping else str(response.stop_reason)
+        if stop == "cancelled":
+            # claude-agent-acp 0.23 answers the prompt after a cancel with the cancelled query's
+            # leftover end (an empty end_turn, no model request): this child is retired, and
+            # the host's next turn resumes the session in a new one (session/load).
+            self._dead = True
         self.event_outlet.emit(TurnCompleteEvent(finish_reason=_FINISH_REASONS.get(stop, stop)))
 
     def _finish(self, usage: object | None) -> None:

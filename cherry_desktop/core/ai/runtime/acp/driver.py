@@ -55,6 +55,8 @@ class AcpRuntimeDriver:
         self.install_root = install_root or self.paths.get("feature.agents.acp.install")
         self._connections: set[AcpConnection] = set()
         self._install_lock = asyncio.Lock()
+        #: How long an agent has to answer ``initialize`` and open its session.
+        self.start_timeout_s = 60.0
 
     # ---- validation / catalog ------------------------------------------------------------
 
@@ -141,6 +143,7 @@ class AcpRuntimeDriver:
         token = input.resume_token or last_resume_token(input)
         connection = AcpConnection(launch=launch, permission_mode=input.permission_mode,
                                    disabled_tools=input.disabled_tools, resume_token=token,
+                                   start_timeout_s=self.start_timeout_s,
                                    on_closed=self._connections.discard)
         connection.always_allowed_tools.update(input.always_allowed_tools)
         self._connections.add(connection)

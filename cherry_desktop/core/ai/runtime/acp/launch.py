@@ -110,6 +110,20 @@ def opencode_config(base_url: str, model: str) -> JsonObject:
     }
 
 
+def _write_cli_model(config_dir: Path, model: str) -> None:
+    """Set ``model`` in the CLI's settings under the agent's Cherry-owned home (no secret)."""
+    config_dir.mkdir(parents=True, exist_ok=True)
+    path = config_dir / "settings.json"
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, ValueError):
+        settings = {}
+    if not isinstance(settings, dict):
+        settings = {}
+    settings["model"] = model
+    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+
+
 def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, installation: AcpInstallation,
                      homes: Path) -> AcpLaunch:
     """The launch of an ACP agent for `input` (creates its home; writes nothing else)."""
@@ -133,8 +147,12 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
             # sandboxed (measured on 0.23.1). It only lets the agent offer its bypass mode,
             # which Cherry never selects (the descriptor offers "default" only).
             env["IS_SANDBOX"] = "1"
-        env.update({"ANTHROPIC_MODEL": model, "ANTHROPIC_DEFAULT_HAIKU_MODEL": model,
-                    "ANTHROPIC_SMALL_FAST_MODEL": model})
+        # claude-agent-acp picks its session's model from the CLI settings' ``model`` (else its
+        # own default, whatever ANTHROPIC_MODEL says; measured on 0.23.1), matching it against
+        # the CLI's aliases: every alias names the session's model too.
+        env.update({"ANTHROPIC_MODEL": model, "ANTHROPIC_SMALL_FAST_MODEL": model,
+                    **{f"ANTHROPIC_DEFAULT_{tier}_MODEL": model for tier in ("HAIKU", "SONNET", "OPUS")}})
+        _write_cli_model(home / ".claude", model)
         auth_meta = {"gateway": {"baseUrl": base_url, "headers": {"x-api-key": key}}}
     else:
         key = _api_key(input, ("OPENAI_API_KEY",))

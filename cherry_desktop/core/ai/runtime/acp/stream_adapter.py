@@ -195,8 +195,9 @@ class AcpStreamAdapter:
             self._first_token_at = now
         self.turn_has_output = True
         block_id = self._block[1]
-        delta = TextDeltaChunk(id=block_id, delta=text) if kind == "text" else ReasoningDeltaChunk(id=block_id,
-                                                                                                   delta=text)
+        # Deltas are most updates of a turn: built without validation (both fields are str).
+        delta = (TextDeltaChunk.model_construct(id=block_id, delta=text) if kind == "text"
+                 else ReasoningDeltaChunk.model_construct(id=block_id, delta=text))
         events.append(ChunkEvent(delta))
         return events
 
