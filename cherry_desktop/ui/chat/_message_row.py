@@ -308,6 +308,8 @@ class MessageRow(QFrame):
             f["input_text"] = (card.fields.get("input_text") or "") + chunk.input_text_delta
         elif t == "tool-input-available":
             f.update(input=chunk.input, state="input-available", tool_name=chunk.tool_name)
+            if chunk.provider_metadata:  # the transport tag and ACP's kind and diffs: which card
+                f["provider_metadata"] = chunk.provider_metadata
         elif t == "tool-input-error":
             f.update(input=chunk.input, state="output-error", error_text=chunk.error_text)
         elif t == "tool-approval-request":
