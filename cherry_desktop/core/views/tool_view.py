@@ -21,7 +21,9 @@ from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITI
 
 #: ACP's tool-call kinds -> the descriptor's tool categories.
 _ACP_KINDS = {"edit": "write", "delete": "write", "move": "write", "execute": "execute", "read": "read",
-              "search": "read", "fetch": "web", "think": "plan"}
+              "search": "read", "fetch": "web", "think": "plan",
+              # Cherry's own kind for the tool part of an ACP ``plan`` update (a todo list).
+              "plan": "plan"}
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path")
 _PAIRS = (("old_string", "new_string"), ("oldText", "newText"), ("oldString", "newString"),
           ("old_source", "new_source"))
@@ -110,3 +112,9 @@ def tool_view(tool_name: str, tool_input: Any, provider_metadata: Any = None) ->
     else:
         edits, consumed = _input_edits(args)
     return ToolView(category=category, path=path, edits=tuple(edits), consumed=frozenset(consumed))
+
+
+def is_todo_list(tool_name: str, provider_metadata: Any = None) -> bool:
+    """Whether a tool part is a todo list (the todo card): Claude Code's ``TodoWrite``, or the
+    part of an ACP agent's ``plan`` (kind ``plan``)."""
+    return tool_name == "TodoWrite" or _cherry(provider_metadata).get("kind") == "plan"

@@ -36,7 +36,7 @@ from cherry_desktop.ui.bridge._search import SearchBridge, SearchEntry
 from cherry_desktop.ui.bridge._sessions import SessionsBridge
 from cherry_desktop.ui.bridge._settings import SettingsBridge
 from cherry_desktop.ui.bridge._streams import StreamsBridge, TranslationRefusedError
-from cherry_desktop.ui.bridge._tool_view import tool_view
+from cherry_desktop.ui.bridge._tool_view import is_todo_list, tool_view
 from cherry_desktop.ui.bridge._topic_status import TopicStatusView
 from cherry_desktop.ui.bridge._types import (
     ChatIssue,
@@ -66,6 +66,6 @@ __all__ = [
     "QtSharedCache", "QtStreamListener", "QueuedFollowUp", "SearchBridge", "SearchEntry", "SessionsBridge",
     "SettingsBridge", "SidebarAgent", "SidebarSession", "SidebarTopic", "StreamChunk", "StreamsBridge",
     "TopicStatusView", "TranslationRefusedError", "UsageSums", "candidate_from_bytes", "candidate_from_path",
-    "is_image_type", "next_frame_delay_ms", "session_always_allowed_key", "tool_view", "topic_continuation_key",
-    "topic_extra_models_key", "topic_model_key", "with_usage",
+    "is_image_type", "is_todo_list", "next_frame_delay_ms", "session_always_allowed_key", "tool_view",
+    "topic_continuation_key", "topic_extra_models_key", "topic_model_key", "with_usage",
 ]

@@ -13,3 +13,9 @@ def tool_view(tool_name: str, tool_input: Any, provider_metadata: Any = None) ->
     from cherry_desktop.core.views.tool_view import tool_view as view
 
     return view(tool_name, tool_input, provider_metadata)
+
+
+def is_todo_list(tool_name: str, provider_metadata: Any = None) -> bool:
+    from cherry_desktop.core.views.tool_view import is_todo_list as todo
+
+    return todo(tool_name, provider_metadata)

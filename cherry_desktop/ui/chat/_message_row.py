@@ -299,7 +299,8 @@ class MessageRow(QFrame):
         if card is None:
             card = make_tool_card({"tool_call_id": chunk.tool_call_id,
                                    # only some tool chunks name their tool (input-start, -available)
-                                   "tool_name": getattr(chunk, "tool_name", None) or "?"})
+                                   "tool_name": getattr(chunk, "tool_name", None) or "?",
+                                   "provider_metadata": getattr(chunk, "provider_metadata", None)})
             self._tools[chunk.tool_call_id] = card
             self.body.addWidget(card)
         before = card.fields.get("state")

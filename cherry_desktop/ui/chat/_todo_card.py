@@ -9,6 +9,7 @@ import re
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
+from cherry_desktop.ui.bridge import is_todo_list
 from cherry_desktop.ui.chat._blocks import ToolCard
 from cherry_desktop.ui.common import Json, JsonObject
 
@@ -96,9 +97,9 @@ class PlanCard(ToolCard):
 
 
 def make_tool_card(fields: JsonObject) -> ToolCard:
-    """The card for a tool part (by its tool name)."""
+    """The card for a tool part (by its tool name, and its kind: an ACP agent's plan)."""
     name = fields.get("tool_name")
-    if name == TODO_TOOL:
+    if is_todo_list(str(name), fields.get("provider_metadata")):
         return TodoCard(fields)
     if name == PLAN_TOOL:
         return PlanCard(fields)

@@ -139,3 +139,19 @@ async def test_disabled_tools_stops_and_closes_reject_without_a_card() -> None:
     approvals.resolve_all()
     assert _picked(await held) == "cancelled"
     assert outlet.take_queued()  # the held ones had cards
+
+
+def test_a_plan_becomes_a_todo_list_part_of_kind_plan() -> None:
+    from cherry_desktop.core.views.tool_view import is_todo_list
+
+    adapter = AcpStreamAdapter()
+    adapter.start_turn(0.0)
+    events = adapter.adapt(schema.AgentPlanUpdate(session_update="plan", entries=[
+        schema.PlanEntry(content="Read", status="completed", priority="high"),
+        schema.PlanEntry(content="Write", status="in_progress", priority="medium")]), 0.1)
+    assert _types(events) == ["tool-input-start", "tool-input-available", "tool-output-available"]
+    available = events[1].chunk  # type: ignore[attr-defined]
+    assert available.input == {"todos": [{"content": "Read", "status": "completed", "activeForm": "Read"},
+                                         {"content": "Write", "status": "in_progress", "activeForm": "Write"}]}
+    assert is_todo_list(available.tool_name, available.provider_metadata)
+    assert not is_todo_list("Write", {"cherry": {"transport": "acp", "kind": "edit"}})
