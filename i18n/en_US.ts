@@ -474,6 +474,10 @@
         <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
         <translation>Editing a sent message: Enter sends it again, Esc cancels.</translation>
     </message>
+    <message>
+        <source>Replying… Enter queues the next turn, Esc stops.</source>
+        <translation>Replying… Enter queues the next turn, Esc stops.</translation>
+    </message>
 </context>
 <context>
     <name>EmptyState</name>

@@ -474,6 +474,10 @@
         <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
         <translation>正在编辑已发送的消息：Enter 重新发送，Esc 取消。</translation>
     </message>
+    <message>
+        <source>Replying… Enter queues the next turn, Esc stops.</source>
+        <translation>正在回复… Enter 排队为下一轮，Esc 停止。</translation>
+    </message>
 </context>
 <context>
     <name>EmptyState</name>

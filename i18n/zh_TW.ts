@@ -474,6 +474,10 @@
         <source>Editing a sent message: Enter sends it again, Esc cancels.</source>
         <translation>正在編輯已傳送的訊息：Enter 重新傳送，Esc 取消。</translation>
     </message>
+    <message>
+        <source>Replying… Enter queues the next turn, Esc stops.</source>
+        <translation>正在回覆… Enter 排入下一輪，Esc 停止。</translation>
+    </message>
 </context>
 <context>
     <name>EmptyState</name>

@@ -146,3 +146,34 @@ def test_the_compaction_divider_says_what_was_compacted(qapp: Any, data: dict[st
     divider = CompactionDivider(data)
     text = expected % QLocale().toString(1200) if "%s" in expected else expected
     assert divider.label.text() == text
+
+
+async def test_an_acp_agents_plan_is_a_todo_card_and_the_headers_progress(controller: Any, ui_core: Any,
+                                                                           qtbot: Any, tmp_path: Any) -> None:
+    """ACP's ``plan`` update (what claude-agent-acp makes of TodoWrite) through the real
+    adapter: the todo card by its kind, not by Claude Code's tool name, and the header's
+    progress."""
+    from acp import schema
+
+    from cherry_desktop.core.ai.runtime.acp.stream_adapter import AcpStreamAdapter
+
+    driver = ScriptedDriver(type="acp", supports_redirect=False)
+    ui_core.agent_runtime.registry.register(driver, replace=True)
+    (tmp_path / "acp-ws").mkdir()
+    repos = ui_core.repos
+    add_model(repos, "demo::sonnet")
+    agent = repos.agents.create_agent(type="acp", name="Claude over ACP", model="demo::sonnet")
+    ws = repos.agents.create_workspace(name="ws", path=str(tmp_path / "acp-ws"), agent_id=agent.id)
+    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Plan")
+    window = controller.open_window(session_topic_id(session.id))
+    conn = await send_turn(qtbot, window, driver, "make a plan")
+    adapter = AcpStreamAdapter()
+    adapter.start_turn(0.0)
+    entries = [schema.PlanEntry(content=t["content"], status=t["status"], priority="medium") for t in TODOS]
+    conn.emit(*adapter.adapt(schema.AgentPlanUpdate(session_update="plan", entries=entries), 0.1))
+    await until(lambda: window.message_view.rows()[-1].findChild(TodoCard) is not None)
+    card = window.message_view.rows()[-1].findChild(TodoCard)
+    assert card.header.text() == "Todo list · 1 of 3 done"
+    header = window.session_header
+    await until(lambda: header.todo_label.isVisibleTo(window))
+    assert header.todo_label.text().startswith("Todos 1/3")

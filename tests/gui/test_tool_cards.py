@@ -112,3 +112,20 @@ async def test_always_allow_goes_through_the_runtime_approval_api(controller: An
     await until(lambda: not window.approval_waiting())
     conn.complete("ok")
     await until(lambda: not window.is_streaming())
+
+
+def test_pi_edit_and_bash_and_an_acp_diff_render_as_diff_and_command_cards(qtbot: Any) -> None:
+    """By the descriptor and ACP's kind, not Claude Code's names: pi's ``edit`` shows its diff,
+    pi's ``bash`` its ``$ command``, an ACP agent's edit the diff the agent sent."""
+    pi = {"cherry": {"transport": "pi"}}
+    edit = _card(qtbot, tool_name="edit", provider_metadata=pi, output="Edited.",
+                 input={"path": "src/app.py", "edits": [{"oldText": "x = 1", "newText": "x = 2"}]})
+    html = edit.input_label.text()
+    assert ADDED_BG in html and REMOVED_BG in html and "oldText" not in html
+    bash = _card(qtbot, tool_name="bash", provider_metadata=pi, input={"command": "make test"}, output="ok")
+    assert "$ make test" in bash.input_label.text()
+    acp = {"cherry": {"transport": "acp", "kind": "edit", "title": "Edit a.txt",
+                      "content": [{"type": "diff", "path": "a.txt", "old_text": "one\n", "new_text": "two\n"}]}}
+    patch = _card(qtbot, tool_name="apply_patch", provider_metadata=acp, input={"patch": "*** a.txt"}, output="")
+    assert ADDED_BG in patch.input_label.text() and REMOVED_BG in patch.input_label.text()
+    save_screenshot(edit, "pi_edit_diff_card", width=560)

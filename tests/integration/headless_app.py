@@ -68,6 +68,14 @@ async def main(data_dir: str, base_url: str, mode: str = "") -> None:
     core = await start_core(build_path_registry(data_dir))
     root = core.paths.get("feature.agents.workspaces")
     agent_id, session_id, _ = ensure_demo_records(core.repos, root, base_url)
+    runtime = "claude-code"
+    if mode == "acp":  # the ACP demo agent (claude-agent-acp, from the tests' install root)
+        from cherry_desktop.demo.bootstrap import ensure_acp_demo_records
+        from tests.integration.acp_helpers import acp_test_root
+
+        _, session_id, _ = ensure_acp_demo_records(core.repos, root)
+        runtime = "acp"
+        core.agent_runtime.registry.get("acp").install_root = acp_test_root()  # type: ignore[attr-defined]
     if mode == "bypass":  # tools run without approval (the CLI needs IS_SANDBOX=1 as root)
         settings = demo_provider_settings()
         settings["env"]["IS_SANDBOX"] = "1"
@@ -79,10 +87,11 @@ async def main(data_dir: str, base_url: str, mode: str = "") -> None:
                                   user_message_parts=[TextPart(text="tell me a long story", state="done")])
     result = await dispatch_stream_request(core.stream_manager, Reporter(), request)
     say(event="sent", assistant_id=result.placeholder_ids[0], user_id=result.user_message_id)
-    driver = core.agent_runtime.registry.get("claude-code")
+    driver = core.agent_runtime.registry.get(runtime)
     pids: list[int] = []
     while not pids:
-        pids = driver.process_manager.alive_pids()  # type: ignore[attr-defined]
+        # The CLI's pid, or the ACP agent's.
+        pids = driver.alive_pids() if runtime == "acp" else driver.process_manager.alive_pids()  # type: ignore[attr-defined]
         await asyncio.sleep(0.01)
     say(event="cli", pid=pids[0])
     await asyncio.Event().wait()

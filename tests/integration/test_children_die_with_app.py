@@ -38,6 +38,24 @@ async def test_sigkill_of_the_app_mid_turn_leaves_no_cli_and_keeps_rows(
     assert outcome.saved_chars > 0  # the partial text checkpoint survived the kill
 
 
+async def test_sigkill_of_the_app_mid_turn_leaves_no_acp_agent(
+    tmp_path: Path, model_server: ScriptedModelServer, claude_acp_root: Path
+) -> None:
+    """The ACP agent (claude-agent-acp, whose Claude Code CLI runs in its process group) is
+    tied to the app like every runtime child."""
+    model_server.default = slow_text(LONG_STORY, delay_s=0.02)
+    outcome = await kill_mid_turn(tmp_path / "data", model_server.base_url, mode="acp")
+    assert outcome.cli_alive_after_2s is False
+    assert outcome.user_rows_kept
+    # Nor anything it started: no process is left working in the session's workspace.
+    left = []
+    for process in psutil.process_iter(["cwd", "status"]):
+        cwd = process.info["cwd"] or ""
+        if cwd.startswith(str(tmp_path)) and process.info["status"] != psutil.STATUS_ZOMBIE:
+            left.append(process.pid)
+    assert left == []
+
+
 async def test_sigkill_of_the_app_mid_tool_ends_the_tools_process_too(
     tmp_path: Path, model_server: ScriptedModelServer
 ) -> None:

@@ -92,6 +92,7 @@ def run_doctor(paths: PathRegistry) -> DoctorReport:
         report.problems.append("the Claude Code CLI bundled with claude-agent-sdk was not found; "
                                "reinstall with `pip install --force-reinstall claude-agent-sdk`")
     report_pi_runtime(report, paths)
+    report_acp_agents(report, paths)
     check_qt_platform(report)
     check_fonts(report)
     return report
@@ -184,6 +185,22 @@ def report_pi_runtime(report: DoctorReport, paths: PathRegistry) -> None:
     if versions["problem"]:
         report.warnings.append(f"the pi runtime is unavailable ({versions['problem']}); "
                                f"`cherry-desktop install-pi` installs pi {PI_PINNED_VERSION}")
+
+
+def report_acp_agents(report: DoctorReport, paths: PathRegistry) -> None:
+    """Where each known ACP agent is found (optional: a missing one installs on first use)."""
+    from cherry_desktop.core.ai.runtime.acp.install import find_agent
+    from cherry_desktop.core.ai.runtime.acp.presets import ACP_PRESETS, AgentChoice
+    from cherry_desktop.core.ai.runtime.node import RuntimeUnavailableError
+
+    for preset in ACP_PRESETS.values():
+        try:
+            found = find_agent(AgentChoice(preset=preset), paths.get("feature.agents.acp.install"))
+        except RuntimeUnavailableError:
+            report.lines.append(f"acp agent {preset.id}: not installed "
+                                f"(`cherry-desktop install-acp-agent {preset.id}` installs {preset.spec})")
+            continue
+        report.lines.append(f"acp agent {preset.id}: {found.source} {found.version} ({found.argv[-1]})".rstrip())
 
 
 def check_qt_platform(report: DoctorReport, command: list[str] | None = None) -> None:

@@ -63,6 +63,7 @@ from cherry_desktop.ui.bridge._sessions import SessionsBridge
 from cherry_desktop.ui.bridge._settings import SettingsBridge
 from cherry_desktop.ui.bridge._skills import SkillsBridge
 from cherry_desktop.ui.bridge._streams import StreamsBridge, TranslationRefusedError
+from cherry_desktop.ui.bridge._tool_view import is_todo_list, tool_view
 from cherry_desktop.ui.bridge._topic_status import TopicStatusView
 from cherry_desktop.ui.bridge._types import (
     ChatIssue,
@@ -150,9 +151,11 @@ __all__ = [
     "candidate_from_path",
     "is_backup_request",
     "is_image_type",
+    "is_todo_list",
     "next_frame_delay_ms",
     "parse_pairs",
     "session_always_allowed_key",
+    "tool_view",
     "topic_continuation_key",
     "topic_extra_models_key",
     "topic_model_key",

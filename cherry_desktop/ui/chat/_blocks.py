@@ -338,7 +338,7 @@ class ToolCard(QFrame):
         key = (name, id(tool_input), tool_input if isinstance(tool_input, str) else None)
         if key != self._input_key:  # rendered once per input, not per state change
             self._input_key = key
-            self.input_label.setText(tool_input_html(name, tool_input))
+            self.input_label.setText(tool_input_html(name, tool_input, provider_metadata=f.get("provider_metadata")))
         self.input_label.setVisible(tool_input not in (None, "", {}))
         if state == "output-available":
             result = readable_output(f.get("output"))

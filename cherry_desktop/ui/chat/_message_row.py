@@ -308,7 +308,8 @@ class MessageRow(QFrame):
         if card is None:
             card = make_tool_card({"tool_call_id": chunk.tool_call_id,
                                    # only some tool chunks name their tool (input-start, -available)
-                                   "tool_name": getattr(chunk, "tool_name", None) or "?"})
+                                   "tool_name": getattr(chunk, "tool_name", None) or "?",
+                                   "provider_metadata": getattr(chunk, "provider_metadata", None)})
             self._tools[chunk.tool_call_id] = card
             self.body.addWidget(card)
         before = card.fields.get("state")
@@ -317,6 +318,8 @@ class MessageRow(QFrame):
             f["input_text"] = (card.fields.get("input_text") or "") + chunk.input_text_delta
         elif t == "tool-input-available":
             f.update(input=chunk.input, state="input-available", tool_name=chunk.tool_name)
+            if chunk.provider_metadata:  # the transport tag and ACP's kind and diffs: which card
+                f["provider_metadata"] = chunk.provider_metadata
         elif t == "tool-input-error":
             f.update(input=chunk.input, state="output-error", error_text=chunk.error_text)
         elif t == "tool-approval-request":

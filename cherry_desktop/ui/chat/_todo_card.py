@@ -12,6 +12,7 @@ from PySide6.QtCore import QLocale, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
 
+from cherry_desktop.ui.bridge import is_todo_list
 from cherry_desktop.ui.chat._blocks import ToolCard
 from cherry_desktop.ui.common import Json, JsonObject
 
@@ -152,9 +153,9 @@ class ArtifactsCard(ToolCard):
 
 
 def make_tool_card(fields: JsonObject) -> ToolCard:
-    """The card for a tool part (by its tool name)."""
+    """The card for a tool part (by its tool name, and its kind: an ACP agent's plan)."""
     name = fields.get("tool_name")
-    if name == TODO_TOOL:
+    if is_todo_list(str(name), fields.get("provider_metadata")):
         return TodoCard(fields)
     if name == PLAN_TOOL:
         return PlanCard(fields)

@@ -1,5 +1,6 @@
 """A tool call in readable form: its arguments as fields (not a JSON string), a unified diff
-for Edit / MultiEdit / Write, the command for Bash; long text folds.
+for a file edit, the command for a shell call (which calls those are comes from the runtime's
+descriptor and ACP's kind: `bridge.tool_view`); long text folds.
 
 `tool_input_html` is shared by the tool card in the message and the approval card.
 """
@@ -13,6 +14,7 @@ import json
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
+from cherry_desktop.ui.bridge import tool_view
 from cherry_desktop.ui.common import Json
 
 FOLD_LINES = 12
@@ -22,7 +24,6 @@ ADDED_BG = "#402ea043"
 REMOVED_BG = "#40f85149"
 HUNK_FG = "#8250df"
 MONO = "font-family: 'DejaVu Sans Mono', monospace;"
-DIFF_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
 
 
 def _text(value: Json) -> str:
@@ -47,25 +48,14 @@ def display_tool_name(name: str) -> str:
     return name
 
 
-def tool_diff(tool_name: str, tool_input: Json) -> list[str] | None:
+def tool_diff(tool_name: str, tool_input: Json, provider_metadata: Json = None) -> list[str] | None:
     """Unified diff lines of a file-changing tool call, or None for other tools."""
-    if tool_name not in DIFF_TOOLS or not isinstance(tool_input, dict):
+    view = tool_view(tool_name, tool_input, provider_metadata)
+    if view.category != "write" or not view.edits:
         return None
-    path = str(tool_input.get("file_path") or tool_input.get("notebook_path") or "file")
-    pairs: list[tuple[str, str]] = []
-    if tool_name == "Write":
-        pairs.append(("", _text(tool_input.get("content", ""))))
-    elif tool_name == "MultiEdit":
-        for edit in tool_input.get("edits") or []:
-            if isinstance(edit, dict):
-                pairs.append((_text(edit.get("old_string", "")), _text(edit.get("new_string", ""))))
-    else:
-        old = tool_input.get("old_string", tool_input.get("old_source", ""))
-        new = tool_input.get("new_string", tool_input.get("new_source", ""))
-        pairs.append((_text(old), _text(new)))
     lines: list[str] = []
-    rel = path.lstrip("/")
-    for old, new in pairs:
+    rel = (view.path or "file").lstrip("/")
+    for old, new in view.edits:
         diff = difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/{rel}", f"b/{rel}",
                                     lineterm="", n=3)
         body = list(diff)
@@ -121,17 +111,19 @@ def _value_html(value: Json) -> str:
     return escaped
 
 
-def tool_input_html(tool_name: str, tool_input: Json, *, diff_keys: bool = True) -> str:
-    """The arguments as labelled fields; a diff for file edits; `$ command` for Bash."""
+def tool_input_html(tool_name: str, tool_input: Json, *, diff_keys: bool = True,
+                    provider_metadata: Json = None) -> str:
+    """The arguments as labelled fields; a diff for file edits; `$ command` for shell calls."""
     if tool_input in (None, "", {}):
         return ""
     if not isinstance(tool_input, dict):
         return _value_html(tool_input)
     rows: list[str] = []
-    diff = tool_diff(tool_name, tool_input) if diff_keys else None
-    skip = {"old_string", "new_string", "content", "edits", "old_source", "new_source"} if diff is not None else set()
-    if tool_name == "Bash" and "command" in tool_input:
-        rows.append(f'<div style="{MONO} white-space:pre-wrap;">$ {html.escape(_text(tool_input["command"]))}</div>')
+    view = tool_view(tool_name, tool_input, provider_metadata)
+    diff = tool_diff(tool_name, tool_input, provider_metadata) if diff_keys else None
+    skip = set(view.consumed) if diff is not None else set()
+    if view.command is not None:
+        rows.append(f'<div style="{MONO} white-space:pre-wrap;">$ {html.escape(view.command)}</div>')
         skip.add("command")
     for key, value in tool_input.items():
         if key in skip or value in (None, ""):

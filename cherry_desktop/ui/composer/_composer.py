@@ -135,7 +135,8 @@ class Composer(QFrame):
         self.send_button.setVisible(not streaming)
         self.stop_button.setVisible(streaming)
         self.queue_button.setVisible(streaming)
-        self.steer_button.setVisible(streaming)
+        # A runtime without a mid-turn steer (its descriptor says so) offers Queue only.
+        self.steer_button.setVisible(streaming and self.can_steer)
         self.steer_button.setEnabled(self.can_steer)
         self._set_hint()
 
@@ -147,8 +148,10 @@ class Composer(QFrame):
         self._set_hint()
 
     def _set_hint(self) -> None:
-        if self.streaming:
+        if self.streaming and self.can_steer:
             self.hint.setText(self.tr("Replying… Ctrl+Enter steers, Enter queues, Esc stops."))
+        elif self.streaming:
+            self.hint.setText(self.tr("Replying… Enter queues the next turn, Esc stops."))
         elif self.editing:
             self.hint.setText(self.tr("Editing a sent message: Enter sends it again, Esc cancels."))
         else:

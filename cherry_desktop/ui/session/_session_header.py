@@ -276,12 +276,13 @@ class SessionHeader(QFrame):
 
 def follow_session_header(header: SessionHeader, batch: list[StreamChunk]) -> None:
     """Feed the header from a window's live chunks: context usage, the turn's todo list."""
-    from cherry_desktop.ui.chat import TODO_TOOL, todos_of
+    from cherry_desktop.ui.bridge import is_todo_list
+    from cherry_desktop.ui.chat import todos_of
 
     for item in batch:
         chunk = item.chunk
         kind = chunk.type
         if kind == "data-context-usage" and isinstance(chunk.data, dict):
             header.set_context_usage(chunk.data.get("used_tokens"), chunk.data.get("max_tokens"))
-        elif kind == "tool-input-available" and chunk.tool_name == TODO_TOOL:
+        elif kind == "tool-input-available" and is_todo_list(chunk.tool_name, chunk.provider_metadata):
             header.set_todos(todos_of(chunk.input))

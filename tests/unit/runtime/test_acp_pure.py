@@ -105,3 +105,15 @@ def test_install_acp_agent_refuses_an_unknown_name(capsys: pytest.CaptureFixture
     assert main(["install-acp-agent", "nope", "--prefix", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert all(name in err for name in ACP_PRESETS)
+
+
+def test_doctor_says_where_each_acp_agent_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cherry_desktop.core.app.doctor import DoctorReport, report_acp_agents
+    from cherry_desktop.core.storage.paths import build_path_registry
+
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
+    report = DoctorReport()
+    report_acp_agents(report, build_path_registry(tmp_path / "data"))
+    lines = [line for line in report.lines if line.startswith("acp agent")]
+    assert len(lines) == len(ACP_PRESETS) and all("install-acp-agent" in line for line in lines)
+    assert report.problems == []  # optional: a missing agent installs on first use

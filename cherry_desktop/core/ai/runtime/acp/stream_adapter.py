@@ -6,6 +6,7 @@
   and tool output (``completed`` -> output, ``failed`` -> error, a call the user rejected ->
   denied). Every tool part carries the descriptor's `ACP_TRANSPORT` tag and ACP's own ``kind``,
   ``title`` and content (diffs, terminals) in ``provider_metadata["cherry"]``;
+- ``plan`` -> a ``plan`` tool part whose input is the todo list (the todo card, by its kind);
 - ``usage_update`` -> context usage (used / window); the prompt's ``usage`` -> `UsageEvent`;
 - ``available_commands_update`` and ``current_mode_update`` are kept (`available_commands`,
   `current_mode`): the host's event model has no event for them (a gap of the contract).
@@ -43,6 +44,8 @@ from cherry_desktop.core.messages.json_value import JsonObject, JsonValue
 log = logging.getLogger(__name__)
 
 _TEXT_META: JsonObject = {"cherry": {"transport": ACP_TRANSPORT}}
+#: The tool part an ACP ``plan`` update becomes (ACP's plan is a session update, not a tool).
+PLAN_TOOL_NAME = "plan"
 
 
 def _dump(value: object) -> JsonValue:
@@ -168,9 +171,31 @@ class AcpStreamAdapter:
         if kind == "current_mode_update":
             self.current_mode = str(getattr(update, "current_mode_id", "") or "") or None
             return []
-        if kind not in ("user_message_chunk", "plan", "config_option_update", "session_info_update"):
+        if kind == "plan":
+            return self._plan(update)
+        if kind not in ("user_message_chunk", "config_option_update", "session_info_update"):
             log.debug("acp: session update %s not mapped", kind)
         return []
+
+    def _plan(self, update: object) -> list[AgentRuntimeEvent]:
+        """The agent's plan as a todo list: a tool part of its own (``plan``, ACP kind ``plan``)
+        whose input is the list as the todo card reads it (content, status)."""
+        if not self.in_turn:
+            return []
+        todos: list[JsonValue] = [
+            {"content": str(getattr(e, "content", "")), "status": str(getattr(e, "status", "pending")),
+             "activeForm": str(getattr(e, "content", ""))} for e in getattr(update, "entries", None) or []]
+        tool_id = f"acp-plan-{next(self._keys)}"
+        meta: JsonObject = {"cherry": {"transport": ACP_TRANSPORT, "kind": "plan"}}
+        events = self._close_block()
+        events += [
+            ChunkEvent(ToolInputStartChunk(tool_call_id=tool_id, tool_name=PLAN_TOOL_NAME, dynamic=True,
+                                           provider_executed=True, provider_metadata=meta)),
+            ChunkEvent(ToolInputAvailableChunk(tool_call_id=tool_id, tool_name=PLAN_TOOL_NAME, input={"todos": todos},
+                                               dynamic=True, provider_executed=True, provider_metadata=meta)),
+            ChunkEvent(ToolOutputAvailableChunk(tool_call_id=tool_id, output="", provider_executed=True))]
+        self.turn_has_output = True
+        return events
 
     def _close_block(self) -> list[AgentRuntimeEvent]:
         block, self._block = self._block, None
