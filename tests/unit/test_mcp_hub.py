@@ -67,6 +67,11 @@ async def hang() -> str:
 def huge() -> str:
     return "x" * 10_000_000
 
+@server.tool()
+def crash() -> str:
+    import os
+    os._exit(1)
+
 server.run()
 '''
 
@@ -220,3 +225,22 @@ print(sorted(t.name for t in asyncio.run(McpHub(repo).test(config))))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "['convert_time', 'get_current_time']", out.stderr[-2000:]
+
+
+async def test_a_server_that_dies_is_reconnected_with_backoff(registry: McpServerRepository, tmp_path: Path) -> None:
+    script = tmp_path / "small.py"
+    script.write_text(SMALL_SERVER)
+    saved = registry.save(McpServerConfig(id="", name="small", command=sys.executable, args=(str(script),),
+                                          tools={"echo.v2": ToolSetting(enabled=False)}))
+    hub = McpHub(registry, HubTimeouts(connect_s=20.0, call_s=10.0, backoff_first_s=0.2))
+    seen: list[ServerStatus] = []
+    hub.subscribe(lambda state: seen.append(state.status))
+    try:
+        await ready(hub, saved.id)
+        crashed = await hub.call_tool(saved.id, "crash", {})
+        assert crashed.is_error, crashed.text()
+        await until(lambda: ServerStatus.FAILED in seen, limit=30)
+        await until(lambda: hub.state(saved.id).status is ServerStatus.READY, limit=30)
+        assert (await hub.call_tool(saved.id, "echo", {"text": "back"})).text() == "back"
+    finally:
+        await hub.stop()
