@@ -1666,6 +1666,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</translation>
     </message>
+    <message>
+        <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
+        <translation>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>

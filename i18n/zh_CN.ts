@@ -1665,6 +1665,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>此智能体通过 Cherry 的 API 网关访问其模型，但网关已关闭。请在“设置 › API 网关”中开启，然后重新发送。</translation>
     </message>
+    <message>
+        <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
+        <translation>此智能体的两个 MCP 工具同名，无法区分。请在“设置 › MCP 服务器”中关闭其中一个，或在智能体对话框中取消勾选某个服务器。</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>

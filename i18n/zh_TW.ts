@@ -1665,6 +1665,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent reaches its model through Cherry's API gateway, which is off. Turn it on in Settings, API gateway, then send again.</source>
         <translation>此智慧體透過 Cherry 的 API 閘道存取其模型，但閘道已關閉。請在「設定 › API 閘道」中開啟，然後重新傳送。</translation>
     </message>
+    <message>
+        <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
+        <translation>此智慧體的兩個 MCP 工具同名，無法區分。請在「設置 › MCP 伺服器」中關閉其中一個，或在智慧體對話框中取消勾選某個伺服器。</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>

@@ -7,17 +7,20 @@ card; a tool turned off in Settings never runs."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision
-from cherry_desktop.core.mcp import ToolPolicy, ToolSetting
+from cherry_desktop.core.mcp import McpServerConfig, ToolPolicy, ToolSetting
 from cherry_desktop.core.messages import ToolPart
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp
-from tests.integration.test_mcp_claude_code import TIME_TOOL, add_time_server, tool_results_sent
+from tests.integration.test_mcp_claude_code import TIME_TOOL, add_server, add_time_server, tool_results_sent
 from tests.unit.agent_session.harness import until
+from tests.unit.test_mcp_hub import SMALL_SERVER
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 
@@ -63,3 +66,24 @@ async def test_report_artifacts_runs_without_asking_and_a_tool_turned_off_never_
     row = await app.turn("and in Tokyo?")
     assert row.status == "success" and not app.approval_ids()
     assert not any("day_of_week" in s for s in tool_results_sent(model_server)[before:])
+
+
+async def test_two_tools_with_one_name_fail_the_connection_closed(
+        open_runtime_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path) -> None:
+    """`echo.v2` and `echo_v2` are one runtime name: the connection never starts (no model
+    request), the row says why; turning one off lets the next turn run."""
+    app = await open_runtime_app()
+    script = tmp_path / "small.py"
+    script.write_text(SMALL_SERVER)
+    server_id = await add_server(app, McpServerConfig(id="", name="small", command=sys.executable,
+                                                      args=(str(script),)))
+    result = await app.send("hi")
+    row = await app.finished(result.placeholder_ids[0])
+    assert row.status == "error"
+    errors = [p.data for p in row.parts if getattr(p, "type", "") == "data-error"]
+    assert errors and errors[-1]["code"] == "mcp-tools-ambiguous"
+    assert model_server.requests_for_model_turns() == []
+    app.core.mcp.repository.set_tool(server_id, "echo.v2", ToolSetting(enabled=False))
+    app.core.mcp.hub.reload(server_id)
+    model_server.enqueue(text("fine now"))
+    assert (await app.turn("again")).status == "success"

@@ -173,6 +173,9 @@ def plan_pi_launch(input: RuntimeConnectInput, resume_token: str | None) -> PiLa
         raise PiLaunchError("model-missing")
     if ctx.workspace_path is None:
         raise PiLaunchError("workspace-missing")
+    if input.tools.error is not None:
+        # Ambiguous approval and routing: never start pi on it.
+        raise PiLaunchError("mcp-tools-ambiguous", input.tools.error)
     config = models_json(input, model)
     tools = enabled_tools(input.disabled_tools)
     base, append = prompt_texts(build_connection_prompt(input, model), tools)
