@@ -244,3 +244,49 @@ async def test_a_server_that_dies_is_reconnected_with_backoff(registry: McpServe
         assert (await hub.call_tool(saved.id, "echo", {"text": "back"})).text() == "back"
     finally:
         await hub.stop()
+
+
+def test_a_stdio_server_dies_with_the_app_even_when_the_app_is_sigkilled(tmp_path: Path) -> None:
+    """A server that ignores its stdin closing (it never reads it) still ends: the hub starts
+    it tied to the app (`process_tie`)."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import psutil
+
+    pid_file = tmp_path / "server.pid"
+    stubborn = tmp_path / "stubborn.py"
+    stubborn.write_text(f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(300)\n")
+    app = f"""
+import asyncio, sys
+from pathlib import Path
+from cherry_desktop.core.data.database import open_database
+from cherry_desktop.core.mcp import McpHub, McpServerConfig, McpServerRepository
+open_database(Path({str(tmp_path / 'c.db')!r}))
+repo = McpServerRepository(None)
+repo.save(McpServerConfig(id="", name="stubborn", command=sys.executable, args=({str(stubborn)!r},)))
+async def main():
+    McpHub(repo).start()
+    await asyncio.sleep(300)
+asyncio.run(main())
+"""
+    proc = subprocess.Popen([sys.executable, "-c", app])
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the server never started"
+            time.sleep(0.05)
+        server_pid = int(pid_file.read_text())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while psutil.pid_exists(server_pid) and psutil.Process(server_pid).status() != psutil.STATUS_ZOMBIE:
+            if time.monotonic() > deadline:
+                psutil.Process(server_pid).kill()
+                raise AssertionError("the MCP server outlived the app")
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
