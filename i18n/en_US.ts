@@ -1754,6 +1754,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
         <translation>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</translation>
     </message>
+    <message>
+        <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
+        <translation>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>

@@ -1753,6 +1753,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
         <translation>此智能体是从备份恢复的，在你允许之前保持关闭：设置 &gt; 备份 &gt; 允许恢复的智能体。</translation>
     </message>
+    <message>
+        <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
+        <translation>此智能体的两个 MCP 工具同名，无法区分。请在“设置 › MCP 服务器”中关闭其中一个，或在智能体对话框中取消勾选某个服务器。</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>

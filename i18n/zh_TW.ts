@@ -1753,6 +1753,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This agent was restored from a backup and stays off until you allow it: Settings, Backups, Allow restored agents.</source>
         <translation>此代理是從備份還原的，在你允許之前保持關閉：設定 &gt; 備份 &gt; 允許還原的代理。</translation>
     </message>
+    <message>
+        <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
+        <translation>此智慧體的兩個 MCP 工具同名，無法區分。請在「設置 › MCP 伺服器」中關閉其中一個，或在智慧體對話框中取消勾選某個伺服器。</translation>
+    </message>
 </context>
 <context>
     <name>GatewaySettingsPanel</name>

@@ -67,6 +67,11 @@ async def hang() -> str:
 def huge() -> str:
     return "x" * 10_000_000
 
+@server.tool()
+def crash() -> str:
+    import os
+    os._exit(1)
+
 server.run()
 '''
 
@@ -220,3 +225,68 @@ print(sorted(t.name for t in asyncio.run(McpHub(repo).test(config))))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "['convert_time', 'get_current_time']", out.stderr[-2000:]
+
+
+async def test_a_server_that_dies_is_reconnected_with_backoff(registry: McpServerRepository, tmp_path: Path) -> None:
+    script = tmp_path / "small.py"
+    script.write_text(SMALL_SERVER)
+    saved = registry.save(McpServerConfig(id="", name="small", command=sys.executable, args=(str(script),),
+                                          tools={"echo.v2": ToolSetting(enabled=False)}))
+    hub = McpHub(registry, HubTimeouts(connect_s=20.0, call_s=10.0, backoff_first_s=0.2))
+    seen: list[ServerStatus] = []
+    hub.subscribe(lambda state: seen.append(state.status))
+    try:
+        await ready(hub, saved.id)
+        crashed = await hub.call_tool(saved.id, "crash", {})
+        assert crashed.is_error, crashed.text()
+        await until(lambda: ServerStatus.FAILED in seen, limit=30)
+        await until(lambda: hub.state(saved.id).status is ServerStatus.READY, limit=30)
+        assert (await hub.call_tool(saved.id, "echo", {"text": "back"})).text() == "back"
+    finally:
+        await hub.stop()
+
+
+def test_a_stdio_server_dies_with_the_app_even_when_the_app_is_sigkilled(tmp_path: Path) -> None:
+    """A server that ignores its stdin closing (it never reads it) still ends: the hub starts
+    it tied to the app (`process_tie`)."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import psutil
+
+    pid_file = tmp_path / "server.pid"
+    stubborn = tmp_path / "stubborn.py"
+    stubborn.write_text(f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(300)\n")
+    app = f"""
+import asyncio, sys
+from pathlib import Path
+from cherry_desktop.core.data.database import open_database
+from cherry_desktop.core.mcp import McpHub, McpServerConfig, McpServerRepository
+open_database(Path({str(tmp_path / 'c.db')!r}))
+repo = McpServerRepository(None)
+repo.save(McpServerConfig(id="", name="stubborn", command=sys.executable, args=({str(stubborn)!r},)))
+async def main():
+    McpHub(repo).start()
+    await asyncio.sleep(300)
+asyncio.run(main())
+"""
+    proc = subprocess.Popen([sys.executable, "-c", app])
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the server never started"
+            time.sleep(0.05)
+        server_pid = int(pid_file.read_text())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while psutil.pid_exists(server_pid) and psutil.Process(server_pid).status() != psutil.STATUS_ZOMBIE:
+            if time.monotonic() > deadline:
+                psutil.Process(server_pid).kill()
+                raise AssertionError("the MCP server outlived the app")
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            proc.kill()

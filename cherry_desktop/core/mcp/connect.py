@@ -13,7 +13,9 @@ stack costs tens of MB, and a user without servers never pays it).
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
+import shutil
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -91,7 +93,14 @@ def _transport(config: McpServerConfig, secrets: McpSecrets, stderr: StderrTail,
     if config.transport is McpTransport.STDIO:
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
-        params = StdioServerParameters(command=config.command, args=list(config.args), env=dict(secrets.env) or None,
+        from cherry_desktop.core.process.process_tie import tied_command
+
+        command = shutil.which(config.command, path=secrets.env.get("PATH")) or ""
+        if not command:
+            raise FileNotFoundError(errno.ENOENT, "command not found", config.command)
+        # Tied to the app: the server ends when the app does, however it ends (SIGKILL too).
+        argv = tied_command([command, *config.args])
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(secrets.env) or None,
                                        cwd=config.cwd or None)
         return stdio_client(params, errlog=stderr.file)
     import httpx2

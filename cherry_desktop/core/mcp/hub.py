@@ -359,10 +359,17 @@ def _reach(config: McpServerConfig) -> tuple[object, ...]:
             config.header_names)
 
 
+#: JSON-RPC's "connection closed" (`mcp_types.CONNECTION_CLOSED`): the server went away.
+_CONNECTION_CLOSED = -32000
+
+
 def _connection_lost(exc: BaseException) -> bool:
     import anyio
+    from mcp.shared.exceptions import MCPError
 
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
+    if isinstance(exc, MCPError):
+        return exc.code == _CONNECTION_CLOSED
     return isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | ConnectionError | EOFError)
 

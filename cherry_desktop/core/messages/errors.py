@@ -42,6 +42,7 @@ class ErrorCode(enum.StrEnum):
     TURN_START_FAILED = "turn-start-failed"  # a queued turn could not start
     PLACEHOLDER_FAILED = "placeholder-failed"  # the reply's row could not be created
     GATEWAY_OFF = "gateway-off"  # the agent reaches its model only through the API gateway, which is off
+    MCP_TOOLS_AMBIGUOUS = "mcp-tools-ambiguous"  # two of the agent's MCP tools share one name
     # -- the stream and its rows -------------------------------------------------------------
     IDLE_TIMEOUT = "idle-timeout"  # nothing came for too long: the reply was stopped
     PERSIST_FAILED = "persist-failed"  # the reply could not be saved

@@ -98,6 +98,9 @@ class ErrorWords(QObject):
             ErrorCode.GATEWAY_OFF: self.tr(
                 "This agent reaches its model through Cherry's API gateway, which is off. "
                 "Turn it on in Settings, API gateway, then send again."),
+            ErrorCode.MCP_TOOLS_AMBIGUOUS: self.tr(
+                "Two of this agent's MCP tools have the same name, so none of them can be told apart. "
+                "Turn one off in Settings, MCP servers, or untick a server in the agent's dialog."),
             ErrorCode.IDLE_TIMEOUT: self.tr("The reply stopped: the model sent nothing for too long."),
             ErrorCode.PERSIST_FAILED: self.tr("The reply could not be saved."),
             ErrorCode.INTERRUPTED: self.tr("The reply was interrupted when the app stopped."),

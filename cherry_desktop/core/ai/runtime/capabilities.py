@@ -212,8 +212,8 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         builtin_tools=PI_BUILTIN_TOOLS,
         # pi's RPC `steer` delivers a steer after the current message or tool.
         supports_steer=True,
-        # No relay of Cherry's tools and the MCP servers into pi yet (an inline extension, #24).
-        supports_mcp=False,
+        # Cherry's tools and the agent's MCP servers reach pi through a Cherry-owned inline
+        # extension that relays each call (`pi.tool_relay`).
         # The agent's enabled Cherry skills, as explicit `--skill <path>` (under --no-skills).
         supports_skills=True,
         # pi's slash commands are its TUI's; in RPC mode a "/compact" prompt would reach the

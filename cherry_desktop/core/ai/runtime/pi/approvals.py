@@ -34,6 +34,8 @@ from cherry_desktop.core.ai.runtime.types import (
     PermissionMode,
     ToolApprovalRequestEvent,
 )
+from cherry_desktop.core.mcp.config import MCP_PREFIX
+from cherry_desktop.core.mcp.policy import Verdict
 from cherry_desktop.core.messages.json_value import JsonObject
 
 _DIALOG_METHODS = frozenset({"select", "confirm", "input", "editor"})
@@ -88,8 +90,7 @@ class PiApprovals:
                 self._send({"type": "extension_ui_response", "id": record.get("id"), "cancelled": True})
             return
         owner = self._owner
-        verdict = decide(request.tool_name, request.input, permission_mode=owner.permission_mode,
-                         disabled_tools=owner.disabled_tools, cwd=self._launch.cwd, write_roots=self._write_roots)
+        verdict = self._verdict(request)
         if verdict is GateVerdict.ASK and request.tool_name in self.always_allowed_tools:
             verdict = GateVerdict.ALLOW
         if verdict is GateVerdict.ALLOW:
@@ -103,6 +104,18 @@ class PiApprovals:
             self._waiting[approval_id] = request
             self._outlet.emit(ToolApprovalRequestEvent(approval_id=approval_id, tool_call_id=request.tool_call_id,
                                                        tool_name=request.tool_name, input=request.input))
+
+    def _verdict(self, request: GateRequest) -> GateVerdict:
+        owner = self._owner
+        if request.tool_name.startswith(MCP_PREFIX):
+            # Cherry's tools and the MCP servers' tools: the one policy of every runtime.
+            policy = self._launch.toolset.policy(set(owner.disabled_tools))
+            verdict = policy.verdict(request.tool_name, owner.permission_mode)
+            if verdict is Verdict.MODE:  # third-party MCP: asks unless the mode bypasses asking
+                return GateVerdict.ALLOW if owner.permission_mode == "bypassPermissions" else GateVerdict.ASK
+            return {Verdict.ALLOW: GateVerdict.ALLOW, Verdict.DENY: GateVerdict.DISABLED}.get(verdict, GateVerdict.ASK)
+        return decide(request.tool_name, request.input, permission_mode=owner.permission_mode,
+                      disabled_tools=owner.disabled_tools, cwd=self._launch.cwd, write_roots=self._write_roots)
 
     def respond(self, approval_id: str, decision: ApprovalDecision) -> bool:
         request = self._waiting.pop(approval_id, None)

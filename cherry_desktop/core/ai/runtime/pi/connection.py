@@ -33,6 +33,7 @@ from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch, pi_model_name, re
 from cherry_desktop.core.ai.runtime.pi.records import parse_record
 from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError, PiRpcProcess
 from cherry_desktop.core.ai.runtime.pi.stream_adapter import PiStreamAdapter
+from cherry_desktop.core.ai.runtime.pi.tool_relay import PiToolRelay
 from cherry_desktop.core.ai.runtime.types import (
     CUT_SHORT_METADATA_KEY,
     AgentRuntimeEvent,
@@ -108,6 +109,7 @@ class PiConnection:
         self._spawn_disabled = frozenset(disabled_tools)
         self._spawn_skills = launch.skills
         self._reconcile_lock = asyncio.Lock()
+        self._relay = PiToolRelay(launch.toolset.servers, self._send)
         self._approvals = PiApprovals(self, launch=launch, write_roots=write_roots, outlet=self.event_outlet,
                                       send=self._send, released=self._tool_released, denied_tool_ids=self._denied)
         self._state = TurnState.IDLE
@@ -164,7 +166,8 @@ class PiConnection:
                 self.event_outlet.emit(event)
             return
         if kind == "extension_ui_request":
-            self._approvals.on_ui_request(record)
+            if not self._relay.on_ui_request(record):
+                self._approvals.on_ui_request(record)
             return
         if kind == "agent_start":
             if self._state is TurnState.ABORTING:
@@ -240,6 +243,7 @@ class PiConnection:
     def _on_exit(self) -> None:
         self._dead = True
         self._approvals.resolve_all(allow=False, reason="pi exited")
+        self._relay.cancel_all("pi exited")
         if self._state is not TurnState.IDLE and not self._closed:
             if self._adapter.turn_has_output:
                 # Salvage: the partial answer is kept and the turn settles, but the row says it
@@ -341,6 +345,7 @@ class PiConnection:
             return
         self._state = TurnState.ABORTING
         self._approvals.resolve_all(allow=False, reason="Stopped by the user.")
+        self._relay.cancel_all("Stopped by the user.")
         with contextlib.suppress(Exception):
             await self.process.command({"type": "abort"})
 
@@ -378,6 +383,7 @@ class PiConnection:
             return
         self._closed = True
         self._approvals.resolve_all(allow=False, reason="connection closed")
+        self._relay.cancel_all("connection closed")
         if self.turn_active and not self.process.exited:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.process.command({"type": "abort"}), 2.0)

@@ -37,9 +37,10 @@ from pathlib import Path
 from cherry_desktop.core.ai.runtime.capabilities import PI_BUILTIN_TOOLS
 from cherry_desktop.core.ai.runtime.pi.gate import PROVIDER_NAME, write_gate
 from cherry_desktop.core.ai.runtime.pi.install import PiInstallation
+from cherry_desktop.core.ai.runtime.pi.tool_relay import relay_tool_names, write_relay
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput
-from cherry_desktop.core.mcp.toolset import agent_skill_names
+from cherry_desktop.core.mcp.toolset import AgentToolset, agent_skill_names
 
 #: The env var models.json names as the provider's key; it holds `KEY_PLACEHOLDER` only.
 API_KEY_ENV = "CHERRY_PI_API_KEY"
@@ -145,6 +146,9 @@ class PiLaunch:
     api_key: str = field(default="", repr=False)
     #: The skills the agent had enabled (names; a reconcile with others rebuilds).
     skills: tuple[str, ...] = ()
+    #: Cherry's tools and the agent's MCP servers the relay extension exposes (`tool_relay`),
+    #: with their policy.
+    toolset: AgentToolset = field(default_factory=AgentToolset, repr=False)
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,9 @@ def plan_pi_launch(input: RuntimeConnectInput, resume_token: str | None) -> PiLa
         raise PiLaunchError("model-missing")
     if ctx.workspace_path is None:
         raise PiLaunchError("workspace-missing")
+    if input.tools.error is not None:
+        # Ambiguous approval and routing: never start pi on it.
+        raise PiLaunchError("mcp-tools-ambiguous", input.tools.error)
     config = models_json(input, model)
     tools = enabled_tools(input.disabled_tools)
     base, append = prompt_texts(build_connection_prompt(input, model), tools)
@@ -176,7 +183,7 @@ def plan_pi_launch(input: RuntimeConnectInput, resume_token: str | None) -> PiLa
     signature = hashlib.sha256(json.dumps(
         {"models": config, "tools": tools, "base": base, "append": append, "cwd": str(ctx.workspace_path),
          "env": input.extra_env, "key": hashlib.sha256(key.encode()).hexdigest(), "resume": resume_token,
-         "skills": [str(p) for p in input.tools.skills]},
+         "skills": [str(p) for p in input.tools.skills], "mcp": input.tools.signature()},
         sort_keys=True).encode()).hexdigest()
     return PiLaunchPlan(model=model, config=config, tools=tuple(tools), base=base, append=append, api_key=key,
                         resume_token=resume_token, signature=signature)
@@ -215,7 +222,13 @@ def build_pi_launch(
         "--system-prompt", str(home / "cherry" / "system.md"),
         "--append-system-prompt", str(home / "cherry" / "append.md"),
     ]
-    argv += ["--tools", ",".join(tools)] if tools else ["--no-builtin-tools"]
+    servers = input.tools.servers
+    if servers:
+        # Cherry's tools and the agent's MCP servers, relayed to Cherry (never discovered).
+        argv += ["-e", str(write_relay(home / "cherry", servers))]
+    relayed = [name for name in relay_tool_names(servers) if name not in input.disabled_tools]
+    # An allowlist names extension tools too: the relayed ones stay visible beside the built-ins.
+    argv += ["--tools", ",".join([*tools, *relayed])] if tools else ["--no-builtin-tools"]
     for skill in input.tools.skills:
         # Additive even under --no-skills: exactly the agent's enabled Cherry skills.
         argv += ["--skill", str(skill)]
@@ -227,7 +240,7 @@ def build_pi_launch(
                 API_KEY_ENV: KEY_PLACEHOLDER})
     return PiLaunch(argv=argv, env=env, cwd=ctx.workspace_path, home=home, model=model, tools=tuple(tools),
                     session_file=session_file, signature=signature, api_key=plan.api_key,
-                    skills=tuple(sorted(agent_skill_names(ctx.agent.config))))
+                    skills=tuple(sorted(agent_skill_names(ctx.agent.config))), toolset=input.tools)
 
 
 def remove_home(launch: PiLaunch) -> None:
