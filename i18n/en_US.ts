@@ -831,6 +831,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>New agent…</source>
         <translation>New agent…</translation>
     </message>
+    <message>
+        <source>New session in its own worktree</source>
+        <translation>New session in its own worktree</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -1264,6 +1268,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Undo restore</source>
         <translation>Undo restore</translation>
+    </message>
+    <message>
+        <source>Branch: %1</source>
+        <translation>Branch: %1</translation>
+    </message>
+    <message>
+        <source>This session works in its own git worktree. Merge back with: %1</source>
+        <translation>This session works in its own git worktree. Merge back with: %1</translation>
     </message>
 </context>
 <context>
@@ -1862,6 +1874,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>modified</source>
         <translation>modified</translation>
     </message>
+    <message>
+        <source>A session gets its own worktree only in a git repository with at least one commit: %1</source>
+        <translation>A session gets its own worktree only in a git repository with at least one commit: %1</translation>
+    </message>
+    <message>
+        <source>git could not do it: %1</source>
+        <translation>git could not do it: %1</translation>
+    </message>
 </context>
 <context>
     <name>RewindDialog</name>
@@ -1900,6 +1920,53 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>you changed it since: your edit will be replaced</translation>
+    </message>
+</context>
+<context>
+    <name>WorktreeActions</name>
+    <message>
+        <source>%n file(s) in it are not committed and would be lost.</source>
+        <translation>%n file(s) in it are not committed and would be lost.</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>Delete session</translation>
+    </message>
+    <message>
+        <source>Delete session and worktree</source>
+        <translation>Delete session and worktree</translation>
+    </message>
+    <message>
+        <source>Delete session, keep worktree</source>
+        <translation>Delete session, keep worktree</translation>
+    </message>
+    <message>
+        <source>Delete this conversation?</source>
+        <translation>Delete this conversation?</translation>
+    </message>
+    <message>
+        <source>Its branch has %n commit(s) no other branch has: the branch is kept.</source>
+        <translation>Its branch has %n commit(s) no other branch has: the branch is kept.</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>New session</translation>
+    </message>
+    <message>
+        <source>Nothing in it is lost by removing it.</source>
+        <translation>Nothing in it is lost by removing it.</translation>
+    </message>
+    <message>
+        <source>The worktree was removed; its branch %1 is kept (it has commits no other branch has).</source>
+        <translation>The worktree was removed; its branch %1 is kept (it has commits no other branch has).</translation>
+    </message>
+    <message>
+        <source>This session works in its own worktree: %1 (branch %2).</source>
+        <translation>This session works in its own worktree: %1 (branch %2).</translation>
     </message>
 </context>
 </TS>

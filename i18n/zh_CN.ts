@@ -830,6 +830,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>New agent…</source>
         <translation>新建智能体…</translation>
     </message>
+    <message>
+        <source>New session in its own worktree</source>
+        <translation>在独立工作树中新建会话</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -1263,6 +1267,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
+    </message>
+    <message>
+        <source>Branch: %1</source>
+        <translation>分支：%1</translation>
+    </message>
+    <message>
+        <source>This session works in its own git worktree. Merge back with: %1</source>
+        <translation>此会话在自己的 git 工作树中工作。合并回去的命令：%1</translation>
     </message>
 </context>
 <context>
@@ -1861,6 +1873,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>modified</source>
         <translation>修改</translation>
     </message>
+    <message>
+        <source>A session gets its own worktree only in a git repository with at least one commit: %1</source>
+        <translation>只有在至少有一次提交的 git 仓库中，会话才能拥有自己的工作树：%1</translation>
+    </message>
+    <message>
+        <source>git could not do it: %1</source>
+        <translation>git 无法完成：%1</translation>
+    </message>
 </context>
 <context>
     <name>RewindDialog</name>
@@ -1899,6 +1919,53 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>你之后更改过它：你的修改将被替换</translation>
+    </message>
+</context>
+<context>
+    <name>WorktreeActions</name>
+    <message>
+        <source>%n file(s) in it are not committed and would be lost.</source>
+        <translation>其中有 %n 个文件未提交，将会丢失。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <source>Delete session and worktree</source>
+        <translation>删除会话和工作树</translation>
+    </message>
+    <message>
+        <source>Delete session, keep worktree</source>
+        <translation>删除会话，保留工作树</translation>
+    </message>
+    <message>
+        <source>Delete this conversation?</source>
+        <translation>删除此对话？</translation>
+    </message>
+    <message>
+        <source>Its branch has %n commit(s) no other branch has: the branch is kept.</source>
+        <translation>其分支有 %n 个其他分支没有的提交：该分支将被保留。</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>Nothing in it is lost by removing it.</source>
+        <translation>删除它不会丢失任何内容。</translation>
+    </message>
+    <message>
+        <source>The worktree was removed; its branch %1 is kept (it has commits no other branch has).</source>
+        <translation>工作树已删除；其分支 %1 被保留（它有其他分支没有的提交）。</translation>
+    </message>
+    <message>
+        <source>This session works in its own worktree: %1 (branch %2).</source>
+        <translation>此会话在自己的工作树中工作：%1（分支 %2）。</translation>
     </message>
 </context>
 </TS>

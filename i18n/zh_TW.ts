@@ -830,6 +830,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>New agent…</source>
         <translation>新建智慧體…</translation>
     </message>
+    <message>
+        <source>New session in its own worktree</source>
+        <translation>在獨立工作樹中新建會話</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -1263,6 +1267,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Undo restore</source>
         <translation>復原還原</translation>
+    </message>
+    <message>
+        <source>Branch: %1</source>
+        <translation>分支：%1</translation>
+    </message>
+    <message>
+        <source>This session works in its own git worktree. Merge back with: %1</source>
+        <translation>此工作階段在自己的 git 工作樹中工作。合併回去的指令：%1</translation>
     </message>
 </context>
 <context>
@@ -1861,6 +1873,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>modified</source>
         <translation>修改</translation>
     </message>
+    <message>
+        <source>A session gets its own worktree only in a git repository with at least one commit: %1</source>
+        <translation>只有在至少有一次提交的 git 儲存庫中，工作階段才能擁有自己的工作樹：%1</translation>
+    </message>
+    <message>
+        <source>git could not do it: %1</source>
+        <translation>git 無法完成：%1</translation>
+    </message>
 </context>
 <context>
     <name>RewindDialog</name>
@@ -1899,6 +1919,53 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>你之後變更過它：你的修改將被取代</translation>
+    </message>
+</context>
+<context>
+    <name>WorktreeActions</name>
+    <message>
+        <source>%n file(s) in it are not committed and would be lost.</source>
+        <translation>其中有 %n 個檔案未提交，將會遺失。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>刪除會話</translation>
+    </message>
+    <message>
+        <source>Delete session and worktree</source>
+        <translation>刪除會話和工作樹</translation>
+    </message>
+    <message>
+        <source>Delete session, keep worktree</source>
+        <translation>刪除會話，保留工作樹</translation>
+    </message>
+    <message>
+        <source>Delete this conversation?</source>
+        <translation>刪除此對話？</translation>
+    </message>
+    <message>
+        <source>Its branch has %n commit(s) no other branch has: the branch is kept.</source>
+        <translation>其分支有 %n 個其他分支沒有的提交：該分支將被保留。</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建會話</translation>
+    </message>
+    <message>
+        <source>Nothing in it is lost by removing it.</source>
+        <translation>刪除它不會遺失任何內容。</translation>
+    </message>
+    <message>
+        <source>The worktree was removed; its branch %1 is kept (it has commits no other branch has).</source>
+        <translation>工作樹已刪除；其分支 %1 被保留（它有其他分支沒有的提交）。</translation>
+    </message>
+    <message>
+        <source>This session works in its own worktree: %1 (branch %2).</source>
+        <translation>此工作階段在自己的工作樹中工作：%1（分支 %2）。</translation>
     </message>
 </context>
 </TS>

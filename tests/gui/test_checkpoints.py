@@ -89,7 +89,9 @@ async def test_changes_dialog_and_restore_files_in_the_window(
     assert rewind.grab().save(str(ARTIFACTS / "checkpoint_rewind.png"))
     assert (ws / "plan.md").exists()              # nothing changed before the user confirms
     qtbot.mouseClick(rewind.restore_button, Qt.MouseButton.LeftButton)
-    await until(lambda: not (ws / "plan.md").exists())
+    # The restore is over once the window says so (git writes the files one by one).
+    await until(lambda: "Restored" in window.statusBar().currentMessage())
+    assert not (ws / "plan.md").exists()
     assert (ws / "notes.md").read_text() == "# Notes\n\n- buy milk\n- call Ada\n"
     assert (ws / "todo.txt").read_text() == "nothing yet\n" and not (ws / "stamp.txt").exists()
     await until(lambda: header.undo_rewind_button.isVisibleTo(window))
@@ -99,6 +101,7 @@ async def test_changes_dialog_and_restore_files_in_the_window(
     assert window.grab().save(str(ARTIFACTS / "checkpoint_window_after_restore.png"))
 
     qtbot.mouseClick(header.undo_rewind_button, Qt.MouseButton.LeftButton)
-    await until(lambda: (ws / "plan.md").exists())
+    await until(lambda: "back as they were" in window.statusBar().currentMessage())
+    assert (ws / "plan.md").exists()
     assert (ws / "todo.txt").read_text() == "my own edit\n"
     await until(lambda: not header.undo_rewind_button.isVisibleTo(window))

@@ -143,6 +143,10 @@ class SessionHeader(QFrame):
         self.changes_button.setFlat(True)
         self.changes_button.setVisible(False)
         self.changes_button.clicked.connect(self.session_changes_requested)
+        self.branch_label = QLabel(self)
+        self.branch_label.setObjectName("sessionBranch")
+        self.branch_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.branch_label.setVisible(False)
         self.undo_rewind_button = QPushButton(self.tr("Undo restore"), self)
         self.undo_rewind_button.setObjectName("undoRewind")
         self.undo_rewind_button.setToolTip(self.tr("Put back the files as they were before the last restore"))
@@ -160,6 +164,7 @@ class SessionHeader(QFrame):
             h.addWidget(w)
         h.addStretch(1)
         h.addWidget(self.todo_label)
+        h.addWidget(self.branch_label)
         h.addWidget(self.changes_button)
         h.addWidget(self.undo_rewind_button)
         h.addWidget(self.always_allowed)
@@ -194,6 +199,11 @@ class SessionHeader(QFrame):
         if path:
             self.folder_button.setText(Path(path).name or path)
             self.folder_button.setToolTip(self.tr("Open %1").replace("%1", path))
+        self.branch_label.setVisible(bool(info.branch))
+        if info.branch:
+            self.branch_label.setText(self.tr("Branch: %1").replace("%1", info.branch))
+            self.branch_label.setToolTip(self.tr("This session works in its own git worktree. Merge back with: %1")
+                                         .replace("%1", info.merge_command))
         self.mode = info.permission_mode
         self.agent_type = info.agent_type
         self.permission_combo.set_items([(self.mode_label(m), m) for m in info.permission_modes], info.permission_mode)

@@ -64,6 +64,9 @@ class CheckpointWords(QObject):
             CheckpointFault.RESTORE_FAILED: self.tr("Nothing was restored: a file that has no checkpoint is in "
                                                     "the way (%1)."),
             CheckpointFault.TIMEOUT: self.tr("git took too long; nothing was changed."),
+            CheckpointFault.NOT_A_GIT_REPO: self.tr("A session gets its own worktree only in a git repository with "
+                                                    "at least one commit: %1"),
+            CheckpointFault.WORKTREE_FAILED: self.tr("git could not do it: %1"),
         }
         text = words.get(error.fault, self.tr("git failed; nothing was changed: %1"))
         return text.replace("%1", error.detail)
