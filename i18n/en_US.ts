@@ -1788,6 +1788,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>the turn is still running: shown against the folder now</source>
         <translation>the turn is still running: shown against the folder now</translation>
     </message>
+    <message>
+        <source>only files inside the session's folder are tracked</source>
+        <translation>only files inside the session's folder are tracked</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointActions</name>

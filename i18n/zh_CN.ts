@@ -1787,6 +1787,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>the turn is still running: shown against the folder now</source>
         <translation>该轮仍在运行：与文件夹当前状态比较</translation>
     </message>
+    <message>
+        <source>only files inside the session's folder are tracked</source>
+        <translation>只跟踪会话文件夹内的文件</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointActions</name>

@@ -1787,6 +1787,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>the turn is still running: shown against the folder now</source>
         <translation>該輪仍在執行：與資料夾目前狀態比較</translation>
     </message>
+    <message>
+        <source>only files inside the session's folder are tracked</source>
+        <translation>只追蹤工作階段資料夾內的檔案</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointActions</name>

@@ -180,3 +180,20 @@ async def test_the_store_goes_with_its_session(open_app: OpenApp, model_server: 
     await app.core.agent_runtime.delete_session(app.session_id)
     assert not store_dir.exists()
     assert app.core.checkpoints.sweep() == 1 and not orphan.exists()
+
+
+async def test_files_outside_the_workspace_are_neither_listed_nor_restored(
+    open_runtime_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path
+) -> None:
+    app = await open_runtime_app()
+    allow_tools(app)
+    outside = tmp_path / "outside.txt"
+    model_server.enqueue(tool_uses([write(app, outside, "not the workspace's\n"),
+                                    write(app, app.workspace / "inside.txt", "inside\n")]), text("both"))
+    row = await app.turn("write inside and outside")
+    assert outside.exists()
+    checkpoints = app.core.checkpoints
+    assert [f.path for f in (await checkpoints.turn_changes(app.session_id, row.id)).files] == ["inside.txt"]
+    await checkpoints.rewind(await checkpoints.plan_rewind(app.session_id, app.rows()[0].id))
+    assert not (app.workspace / "inside.txt").exists()
+    assert outside.read_text() == "not the workspace's\n"

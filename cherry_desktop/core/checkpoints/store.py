@@ -51,6 +51,8 @@ class SessionCheckpoints:
         self.workspace = workspace
         self.snapshots = Snapshots(ShadowGit(root / "git", workspace), **caps)
         self._turns_file = root / "turns.json"
+        #: What the last rewind replaced (rewinding to it undoes that rewind); kept across restarts.
+        self.undo_point: str | None = None
         self.turns: dict[str, TurnRecord] = self._load()
         self._tail: asyncio.Future[object] | None = None
 
@@ -253,17 +255,31 @@ class SessionCheckpoints:
                     await self._put_back(plan.current)
                 raise CheckpointError(CheckpointFault.RESTORE_FAILED, exc.detail) from exc
             # The index now holds the target: the next capture starts from it.
+            self.undo_point = plan.current
+            self._save()
             return RewindResult(plan, undo_checkpoint=plan.current)
 
         return self._enqueue(op)
 
-    def undo_rewind(self, result: RewindResult) -> asyncio.Future[None]:
-        """Put back what the rewind replaced."""
+    def undo_rewind(self) -> asyncio.Future[bool]:
+        """Put back what the last rewind replaced (False: there is none); itself checkpointed first."""
 
-        async def op() -> None:
+        async def op() -> bool:
+            undo = self.undo_point
+            if undo is None:
+                return False
             self._require_workspace()
+            await self._check_exists(undo)
             now = await self._snapshot_now("before undoing a rewind")
-            await self.snapshots.restore(now, result.undo_checkpoint)
+            try:
+                await self.snapshots.restore(now, undo)
+            except CheckpointError as exc:
+                if exc.fault is not CheckpointFault.RESTORE_FAILED:
+                    await self._put_back(now)
+                raise CheckpointError(CheckpointFault.RESTORE_FAILED, exc.detail) from exc
+            self.undo_point = None
+            self._save()
+            return True
 
         return self._enqueue(op)
 
@@ -306,12 +322,15 @@ class SessionCheckpoints:
             return {}
         if data.get("workspace") != str(self.workspace):
             return {}  # another workspace: the old turns' checkpoints do not apply to it
+        undo = data.get("undo_point")
+        self.undo_point = str(undo) if undo else None
         return {t["user_message_id"]: TurnRecord.from_json(t) for t in data.get("turns", [])
                 if isinstance(t, dict) and t.get("user_message_id")}
 
     def _save(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        data = {"workspace": str(self.workspace), "turns": [t.as_json() for t in self.turns.values()]}
+        data = {"workspace": str(self.workspace), "undo_point": self.undo_point,
+                "turns": [t.as_json() for t in self.turns.values()]}
         tmp = self._turns_file.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, indent=1), "utf-8")
         tmp.replace(self._turns_file)

@@ -85,7 +85,7 @@ class CheckpointsBridge(CoreBridge):
     def can_undo_rewind(self, topic_id: str) -> bool:
         session_id = session_id_from_topic(topic_id)
         service = self._service()
-        return session_id is not None and service is not None and session_id in service.last_rewind
+        return session_id is not None and service is not None and service.can_undo_rewind(session_id)
 
     # -- a worktree per session -------------------------------------------------------------------
     async def create_worktree_session(self, agent_id: str, name: str) -> str:

@@ -88,6 +88,7 @@ class ChangesDialog(QDialog):
         summary = self.tr("%n file(s) changed", "", len(files)) if files else self.tr("No files changed.")
         if getattr(changes, "running", False):
             summary += " · " + self.tr("the turn is still running: shown against the folder now")
+        summary += " · " + self.tr("only files inside the session's folder are tracked")
         self.summary = QLabel(summary, self)
         self.summary.setObjectName("changesSummary")
         v.addWidget(self.summary)
