@@ -1277,6 +1277,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This session works in its own git worktree. Merge back with: %1</source>
         <translation>This session works in its own git worktree. Merge back with: %1</translation>
     </message>
+    <message>
+        <source>No checkpoints: %1</source>
+        <translation>No checkpoints: %1</translation>
+    </message>
 </context>
 <context>
     <name>ModelPricingDialog</name>

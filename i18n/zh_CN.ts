@@ -1276,6 +1276,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This session works in its own git worktree. Merge back with: %1</source>
         <translation>此会话在自己的 git 工作树中工作。合并回去的命令：%1</translation>
     </message>
+    <message>
+        <source>No checkpoints: %1</source>
+        <translation>没有检查点：%1</translation>
+    </message>
 </context>
 <context>
     <name>ModelPricingDialog</name>

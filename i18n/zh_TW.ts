@@ -1276,6 +1276,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>This session works in its own git worktree. Merge back with: %1</source>
         <translation>此工作階段在自己的 git 工作樹中工作。合併回去的指令：%1</translation>
     </message>
+    <message>
+        <source>No checkpoints: %1</source>
+        <translation>沒有檢查點：%1</translation>
+    </message>
 </context>
 <context>
     <name>ModelPricingDialog</name>

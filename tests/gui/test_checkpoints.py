@@ -105,3 +105,23 @@ async def test_changes_dialog_and_restore_files_in_the_window(
     assert (ws / "plan.md").exists()
     assert (ws / "todo.txt").read_text() == "my own edit\n"
     await until(lambda: not header.undo_rewind_button.isVisibleTo(window))
+
+
+async def test_a_folder_too_large_for_checkpoints_is_said_in_the_header(
+        controller: Any, ui_core: Any, qtbot: Any, server: ScriptedModelServer) -> None:
+    _, session_id, ws = ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"),
+                                            server.base_url)
+    for i in range(8):
+        (ws / f"f{i}.txt").write_text(str(i))
+    ui_core.checkpoints.caps["max_files"] = 5       # this folder is "too large"
+    window = controller.open_window(session_topic_id(session_id))
+    server.enqueue(text("Nothing to change."))
+    window.composer.editor.setPlainText("hello")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    header = window.session_header
+    await until(lambda: header.checkpoint_notice.isVisibleTo(window), timeout=60)
+    assert header.checkpoint_notice.text() == (
+        "No checkpoints: This folder has too many files for checkpoints (8).")
+    answer = _row(window, "assistant")
+    window.message_view.hover.show_over(answer)
+    assert not window.message_view.row_actions.changes_button.isVisibleTo(window)

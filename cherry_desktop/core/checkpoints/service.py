@@ -145,6 +145,13 @@ class CheckpointService(Service):
         self._refuse_if_busy(session_id)
         return await self.store(session_id).undo_rewind()
 
+    def skip_notice(self, session_id: str) -> CheckpointError | None:
+        """Why the session's latest turn has no checkpoint (too many files, no git, ...)."""
+        try:
+            return self.store(session_id).skip_notice()
+        except CheckpointError as exc:
+            return exc
+
     def can_undo_rewind(self, session_id: str) -> bool:
         try:
             return self.store(session_id).undo_point is not None

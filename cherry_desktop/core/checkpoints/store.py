@@ -104,7 +104,7 @@ class SessionCheckpoints:
                 await self.snapshots.capture()
             except CheckpointError as exc:
                 log.warning("session %s: no checkpoint for turn %s: %s", self.session_id, user_message_id, exc)
-                record.notice = exc.fault.value
+                record.notice, record.notice_detail = exc.fault.value, exc.detail
                 self._save()
                 return
             finally:
@@ -147,7 +147,17 @@ class SessionCheckpoints:
             return await self.snapshots.commit(message)
         except CheckpointError as exc:
             log.warning("session %s: checkpoint not written: %s", self.session_id, exc)
-            record.notice = exc.fault.value
+            record.notice, record.notice_detail = exc.fault.value, exc.detail
+            return None
+
+    def skip_notice(self) -> CheckpointError | None:
+        """Why the latest turn has no checkpoint (None: it has one, or there is no turn)."""
+        latest = max(self.turns.values(), key=lambda t: t.started_at, default=None)
+        if latest is None or latest.start is not None or not latest.notice:
+            return None
+        try:
+            return CheckpointError(CheckpointFault(latest.notice), latest.notice_detail)
+        except ValueError:
             return None
 
     def turn_of(self, message_id: str) -> TurnRecord | None:

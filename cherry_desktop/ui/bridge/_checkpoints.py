@@ -82,6 +82,12 @@ class CheckpointsBridge(CoreBridge):
             self.rewound.emit(session_id)
         return undone
 
+    def skip_notice(self, topic_id: str) -> CheckpointError | None:
+        """Why the session's latest turn has no checkpoint (None: it has one)."""
+        session_id = session_id_from_topic(topic_id)
+        service = self._service()
+        return service.skip_notice(session_id) if session_id is not None and service is not None else None
+
     def can_undo_rewind(self, topic_id: str) -> bool:
         session_id = session_id_from_topic(topic_id)
         service = self._service()

@@ -147,6 +147,11 @@ class SessionHeader(QFrame):
         self.branch_label.setObjectName("sessionBranch")
         self.branch_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.branch_label.setVisible(False)
+        # Why the latest turn has no checkpoint (a folder too large, no git): said, not hidden.
+        self.checkpoint_notice = QLabel(self)
+        self.checkpoint_notice.setObjectName("checkpointNotice")
+        self.checkpoint_notice.setWordWrap(True)
+        self.checkpoint_notice.setVisible(False)
         self.undo_rewind_button = QPushButton(self.tr("Undo restore"), self)
         self.undo_rewind_button.setObjectName("undoRewind")
         self.undo_rewind_button.setToolTip(self.tr("Put back the files as they were before the last restore"))
@@ -171,6 +176,7 @@ class SessionHeader(QFrame):
         h.addWidget(self.permission_combo)
         h.addWidget(self.context_meter)
         v.addWidget(self.notice)
+        v.addWidget(self.checkpoint_notice)
         # The session's runtime being set up before it can start (pi installed on first use).
         self.setup_label = ElidedLabel(self)
         self.setup_label.setObjectName("sessionRuntimeSetup")
@@ -253,6 +259,11 @@ class SessionHeader(QFrame):
         if count:
             self.changes_button.setText(self.tr("Changes: %n file(s)", "", count))
             self.changes_button.setToolTip(self.tr("Files changed in this session's folder since its first turn"))
+
+    def set_checkpoint_notice(self, text: str) -> None:
+        """Why this session's turns have no checkpoints ("" : they have)."""
+        self.checkpoint_notice.setVisible(bool(text))
+        self.checkpoint_notice.setText(self.tr("No checkpoints: %1").replace("%1", text) if text else "")
 
     def open_folder(self) -> None:
         if self.workspace_path:

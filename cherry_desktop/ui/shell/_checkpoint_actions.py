@@ -69,9 +69,12 @@ class CheckpointActions(QObject):
         header = self.window.session_header
         if topic is None or not self.bridge.services_running():
             header.set_changed_files(None)
+            header.set_checkpoint_notice("")
             header.undo_rewind_button.setVisible(False)
             return
         self.bridge.prepare(topic)
+        notice = self.bridge.skip_notice(topic)
+        header.set_checkpoint_notice(self.words.error(notice) if notice is not None else "")
         header.undo_rewind_button.setVisible(self.bridge.can_undo_rewind(topic))
         try:
             total = await self.bridge.session_changes(topic)
