@@ -32,6 +32,7 @@ from cherry_desktop.core.checkpoints.snapshots import Snapshots, writable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+START_WAIT_S = 15.0
 
 
 def _log_unexpected(task: asyncio.Future[Any]) -> None:
@@ -55,6 +56,8 @@ class SessionCheckpoints:
         self.undo_point: str | None = None
         self.turns: dict[str, TurnRecord] = self._load()
         self._tail: asyncio.Future[object] | None = None
+        #: How long a turn start waits for its capture before it runs without a checkpoint.
+        self.start_wait_s = START_WAIT_S
 
     # -- the serial queue ---------------------------------------------------------------------
     def _enqueue(self, op: Callable[[], Awaitable[T]]) -> asyncio.Future[T]:
@@ -92,14 +95,19 @@ class SessionCheckpoints:
     async def turn_started(self, user_message_id: str, assistant_message_id: str = "") -> None:
         """Capture the workspace before the turn's first tool runs (returns once captured;
         the commit follows in the background). A failure is noted on the turn, never raised:
-        the turn runs without a checkpoint."""
+        the turn runs without a checkpoint. So does a turn whose capture takes longer than
+        `start_wait_s` (queued behind a big folder's first snapshot): it is not held up, and
+        the capture, which may then see the agent's first writes, is not its checkpoint."""
         captured = asyncio.get_running_loop().create_future()
+        record = self.turns.setdefault(user_message_id, TurnRecord(user_message_id, started_at=time.time()))
+        if assistant_message_id and assistant_message_id not in record.assistant_message_ids:
+            record.assistant_message_ids.append(assistant_message_id)
+        abandoned: list[bool] = []
 
         async def op() -> None:
-            record = self.turns.setdefault(user_message_id, TurnRecord(user_message_id, started_at=time.time()))
-            if assistant_message_id and assistant_message_id not in record.assistant_message_ids:
-                record.assistant_message_ids.append(assistant_message_id)
             try:
+                if abandoned:
+                    return
                 await self.snapshots.git.init()
                 await self.snapshots.capture()
             except CheckpointError as exc:
@@ -111,13 +119,20 @@ class SessionCheckpoints:
                 if not captured.done():
                     captured.set_result(None)
             snap = await self._commit_noting(record, f"turn start {user_message_id}")
-            if snap is not None:
+            if snap is not None and not abandoned:
                 record.start = snap.commit
                 record.skipped = list(snap.skipped)
             self._save()
 
         task = self._enqueue(op)
-        await asyncio.wait([captured, task], return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait([captured, task], timeout=self.start_wait_s,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if not done:
+            abandoned.append(True)
+            log.warning("session %s: turn %s started without its checkpoint (over %.0f s)", self.session_id,
+                        user_message_id, self.start_wait_s)
+            record.notice, record.notice_detail = CheckpointFault.TIMEOUT.value, f"{self.start_wait_s:.0f} s"
+            self._save()
 
     def turn_ended(self, user_message_id: str, assistant_message_ids: list[str]) -> asyncio.Future[None]:
         """Checkpoint the workspace at the turn's end (in the background)."""

@@ -257,3 +257,22 @@ async def test_a_turn_starting_during_a_rewind_captures_the_rewound_folder(tmp_p
     changes = await store.changes("a-u2")
     assert [(f.path, f.kind) for f in changes.files] == [("a.txt", "modified")]
     assert "-two" in await store.file_diff("a-u2", "a.txt")
+
+
+async def test_a_turn_is_not_held_up_by_a_slow_capture(tmp_path: Path, ws: Path) -> None:
+    """Past `start_wait_s` the turn runs on without a checkpoint (noted): a capture that may
+    have seen the agent's first writes is never shown as its start."""
+    store = make_store(tmp_path, ws)
+    store.start_wait_s = 0.0
+    await store.turn_started("u1", "a1")
+    (ws / "a.txt").write_text("the agent already wrote\n")
+    await store.turn_ended("u1", ["a1"])
+    await store.idle()
+    record = store.turns["u1"]
+    assert record.start is None and record.notice == "timeout"
+    with pytest.raises(CheckpointError) as caught:
+        await store.changes("a1")
+    assert caught.value.fault is CheckpointFault.NO_CHECKPOINT
+    store.start_wait_s = 30.0   # the next turn has one again
+    await agent_turn(store, "u2", lambda: (ws / "b.txt").write_text("b\n"))
+    assert [f.path for f in (await store.changes("u2")).files] == ["b.txt"]
