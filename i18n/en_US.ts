@@ -582,6 +582,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Part of this message could not be read.</source>
         <translation>Part of this message could not be read.</translation>
     </message>
+    <message>
+        <source>Forked from another session before one of its messages: these messages were copied, and the agent gets them as context with your next message.</source>
+        <translation>Forked from another session before one of its messages: these messages were copied, and the agent gets them as context with your next message.</translation>
+    </message>
 </context>
 <context>
     <name>MessageView</name>
@@ -1815,6 +1819,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The files are back as they were before the restore.</source>
         <translation>The files are back as they were before the restore.</translation>
     </message>
+    <message>
+        <source>Forked session</source>
+        <translation>Forked session</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s). The conversation goes on in a new session from before the message; its agent gets the earlier messages as context.</source>
+        <translation>Restored %n file(s). The conversation goes on in a new session from before the message; its agent gets the earlier messages as context.</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointWords</name>
@@ -1928,6 +1940,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>you changed it since: your edit will be replaced</translation>
+    </message>
+    <message>
+        <source>Also start a new session holding the messages before this one</source>
+        <translation>Also start a new session holding the messages before this one</translation>
+    </message>
+    <message>
+        <source>Restore files and conversation</source>
+        <translation>Restore files and conversation</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. Restore files keeps the conversation as it is; Restore files and conversation also starts a new session from before this message.</source>
+        <translation>The folder is checkpointed first: you can undo the restore. Restore files keeps the conversation as it is; Restore files and conversation also starts a new session from before this message.</translation>
     </message>
 </context>
 <context>

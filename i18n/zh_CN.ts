@@ -582,6 +582,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分内容无法读取。</translation>
     </message>
+    <message>
+        <source>Forked from another session before one of its messages: these messages were copied, and the agent gets them as context with your next message.</source>
+        <translation>从另一个会话的某条消息之前分叉而来：这些消息是复制的，智能体会在你的下一条消息中获得它们作为上下文。</translation>
+    </message>
 </context>
 <context>
     <name>MessageView</name>
@@ -1814,6 +1818,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The files are back as they were before the restore.</source>
         <translation>文件已回到恢复之前的状态。</translation>
     </message>
+    <message>
+        <source>Forked session</source>
+        <translation>分叉的会话</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s). The conversation goes on in a new session from before the message; its agent gets the earlier messages as context.</source>
+        <translation>已恢复 %n 个文件。对话从该消息之前在新会话中继续；其智能体会获得之前的消息作为上下文。</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointWords</name>
@@ -1927,6 +1939,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>你之后更改过它：你的修改将被替换</translation>
+    </message>
+    <message>
+        <source>Also start a new session holding the messages before this one</source>
+        <translation>同时新建一个包含此消息之前所有消息的会话</translation>
+    </message>
+    <message>
+        <source>Restore files and conversation</source>
+        <translation>恢复文件和对话</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. Restore files keeps the conversation as it is; Restore files and conversation also starts a new session from before this message.</source>
+        <translation>会先为文件夹建立检查点：你可以撤销恢复。“恢复文件”保持对话不变；“恢复文件和对话”还会从此消息之前开始一个新会话。</translation>
     </message>
 </context>
 <context>

@@ -582,6 +582,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分內容無法讀取。</translation>
     </message>
+    <message>
+        <source>Forked from another session before one of its messages: these messages were copied, and the agent gets them as context with your next message.</source>
+        <translation>從另一個會話的某則訊息之前分叉而來：這些訊息是複製的，代理會在你的下一則訊息中獲得它們作為上下文。</translation>
+    </message>
 </context>
 <context>
     <name>MessageView</name>
@@ -1814,6 +1818,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The files are back as they were before the restore.</source>
         <translation>檔案已回到還原之前的狀態。</translation>
     </message>
+    <message>
+        <source>Forked session</source>
+        <translation>分叉的會話</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s). The conversation goes on in a new session from before the message; its agent gets the earlier messages as context.</source>
+        <translation>已還原 %n 個檔案。對話從該訊息之前在新會話中繼續；其代理會獲得之前的訊息作為上下文。</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointWords</name>
@@ -1927,6 +1939,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>你之後變更過它：你的修改將被取代</translation>
+    </message>
+    <message>
+        <source>Also start a new session holding the messages before this one</source>
+        <translation>同時新建一個包含此訊息之前所有訊息的會話</translation>
+    </message>
+    <message>
+        <source>Restore files and conversation</source>
+        <translation>還原檔案和對話</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. Restore files keeps the conversation as it is; Restore files and conversation also starts a new session from before this message.</source>
+        <translation>會先為資料夾建立檢查點：你可以復原這次還原。「還原檔案」保持對話不變；「還原檔案和對話」還會從此訊息之前開始一個新會話。</translation>
     </message>
 </context>
 <context>

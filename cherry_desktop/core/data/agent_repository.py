@@ -84,6 +84,9 @@ def _always_allowed(settings: dict[str, Any]) -> tuple[str, ...]:
 
 #: The key of `agent_session.settings` holding the session's own git worktree.
 WORKTREE_KEY = "worktree"
+#: The key of `agent_session.settings` holding a forked session's earlier conversation, which
+#: its first runtime turn carries (a runtime session of its own starts without it).
+FORK_SEED_KEY = "fork_seed"
 
 
 def _worktree(settings: dict[str, Any]) -> SessionWorktree | None:
@@ -247,6 +250,25 @@ class AgentSessionRepository:
                 settings.pop(WORKTREE_KEY, None)
             else:
                 settings[WORKTREE_KEY] = worktree.as_json()
+            AgentSession.update(settings=dumps(settings)).where(AgentSession.id == session_id).execute()
+
+    def fork_seed(self, session_id: str) -> str:
+        """The earlier conversation a forked session's next runtime turn carries ("" : none)."""
+        row = fetch_by_pk(AgentSession, session_id)
+        seed = _session_settings(row).get(FORK_SEED_KEY) if row is not None else None
+        return seed if isinstance(seed, str) else ""
+
+    def set_fork_seed(self, session_id: str, seed: str) -> None:
+        """Set (or, with "", clear) the session's fork seed; other settings kept."""
+        with database_proxy.atomic(WRITE_AFTER_READ):
+            row = fetch_by_pk(AgentSession, session_id)
+            if row is None:
+                return
+            settings = _session_settings(row)
+            if seed:
+                settings[FORK_SEED_KEY] = seed
+            else:
+                settings.pop(FORK_SEED_KEY, None)
             AgentSession.update(settings=dumps(settings)).where(AgentSession.id == session_id).execute()
 
     def always_allowed_tools(self, session_id: str) -> tuple[str, ...]:

@@ -75,6 +75,14 @@ class CheckpointsBridge(CoreBridge):
         self.rewound.emit(plan.session_id)
         return result
 
+    async def fork_conversation(self, plan: RewindPlan, name: str) -> str:
+        """After `plan`'s rewind: a new session holding the rows before its message (its runtime
+        seeded with them); returns the new session's topic id."""
+        from cherry_desktop.core.checkpoints.fork import fork_conversation
+
+        fork = fork_conversation(self._repos, plan.session_id, plan.user_message_id, name)
+        return session_topic_id(fork.id)
+
     async def undo_rewind(self, topic_id: str) -> bool:
         session_id = self._session(topic_id)
         undone = await (await self._checkpoints()).undo_rewind(session_id)

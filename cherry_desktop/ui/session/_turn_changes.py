@@ -182,8 +182,9 @@ class RewindDialog(QDialog):
             lost.setObjectName("rewindNotKept")
             lost.setWordWrap(True)
             v.addWidget(lost)
-        undo = QLabel(self.tr("The folder is checkpointed first: you can undo the restore. The conversation stays "
-                          "as it is."), self)
+        undo = QLabel(self.tr("The folder is checkpointed first: you can undo the restore. Restore files keeps "
+                          "the conversation as it is; Restore files and conversation also starts a new session "
+                          "from before this message."), self)
         undo.setWordWrap(True)
         v.addWidget(undo)
         row = QHBoxLayout()
@@ -197,7 +198,19 @@ class RewindDialog(QDialog):
         self.restore_button.setAutoDefault(False)
         self.restore_button.setEnabled(bool(files))
         self.restore_button.clicked.connect(self.accept)
+        # The same, and the conversation goes on from before the message in a new session.
+        self.fork_button = QPushButton(self.tr("Restore files and conversation"), self)
+        self.fork_button.setObjectName("rewindAndFork")
+        self.fork_button.setAutoDefault(False)
+        self.fork_button.setToolTip(self.tr("Also start a new session holding the messages before this one"))
+        self.fork_button.clicked.connect(self._fork)
+        self.fork = False
         row.addWidget(self.cancel_button)
+        row.addWidget(self.fork_button)
         row.addWidget(self.restore_button)
         v.addLayout(row)
         self.cancel_button.setFocus()
+
+    def _fork(self) -> None:
+        self.fork = True
+        self.accept()
