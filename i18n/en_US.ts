@@ -618,6 +618,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Part of this message could not be read.</source>
         <translation>Part of this message could not be read.</translation>
     </message>
+    <message>
+        <source>Forked from another session before one of its messages: these messages were copied, and the agent gets them as context with your next message.</source>
+        <translation>Forked from another session before one of its messages: these messages were copied, and the agent gets them as context with your next message.</translation>
+    </message>
 </context>
 <context>
     <name>MessageView</name>
@@ -866,6 +870,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>New agent…</source>
         <translation>New agent…</translation>
+    </message>
+    <message>
+        <source>New session in its own worktree</source>
+        <translation>New session in its own worktree</translation>
     </message>
 </context>
 <context>
@@ -1324,6 +1332,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Undo restore</source>
         <translation>Undo restore</translation>
+    </message>
+    <message>
+        <source>Branch: %1</source>
+        <translation>Branch: %1</translation>
+    </message>
+    <message>
+        <source>This session works in its own git worktree. Merge back with: %1</source>
+        <translation>This session works in its own git worktree. Merge back with: %1</translation>
+    </message>
+    <message>
+        <source>No checkpoints: %1</source>
+        <translation>No checkpoints: %1</translation>
     </message>
 </context>
 <context>
@@ -2116,6 +2136,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>the turn is still running: shown against the folder now</source>
         <translation>the turn is still running: shown against the folder now</translation>
     </message>
+    <message>
+        <source>only files inside the session's folder are tracked</source>
+        <translation>only files inside the session's folder are tracked</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointActions</name>
@@ -2134,6 +2158,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The files are back as they were before the restore.</source>
         <translation>The files are back as they were before the restore.</translation>
+    </message>
+    <message>
+        <source>Forked session</source>
+        <translation>Forked session</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s). The conversation goes on in a new session from before the message; its agent gets the earlier messages as context.</source>
+        <translation>Restored %n file(s). The conversation goes on in a new session from before the message; its agent gets the earlier messages as context.</translation>
     </message>
 </context>
 <context>
@@ -2202,6 +2234,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>modified</source>
         <translation>modified</translation>
     </message>
+    <message>
+        <source>A session gets its own worktree only in a git repository with at least one commit: %1</source>
+        <translation>A session gets its own worktree only in a git repository with at least one commit: %1</translation>
+    </message>
+    <message>
+        <source>git could not do it: %1</source>
+        <translation>git could not do it: %1</translation>
+    </message>
 </context>
 <context>
     <name>RewindDialog</name>
@@ -2240,6 +2280,65 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>you changed it since: your edit will be replaced</translation>
+    </message>
+    <message>
+        <source>Also start a new session holding the messages before this one</source>
+        <translation>Also start a new session holding the messages before this one</translation>
+    </message>
+    <message>
+        <source>Restore files and conversation</source>
+        <translation>Restore files and conversation</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. Restore files keeps the conversation as it is; Restore files and conversation also starts a new session from before this message.</source>
+        <translation>The folder is checkpointed first: you can undo the restore. Restore files keeps the conversation as it is; Restore files and conversation also starts a new session from before this message.</translation>
+    </message>
+</context>
+<context>
+    <name>WorktreeActions</name>
+    <message>
+        <source>%n file(s) in it are not committed and would be lost.</source>
+        <translation>%n file(s) in it are not committed and would be lost.</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>Delete session</translation>
+    </message>
+    <message>
+        <source>Delete session and worktree</source>
+        <translation>Delete session and worktree</translation>
+    </message>
+    <message>
+        <source>Delete session, keep worktree</source>
+        <translation>Delete session, keep worktree</translation>
+    </message>
+    <message>
+        <source>Delete this conversation?</source>
+        <translation>Delete this conversation?</translation>
+    </message>
+    <message>
+        <source>Its branch has %n commit(s) no other branch has: the branch is kept.</source>
+        <translation>Its branch has %n commit(s) no other branch has: the branch is kept.</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>New session</translation>
+    </message>
+    <message>
+        <source>Nothing in it is lost by removing it.</source>
+        <translation>Nothing in it is lost by removing it.</translation>
+    </message>
+    <message>
+        <source>The worktree was removed; its branch %1 is kept (it has commits no other branch has).</source>
+        <translation>The worktree was removed; its branch %1 is kept (it has commits no other branch has).</translation>
+    </message>
+    <message>
+        <source>This session works in its own worktree: %1 (branch %2).</source>
+        <translation>This session works in its own worktree: %1 (branch %2).</translation>
     </message>
 </context>
 <context>

@@ -618,6 +618,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分内容无法读取。</translation>
     </message>
+    <message>
+        <source>Forked from another session before one of its messages: these messages were copied, and the agent gets them as context with your next message.</source>
+        <translation>从另一个会话的某条消息之前分叉而来：这些消息是复制的，智能体会在你的下一条消息中获得它们作为上下文。</translation>
+    </message>
 </context>
 <context>
     <name>MessageView</name>
@@ -865,6 +869,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>New agent…</source>
         <translation>新建智能体…</translation>
+    </message>
+    <message>
+        <source>New session in its own worktree</source>
+        <translation>在独立工作树中新建会话</translation>
     </message>
 </context>
 <context>
@@ -1323,6 +1331,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
+    </message>
+    <message>
+        <source>Branch: %1</source>
+        <translation>分支：%1</translation>
+    </message>
+    <message>
+        <source>This session works in its own git worktree. Merge back with: %1</source>
+        <translation>此会话在自己的 git 工作树中工作。合并回去的命令：%1</translation>
+    </message>
+    <message>
+        <source>No checkpoints: %1</source>
+        <translation>没有检查点：%1</translation>
     </message>
 </context>
 <context>
@@ -2115,6 +2135,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>the turn is still running: shown against the folder now</source>
         <translation>该轮仍在运行：与文件夹当前状态比较</translation>
     </message>
+    <message>
+        <source>only files inside the session's folder are tracked</source>
+        <translation>只跟踪会话文件夹内的文件</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointActions</name>
@@ -2133,6 +2157,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The files are back as they were before the restore.</source>
         <translation>文件已回到恢复之前的状态。</translation>
+    </message>
+    <message>
+        <source>Forked session</source>
+        <translation>分叉的会话</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s). The conversation goes on in a new session from before the message; its agent gets the earlier messages as context.</source>
+        <translation>已恢复 %n 个文件。对话从该消息之前在新会话中继续；其智能体会获得之前的消息作为上下文。</translation>
     </message>
 </context>
 <context>
@@ -2201,6 +2233,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>modified</source>
         <translation>修改</translation>
     </message>
+    <message>
+        <source>A session gets its own worktree only in a git repository with at least one commit: %1</source>
+        <translation>只有在至少有一次提交的 git 仓库中，会话才能拥有自己的工作树：%1</translation>
+    </message>
+    <message>
+        <source>git could not do it: %1</source>
+        <translation>git 无法完成：%1</translation>
+    </message>
 </context>
 <context>
     <name>RewindDialog</name>
@@ -2239,6 +2279,65 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>你之后更改过它：你的修改将被替换</translation>
+    </message>
+    <message>
+        <source>Also start a new session holding the messages before this one</source>
+        <translation>同时新建一个包含此消息之前所有消息的会话</translation>
+    </message>
+    <message>
+        <source>Restore files and conversation</source>
+        <translation>恢复文件和对话</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. Restore files keeps the conversation as it is; Restore files and conversation also starts a new session from before this message.</source>
+        <translation>会先为文件夹建立检查点：你可以撤销恢复。“恢复文件”保持对话不变；“恢复文件和对话”还会从此消息之前开始一个新会话。</translation>
+    </message>
+</context>
+<context>
+    <name>WorktreeActions</name>
+    <message>
+        <source>%n file(s) in it are not committed and would be lost.</source>
+        <translation>其中有 %n 个文件未提交，将会丢失。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <source>Delete session and worktree</source>
+        <translation>删除会话和工作树</translation>
+    </message>
+    <message>
+        <source>Delete session, keep worktree</source>
+        <translation>删除会话，保留工作树</translation>
+    </message>
+    <message>
+        <source>Delete this conversation?</source>
+        <translation>删除此对话？</translation>
+    </message>
+    <message>
+        <source>Its branch has %n commit(s) no other branch has: the branch is kept.</source>
+        <translation>其分支有 %n 个其他分支没有的提交：该分支将被保留。</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>Nothing in it is lost by removing it.</source>
+        <translation>删除它不会丢失任何内容。</translation>
+    </message>
+    <message>
+        <source>The worktree was removed; its branch %1 is kept (it has commits no other branch has).</source>
+        <translation>工作树已删除；其分支 %1 被保留（它有其他分支没有的提交）。</translation>
+    </message>
+    <message>
+        <source>This session works in its own worktree: %1 (branch %2).</source>
+        <translation>此会话在自己的工作树中工作：%1（分支 %2）。</translation>
     </message>
 </context>
 <context>

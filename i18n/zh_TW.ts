@@ -618,6 +618,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Part of this message could not be read.</source>
         <translation>此消息的部分內容無法讀取。</translation>
     </message>
+    <message>
+        <source>Forked from another session before one of its messages: these messages were copied, and the agent gets them as context with your next message.</source>
+        <translation>從另一個會話的某則訊息之前分叉而來：這些訊息是複製的，代理會在你的下一則訊息中獲得它們作為上下文。</translation>
+    </message>
 </context>
 <context>
     <name>MessageView</name>
@@ -865,6 +869,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>New agent…</source>
         <translation>新建智慧體…</translation>
+    </message>
+    <message>
+        <source>New session in its own worktree</source>
+        <translation>在獨立工作樹中新建會話</translation>
     </message>
 </context>
 <context>
@@ -1323,6 +1331,18 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Undo restore</source>
         <translation>復原還原</translation>
+    </message>
+    <message>
+        <source>Branch: %1</source>
+        <translation>分支：%1</translation>
+    </message>
+    <message>
+        <source>This session works in its own git worktree. Merge back with: %1</source>
+        <translation>此工作階段在自己的 git 工作樹中工作。合併回去的指令：%1</translation>
+    </message>
+    <message>
+        <source>No checkpoints: %1</source>
+        <translation>沒有檢查點：%1</translation>
     </message>
 </context>
 <context>
@@ -2115,6 +2135,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>the turn is still running: shown against the folder now</source>
         <translation>該輪仍在執行：與資料夾目前狀態比較</translation>
     </message>
+    <message>
+        <source>only files inside the session's folder are tracked</source>
+        <translation>只追蹤工作階段資料夾內的檔案</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointActions</name>
@@ -2133,6 +2157,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The files are back as they were before the restore.</source>
         <translation>檔案已回到還原之前的狀態。</translation>
+    </message>
+    <message>
+        <source>Forked session</source>
+        <translation>分叉的會話</translation>
+    </message>
+    <message>
+        <source>Restored %n file(s). The conversation goes on in a new session from before the message; its agent gets the earlier messages as context.</source>
+        <translation>已還原 %n 個檔案。對話從該訊息之前在新會話中繼續；其代理會獲得之前的訊息作為上下文。</translation>
     </message>
 </context>
 <context>
@@ -2201,6 +2233,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>modified</source>
         <translation>修改</translation>
     </message>
+    <message>
+        <source>A session gets its own worktree only in a git repository with at least one commit: %1</source>
+        <translation>只有在至少有一次提交的 git 儲存庫中，工作階段才能擁有自己的工作樹：%1</translation>
+    </message>
+    <message>
+        <source>git could not do it: %1</source>
+        <translation>git 無法完成：%1</translation>
+    </message>
 </context>
 <context>
     <name>RewindDialog</name>
@@ -2239,6 +2279,65 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>you changed it since: your edit will be replaced</source>
         <translation>你之後變更過它：你的修改將被取代</translation>
+    </message>
+    <message>
+        <source>Also start a new session holding the messages before this one</source>
+        <translation>同時新建一個包含此訊息之前所有訊息的會話</translation>
+    </message>
+    <message>
+        <source>Restore files and conversation</source>
+        <translation>還原檔案和對話</translation>
+    </message>
+    <message>
+        <source>The folder is checkpointed first: you can undo the restore. Restore files keeps the conversation as it is; Restore files and conversation also starts a new session from before this message.</source>
+        <translation>會先為資料夾建立檢查點：你可以復原這次還原。「還原檔案」保持對話不變；「還原檔案和對話」還會從此訊息之前開始一個新會話。</translation>
+    </message>
+</context>
+<context>
+    <name>WorktreeActions</name>
+    <message>
+        <source>%n file(s) in it are not committed and would be lost.</source>
+        <translation>其中有 %n 個檔案未提交，將會遺失。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>刪除會話</translation>
+    </message>
+    <message>
+        <source>Delete session and worktree</source>
+        <translation>刪除會話和工作樹</translation>
+    </message>
+    <message>
+        <source>Delete session, keep worktree</source>
+        <translation>刪除會話，保留工作樹</translation>
+    </message>
+    <message>
+        <source>Delete this conversation?</source>
+        <translation>刪除此對話？</translation>
+    </message>
+    <message>
+        <source>Its branch has %n commit(s) no other branch has: the branch is kept.</source>
+        <translation>其分支有 %n 個其他分支沒有的提交：該分支將被保留。</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建會話</translation>
+    </message>
+    <message>
+        <source>Nothing in it is lost by removing it.</source>
+        <translation>刪除它不會遺失任何內容。</translation>
+    </message>
+    <message>
+        <source>The worktree was removed; its branch %1 is kept (it has commits no other branch has).</source>
+        <translation>工作樹已刪除；其分支 %1 被保留（它有其他分支沒有的提交）。</translation>
+    </message>
+    <message>
+        <source>This session works in its own worktree: %1 (branch %2).</source>
+        <translation>此工作階段在自己的工作樹中工作：%1（分支 %2）。</translation>
     </message>
 </context>
 <context>

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from cherry_desktop.core.state.topics import session_topic_id
-from cherry_desktop.demo import ScriptedModelServer, text, tool_uses
+from cherry_desktop.demo import ScriptedModelServer, text, tool_use, tool_uses
 from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.ui.chat import ADDED_BG
 from cherry_desktop.ui.session import ChangesDialog, RewindDialog
@@ -89,7 +89,9 @@ async def test_changes_dialog_and_restore_files_in_the_window(
     assert rewind.grab().save(str(ARTIFACTS / "checkpoint_rewind.png"))
     assert (ws / "plan.md").exists()              # nothing changed before the user confirms
     qtbot.mouseClick(rewind.restore_button, Qt.MouseButton.LeftButton)
-    await until(lambda: not (ws / "plan.md").exists())
+    # The restore is over once the window says so (git writes the files one by one).
+    await until(lambda: "Restored" in window.statusBar().currentMessage())
+    assert not (ws / "plan.md").exists()
     assert (ws / "notes.md").read_text() == "# Notes\n\n- buy milk\n- call Ada\n"
     assert (ws / "todo.txt").read_text() == "nothing yet\n" and not (ws / "stamp.txt").exists()
     await until(lambda: header.undo_rewind_button.isVisibleTo(window))
@@ -99,6 +101,61 @@ async def test_changes_dialog_and_restore_files_in_the_window(
     assert window.grab().save(str(ARTIFACTS / "checkpoint_window_after_restore.png"))
 
     qtbot.mouseClick(header.undo_rewind_button, Qt.MouseButton.LeftButton)
-    await until(lambda: (ws / "plan.md").exists())
+    await until(lambda: "back as they were" in window.statusBar().currentMessage())
+    assert (ws / "plan.md").exists()
     assert (ws / "todo.txt").read_text() == "my own edit\n"
     await until(lambda: not header.undo_rewind_button.isVisibleTo(window))
+
+
+async def test_a_folder_too_large_for_checkpoints_is_said_in_the_header(
+        controller: Any, ui_core: Any, qtbot: Any, server: ScriptedModelServer) -> None:
+    _, session_id, ws = ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"),
+                                            server.base_url)
+    for i in range(8):
+        (ws / f"f{i}.txt").write_text(str(i))
+    ui_core.checkpoints.caps["max_files"] = 5       # this folder is "too large"
+    window = controller.open_window(session_topic_id(session_id))
+    server.enqueue(text("Nothing to change."))
+    window.composer.editor.setPlainText("hello")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    header = window.session_header
+    await until(lambda: header.checkpoint_notice.isVisibleTo(window), timeout=60)
+    assert header.checkpoint_notice.text() == (
+        "No checkpoints: This folder has too many files for checkpoints (8).")
+    answer = _row(window, "assistant")
+    window.message_view.hover.show_over(answer)
+    assert not window.message_view.row_actions.changes_button.isVisibleTo(window)
+
+
+async def test_restore_files_and_conversation_opens_a_forked_session(
+        controller: Any, ui_core: Any, qtbot: Any, server: ScriptedModelServer) -> None:
+    _, session_id, ws = ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"),
+                                            server.base_url)
+    ui_core.repos.sessions.update_always_allowed_tools(session_id, add=["Write"])
+    window = controller.open_window(session_topic_id(session_id))
+    window.resize(1000, 640)
+    server.enqueue(text("Noted: kumquat."),
+                   tool_use("Write", {"file_path": str(ws / "draft.md"), "content": "# Draft\n"}), text("Drafted."))
+    for n, message in enumerate(("remember the word kumquat", "write a draft"), start=1):
+        window.composer.editor.setPlainText(message)
+        qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+        await until(lambda n=n: not window.is_streaming() and sum(
+            r.role == "assistant" and r.status == "success" for r in window.message_view.rows()) == n, timeout=60)
+    assert (ws / "draft.md").exists()
+    second = [r for r in window.message_view.rows() if r.role == "user"][1]
+    window.message_view.hover.show_over(second)
+    qtbot.mouseClick(window.message_view.row_actions.rewind_button, Qt.MouseButton.LeftButton)
+    await until(lambda: isinstance(window.checkpoint_actions.dialog, RewindDialog))
+    qtbot.mouseClick(window.checkpoint_actions.dialog.fork_button, Qt.MouseButton.LeftButton)
+    await until(lambda: window.topic_id != session_topic_id(session_id), timeout=10)
+    assert not (ws / "draft.md").exists()
+    rows = window.message_view.rows()
+    assert [(r.role, r.text()) for r in rows] == [("user", "remember the word kumquat"),
+                                                 ("assistant", "Noted: kumquat.")]
+    assert rows[0].history_reset                                  # the fork's notice on its first row
+    assert "new session" in window.statusBar().currentMessage()
+    # The fork has no turn of its own yet: no total in its header.
+    await until(lambda: not window.session_header.changes_button.isVisibleTo(window))
+    window.message_view.row_actions.hide()
+    await asyncio.sleep(0.05)
+    assert window.grab().save(str(ARTIFACTS / "checkpoint_forked_session.png"))

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from cherry_desktop.core.checkpoints import CheckpointError, CheckpointFault
+from cherry_desktop.core.checkpoints.fork import FORK_NOTICE_KEY, fork_conversation
 from cherry_desktop.demo import HangReply, Reply, ScriptedModelServer, text, tool_use, tool_uses
 from cherry_desktop.demo.replies import TextBlock, ToolUseBlock
-from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp
+from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp, row_text
 from tests.unit.agent_session.harness import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
@@ -180,3 +181,58 @@ async def test_the_store_goes_with_its_session(open_app: OpenApp, model_server: 
     await app.core.agent_runtime.delete_session(app.session_id)
     assert not store_dir.exists()
     assert app.core.checkpoints.sweep() == 1 and not orphan.exists()
+
+
+async def test_files_outside_the_workspace_are_neither_listed_nor_restored(
+    open_runtime_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path
+) -> None:
+    app = await open_runtime_app()
+    allow_tools(app)
+    outside = tmp_path / "outside.txt"
+    model_server.enqueue(tool_uses([write(app, outside, "not the workspace's\n"),
+                                    write(app, app.workspace / "inside.txt", "inside\n")]), text("both"))
+    row = await app.turn("write inside and outside")
+    assert outside.exists()
+    checkpoints = app.core.checkpoints
+    assert [f.path for f in (await checkpoints.turn_changes(app.session_id, row.id)).files] == ["inside.txt"]
+    await checkpoints.rewind(await checkpoints.plan_rewind(app.session_id, app.rows()[0].id))
+    assert not (app.workspace / "inside.txt").exists()
+    assert outside.read_text() == "not the workspace's\n"
+
+
+async def test_restore_files_and_conversation_forks_a_session_seeded_with_the_earlier_rows(
+    open_runtime_app: OpenApp, model_server: ScriptedModelServer
+) -> None:
+    app = await open_runtime_app()
+    allow_tools(app)
+    ws = app.workspace
+    model_server.enqueue(text("Noted: kumquat."),
+                         tool_use(*write(app, ws / "second.txt", "turn two\n")), text("Wrote it."))
+    await app.turn("remember the word kumquat")
+    await app.turn("write the second file")
+    assert (ws / "second.txt").exists()
+    source_rows = [r.id for r in app.rows()]
+    second_user = app.rows()[2].id
+
+    checkpoints = app.core.checkpoints
+    await checkpoints.rewind(await checkpoints.plan_rewind(app.session_id, second_user))
+    fork = fork_conversation(app.core.repos, app.session_id, second_user, "Forked")
+    assert not (ws / "second.txt").exists()
+    fork_app = App(core=app.core, agent_type=app.agent_type, session_id=fork.id, workspace=ws)
+    copied = fork_app.rows()
+    assert [(r.role, row_text(r)) for r in copied] == [("user", "remember the word kumquat"),
+                                                      ("assistant", "Noted: kumquat.")]
+    assert copied[0].metadata[FORK_NOTICE_KEY] == app.session_id
+    assert [r.id for r in app.rows()] == source_rows           # the source session is as it was
+
+    # The fork's runtime starts a session of its own, seeded with the earlier rows.
+    model_server.enqueue(text("The word was kumquat."), text("Still here."))
+    row = await fork_app.turn("what was the word?")
+    assert row_text(row) == "The word was kumquat."
+    first = model_server.last_model_request()
+    assert "remember the word kumquat" in first.all_text() and "Noted: kumquat." in first.all_text()
+    assert "write the second file" not in first.all_text()
+    assert app.core.repos.sessions.fork_seed(fork.id) == ""
+    assert [row_text(r) for r in fork_app.rows()][2] == "what was the word?"  # the row is the user's text
+    await fork_app.turn("and now?")
+    assert "<earlier-conversation>" not in model_server.last_model_request().last_user_text()

@@ -63,11 +63,12 @@ class TurnRecord:
     skipped: list[str] = field(default_factory=list)
     notice: str = ""      # why the turn has no checkpoint (a `CheckpointFault` value)
     started_at: float = 0.0
+    notice_detail: str = ""
 
     def as_json(self) -> dict[str, object]:
         return {"user_message_id": self.user_message_id, "start": self.start, "end": self.end,
                 "assistant_message_ids": self.assistant_message_ids, "skipped": self.skipped,
-                "notice": self.notice, "started_at": self.started_at}
+                "notice": self.notice, "notice_detail": self.notice_detail, "started_at": self.started_at}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> TurnRecord:
@@ -82,7 +83,7 @@ class TurnRecord:
         started = data.get("started_at")
         return cls(user_message_id=str(data["user_message_id"]), start=opt("start"), end=opt("end"),
                    assistant_message_ids=strs("assistant_message_ids"), skipped=strs("skipped"),
-                   notice=str(data.get("notice") or ""),
+                   notice=str(data.get("notice") or ""), notice_detail=str(data.get("notice_detail") or ""),
                    started_at=float(started) if isinstance(started, int | float) else 0.0)
 
 

@@ -47,7 +47,6 @@ class CheckpointService(Service):
         self.stores: dict[str, SessionCheckpoints] = {}
         #: Whether the session runs a turn now (set by the composition: the runtime host).
         self.is_busy: Callable[[str], bool] = lambda _session_id: False
-        self.last_rewind: dict[str, RewindResult] = {}
         self.stopped = False
 
     async def on_init(self, app: Application) -> None:
@@ -138,18 +137,26 @@ class CheckpointService(Service):
     async def rewind(self, plan: RewindPlan) -> RewindResult:
         """Carry out a plan the user confirmed (refused while a turn runs)."""
         self._refuse_if_busy(plan.session_id)
-        result = await self.store(plan.session_id).rewind(plan)
-        self.last_rewind[plan.session_id] = result
-        return result
+        return await self.store(plan.session_id).rewind(plan)
 
     async def undo_rewind(self, session_id: str) -> bool:
-        """Put back what the session's last rewind replaced; False when there is none."""
+        """Put back what the session's last rewind replaced (after a restart too); False when
+        there is none."""
         self._refuse_if_busy(session_id)
-        result = self.last_rewind.pop(session_id, None)
-        if result is None:
+        return await self.store(session_id).undo_rewind()
+
+    def skip_notice(self, session_id: str) -> CheckpointError | None:
+        """Why the session's latest turn has no checkpoint (too many files, no git, ...)."""
+        try:
+            return self.store(session_id).skip_notice()
+        except CheckpointError as exc:
+            return exc
+
+    def can_undo_rewind(self, session_id: str) -> bool:
+        try:
+            return self.store(session_id).undo_point is not None
+        except CheckpointError:
             return False
-        await self.store(session_id).undo_rewind(result)
-        return True
 
     def _refuse_if_busy(self, session_id: str) -> None:
         if self.is_busy(session_id):

@@ -32,6 +32,7 @@ from cherry_desktop.core.checkpoints.snapshots import Snapshots, writable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+START_WAIT_S = 15.0
 
 
 def _log_unexpected(task: asyncio.Future[Any]) -> None:
@@ -51,8 +52,12 @@ class SessionCheckpoints:
         self.workspace = workspace
         self.snapshots = Snapshots(ShadowGit(root / "git", workspace), **caps)
         self._turns_file = root / "turns.json"
+        #: What the last rewind replaced (rewinding to it undoes that rewind); kept across restarts.
+        self.undo_point: str | None = None
         self.turns: dict[str, TurnRecord] = self._load()
         self._tail: asyncio.Future[object] | None = None
+        #: How long a turn start waits for its capture before it runs without a checkpoint.
+        self.start_wait_s = START_WAIT_S
 
     # -- the serial queue ---------------------------------------------------------------------
     def _enqueue(self, op: Callable[[], Awaitable[T]]) -> asyncio.Future[T]:
@@ -90,32 +95,44 @@ class SessionCheckpoints:
     async def turn_started(self, user_message_id: str, assistant_message_id: str = "") -> None:
         """Capture the workspace before the turn's first tool runs (returns once captured;
         the commit follows in the background). A failure is noted on the turn, never raised:
-        the turn runs without a checkpoint."""
+        the turn runs without a checkpoint. So does a turn whose capture takes longer than
+        `start_wait_s` (queued behind a big folder's first snapshot): it is not held up, and
+        the capture, which may then see the agent's first writes, is not its checkpoint."""
         captured = asyncio.get_running_loop().create_future()
+        record = self.turns.setdefault(user_message_id, TurnRecord(user_message_id, started_at=time.time()))
+        if assistant_message_id and assistant_message_id not in record.assistant_message_ids:
+            record.assistant_message_ids.append(assistant_message_id)
+        abandoned: list[bool] = []
 
         async def op() -> None:
-            record = self.turns.setdefault(user_message_id, TurnRecord(user_message_id, started_at=time.time()))
-            if assistant_message_id and assistant_message_id not in record.assistant_message_ids:
-                record.assistant_message_ids.append(assistant_message_id)
             try:
+                if abandoned:
+                    return
                 await self.snapshots.git.init()
                 await self.snapshots.capture()
             except CheckpointError as exc:
                 log.warning("session %s: no checkpoint for turn %s: %s", self.session_id, user_message_id, exc)
-                record.notice = exc.fault.value
+                record.notice, record.notice_detail = exc.fault.value, exc.detail
                 self._save()
                 return
             finally:
                 if not captured.done():
                     captured.set_result(None)
             snap = await self._commit_noting(record, f"turn start {user_message_id}")
-            if snap is not None:
+            if snap is not None and not abandoned:
                 record.start = snap.commit
                 record.skipped = list(snap.skipped)
             self._save()
 
         task = self._enqueue(op)
-        await asyncio.wait([captured, task], return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait([captured, task], timeout=self.start_wait_s,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if not done:
+            abandoned.append(True)
+            log.warning("session %s: turn %s started without its checkpoint (over %.0f s)", self.session_id,
+                        user_message_id, self.start_wait_s)
+            record.notice, record.notice_detail = CheckpointFault.TIMEOUT.value, f"{self.start_wait_s:.0f} s"
+            self._save()
 
     def turn_ended(self, user_message_id: str, assistant_message_ids: list[str]) -> asyncio.Future[None]:
         """Checkpoint the workspace at the turn's end (in the background)."""
@@ -145,7 +162,17 @@ class SessionCheckpoints:
             return await self.snapshots.commit(message)
         except CheckpointError as exc:
             log.warning("session %s: checkpoint not written: %s", self.session_id, exc)
-            record.notice = exc.fault.value
+            record.notice, record.notice_detail = exc.fault.value, exc.detail
+            return None
+
+    def skip_notice(self) -> CheckpointError | None:
+        """Why the latest turn has no checkpoint (None: it has one, or there is no turn)."""
+        latest = max(self.turns.values(), key=lambda t: t.started_at, default=None)
+        if latest is None or latest.start is not None or not latest.notice:
+            return None
+        try:
+            return CheckpointError(CheckpointFault(latest.notice), latest.notice_detail)
+        except ValueError:
             return None
 
     def turn_of(self, message_id: str) -> TurnRecord | None:
@@ -253,17 +280,31 @@ class SessionCheckpoints:
                     await self._put_back(plan.current)
                 raise CheckpointError(CheckpointFault.RESTORE_FAILED, exc.detail) from exc
             # The index now holds the target: the next capture starts from it.
+            self.undo_point = plan.current
+            self._save()
             return RewindResult(plan, undo_checkpoint=plan.current)
 
         return self._enqueue(op)
 
-    def undo_rewind(self, result: RewindResult) -> asyncio.Future[None]:
-        """Put back what the rewind replaced."""
+    def undo_rewind(self) -> asyncio.Future[bool]:
+        """Put back what the last rewind replaced (False: there is none); itself checkpointed first."""
 
-        async def op() -> None:
+        async def op() -> bool:
+            undo = self.undo_point
+            if undo is None:
+                return False
             self._require_workspace()
+            await self._check_exists(undo)
             now = await self._snapshot_now("before undoing a rewind")
-            await self.snapshots.restore(now, result.undo_checkpoint)
+            try:
+                await self.snapshots.restore(now, undo)
+            except CheckpointError as exc:
+                if exc.fault is not CheckpointFault.RESTORE_FAILED:
+                    await self._put_back(now)
+                raise CheckpointError(CheckpointFault.RESTORE_FAILED, exc.detail) from exc
+            self.undo_point = None
+            self._save()
+            return True
 
         return self._enqueue(op)
 
@@ -306,12 +347,15 @@ class SessionCheckpoints:
             return {}
         if data.get("workspace") != str(self.workspace):
             return {}  # another workspace: the old turns' checkpoints do not apply to it
+        undo = data.get("undo_point")
+        self.undo_point = str(undo) if undo else None
         return {t["user_message_id"]: TurnRecord.from_json(t) for t in data.get("turns", [])
                 if isinstance(t, dict) and t.get("user_message_id")}
 
     def _save(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        data = {"workspace": str(self.workspace), "turns": [t.as_json() for t in self.turns.values()]}
+        data = {"workspace": str(self.workspace), "undo_point": self.undo_point,
+                "turns": [t.as_json() for t in self.turns.values()]}
         tmp = self._turns_file.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, indent=1), "utf-8")
         tmp.replace(self._turns_file)

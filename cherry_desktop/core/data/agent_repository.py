@@ -32,6 +32,7 @@ from cherry_desktop.core.data.records import (
     AgentSessionRecord,
     MessageStatus,
     PendingTurnRecord,
+    SessionWorktree,
     StoredMessage,
     WorkspaceRecord,
 )
@@ -82,11 +83,27 @@ def _always_allowed(settings: dict[str, Any]) -> tuple[str, ...]:
     return tuple(sorted({t for t in tools if isinstance(t, str) and t}))
 
 
+#: The key of `agent_session.settings` holding the session's own git worktree.
+WORKTREE_KEY = "worktree"
+#: The key of `agent_session.settings` holding a forked session's earlier conversation, which
+#: its first runtime turn carries (a runtime session of its own starts without it).
+FORK_SEED_KEY = "fork_seed"
+
+
+def _worktree(settings: dict[str, Any]) -> SessionWorktree | None:
+    value = settings.get(WORKTREE_KEY)
+    if not isinstance(value, dict) or not all(isinstance(value.get(k), str) and value[k] for k in ("path", "branch")):
+        return None
+    return SessionWorktree(path=value["path"], branch=value["branch"], repo=str(value.get("repo") or ""),
+                           base=str(value.get("base") or ""))
+
+
 def _session(row: AgentSession) -> AgentSessionRecord:
+    settings = _session_settings(row)
     return AgentSessionRecord(
         id=row.id, agent_id=row.agent_id, workspace_id=row.workspace_id, name=row.name,
         model=row.model, created_at=row.created_at, updated_at=row.updated_at,
-        always_allowed_tools=_always_allowed(_session_settings(row)),
+        always_allowed_tools=_always_allowed(settings), worktree=_worktree(settings),
     )
 
 
@@ -234,6 +251,39 @@ class AgentSessionRepository:
 
     def delete_session(self, session_id: str) -> None:
         AgentSession.delete().where(AgentSession.id == session_id).execute()
+
+    def set_worktree(self, session_id: str, worktree: SessionWorktree | None) -> None:
+        """Record (or, with None, forget) the session's own git worktree; other settings kept.
+        Raises `NotFoundError`."""
+        with database_proxy.atomic(WRITE_AFTER_READ):
+            row = fetch_by_pk(AgentSession, session_id)
+            if row is None:
+                raise NotFoundError(f"agent session {session_id}")
+            settings = _session_settings(row)
+            if worktree is None:
+                settings.pop(WORKTREE_KEY, None)
+            else:
+                settings[WORKTREE_KEY] = worktree.as_json()
+            AgentSession.update(settings=dumps(settings)).where(AgentSession.id == session_id).execute()
+
+    def fork_seed(self, session_id: str) -> str:
+        """The earlier conversation a forked session's next runtime turn carries ("" : none)."""
+        row = fetch_by_pk(AgentSession, session_id)
+        seed = _session_settings(row).get(FORK_SEED_KEY) if row is not None else None
+        return seed if isinstance(seed, str) else ""
+
+    def set_fork_seed(self, session_id: str, seed: str) -> None:
+        """Set (or, with "", clear) the session's fork seed; other settings kept."""
+        with database_proxy.atomic(WRITE_AFTER_READ):
+            row = fetch_by_pk(AgentSession, session_id)
+            if row is None:
+                return
+            settings = _session_settings(row)
+            if seed:
+                settings[FORK_SEED_KEY] = seed
+            else:
+                settings.pop(FORK_SEED_KEY, None)
+            AgentSession.update(settings=dumps(settings)).where(AgentSession.id == session_id).execute()
 
     def always_allowed_tools(self, session_id: str) -> tuple[str, ...]:
         """The tools allowed without asking in the session (sorted; () for a missing session)."""

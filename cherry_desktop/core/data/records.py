@@ -76,6 +76,22 @@ class AgentSessionRecord:
     updated_at: int
     # Tools the user allowed without asking for the rest of this session (its settings).
     always_allowed_tools: tuple[str, ...] = ()
+    # The session's own git worktree, when it runs on a branch of its own (its settings).
+    worktree: SessionWorktree | None = None
+
+
+@dataclass(frozen=True)
+class SessionWorktree:
+    """A session's git worktree: `path` (where the agent works), on `branch`, of the repository
+    at `repo` (the session's workspace), branched from commit `base`."""
+
+    path: str
+    branch: str
+    repo: str
+    base: str = ""
+
+    def as_json(self) -> dict[str, str]:
+        return {"path": self.path, "branch": self.branch, "repo": self.repo, "base": self.base}
 
 
 @dataclass

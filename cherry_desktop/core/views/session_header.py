@@ -66,6 +66,9 @@ class SessionHeaderInfo:
     context_max: int | None = None
     # The tools allowed without asking in this session (`agent_session/tool_grants.py`).
     always_allowed_tools: tuple[str, ...] = ()
+    # The session's own git worktree: its branch, and the command that merges it back.
+    branch: str = ""
+    merge_command: str = ""
 
 
 def _modes(agent_type: str) -> tuple[str, ...]:
@@ -87,13 +90,16 @@ def session_header_info(repos: Repositories, runtime: SessionRuntime | None,
     model_id = session.model or agent.model
     model = repos.providers.find_model(model_id) if model_id else None
     used, maximum = context_usage(runtime, session_id)
+    worktree = session.worktree
     return SessionHeaderInfo(
         session_id=session_id, agent_id=agent.id, agent_name=agent.name, agent_type=agent.type,
         model_id=model_id, model_name=(model.name or model.model_id) if model is not None else (model_id or ""),
-        workspace_path=workspace.path if workspace is not None else None,
+        workspace_path=worktree.path if worktree is not None else workspace.path if workspace is not None else None,
         permission_mode=agent.permission_mode, permission_modes=_modes(agent.type),
         context_used=used, context_max=maximum,
-        always_allowed_tools=tuple(t for t in session.always_allowed_tools if t not in agent.disabled_tools))
+        always_allowed_tools=tuple(t for t in session.always_allowed_tools if t not in agent.disabled_tools),
+        branch=worktree.branch if worktree is not None else "",
+        merge_command=f"git -C {worktree.repo} merge {worktree.branch}" if worktree is not None else "")
 
 
 def always_allowed_tools(repos: Repositories, session_id: str) -> tuple[str, ...]:

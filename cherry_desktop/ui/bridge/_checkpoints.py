@@ -1,6 +1,7 @@
 """Per-turn checkpoints of agent sessions: a turn's changed files and their diffs, the
 session's running total, and rewinding the workspace to before a message (a plan shown
-first, then the rewind the user confirmed, and its undo)."""
+first, then the rewind the user confirmed, and its undo); and a git worktree per session
+(a new session on its own branch, what removing its worktree would lose, removing it)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 
-from cherry_desktop.core.state.topics import session_id_from_topic
+from cherry_desktop.core.checkpoints import CheckpointError, CheckpointFault
+from cherry_desktop.core.state.topics import session_id_from_topic, session_topic_id
 from cherry_desktop.ui.bridge._base import BridgeUnavailableError, CoreBridge
 
 if TYPE_CHECKING:
     from cherry_desktop.core.checkpoints import CheckpointService, RewindPlan, RewindResult, TurnChanges
+    from cherry_desktop.core.checkpoints.worktrees import WorktreeState
+    from cherry_desktop.core.data import SessionWorktree
 
 
 class CheckpointsBridge(CoreBridge):
@@ -71,6 +75,14 @@ class CheckpointsBridge(CoreBridge):
         self.rewound.emit(plan.session_id)
         return result
 
+    async def fork_conversation(self, plan: RewindPlan, name: str) -> str:
+        """After `plan`'s rewind: a new session holding the rows before its message (its runtime
+        seeded with them); returns the new session's topic id."""
+        from cherry_desktop.core.checkpoints.fork import fork_conversation
+
+        fork = fork_conversation(self._repos, plan.session_id, plan.user_message_id, name)
+        return session_topic_id(fork.id)
+
     async def undo_rewind(self, topic_id: str) -> bool:
         session_id = self._session(topic_id)
         undone = await (await self._checkpoints()).undo_rewind(session_id)
@@ -78,7 +90,49 @@ class CheckpointsBridge(CoreBridge):
             self.rewound.emit(session_id)
         return undone
 
+    def skip_notice(self, topic_id: str) -> CheckpointError | None:
+        """Why the session's latest turn has no checkpoint (None: it has one)."""
+        session_id = session_id_from_topic(topic_id)
+        service = self._service()
+        return service.skip_notice(session_id) if session_id is not None and service is not None else None
+
     def can_undo_rewind(self, topic_id: str) -> bool:
         session_id = session_id_from_topic(topic_id)
         service = self._service()
-        return session_id is not None and service is not None and session_id in service.last_rewind
+        return session_id is not None and service is not None and service.can_undo_rewind(session_id)
+
+    # -- a worktree per session -------------------------------------------------------------------
+    async def create_worktree_session(self, agent_id: str, name: str) -> str:
+        """A new session of `agent_id` on its own branch, in its own git worktree of the agent's
+        first workspace; returns its topic id (raises `CheckpointError` NOT_A_GIT_REPO etc.)."""
+        from cherry_desktop.core.ai.agent_session.validation import resolve_workspace_path
+        from cherry_desktop.core.checkpoints.worktrees import create_session_with_worktree
+
+        agent = self._repos.agents.get_agent(agent_id)
+        workspaces = self._repos.agents.list_workspaces(agent_id)
+        if not workspaces:
+            raise CheckpointError(CheckpointFault.NO_WORKSPACE, agent.name)
+        try:
+            path = resolve_workspace_path(workspaces[0], self.core.paths)
+        except Exception as exc:
+            raise CheckpointError(CheckpointFault.NO_WORKSPACE, workspaces[0].path) from exc
+        session = await create_session_with_worktree(
+            self._repos, self.core.paths.get("feature.worktrees"), agent_id=agent_id, workspace=workspaces[0],
+            workspace_path=path, name=name, model=agent.model)
+        return session_topic_id(session.id)
+
+    def session_worktree(self, topic_id: str) -> SessionWorktree | None:
+        session_id = session_id_from_topic(topic_id)
+        session = self._repos.sessions.find_session(session_id) if session_id is not None else None
+        return session.worktree if session is not None else None
+
+    async def worktree_state(self, worktree: SessionWorktree) -> WorktreeState:
+        from cherry_desktop.core.checkpoints.worktrees import inspect
+
+        return await inspect(worktree)
+
+    async def remove_worktree(self, worktree: SessionWorktree, *, force: bool) -> bool:
+        """Remove the worktree (its branch too when that loses no commit); True: the branch went."""
+        from cherry_desktop.core.checkpoints.worktrees import remove_worktree
+
+        return await remove_worktree(worktree, force=force)

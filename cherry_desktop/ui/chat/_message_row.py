@@ -22,6 +22,7 @@ from cherry_desktop.ui.common import Json, JsonObject
 CUT_SHORT_KEY = "cut_short"
 #: Core's `HISTORY_RESET_METADATA_KEY`: the runtime refused to resume, a new conversation began.
 HISTORY_RESET_KEY = "history_reset"
+FORKED_FROM_KEY = "forked_from"  # core.checkpoints.fork.FORK_NOTICE_KEY: a fork's first row
 
 
 class MessageRow(QFrame):
@@ -193,6 +194,10 @@ class MessageRow(QFrame):
 
     def apply_metadata(self, metadata: JsonObject) -> None:
         """Marks the row carries in its metadata: cut short (with why), history reset."""
+        if metadata.get(FORKED_FROM_KEY) and not self.history_reset:
+            self.history_reset = True
+            self._add_note(self.tr("Forked from another session before one of its messages: these messages "
+                                   "were copied, and the agent gets them as context with your next message."))
         if metadata.get(HISTORY_RESET_KEY) and not self.history_reset:
             self.history_reset = True
             self._add_note(self.tr("The agent could not resume the earlier conversation and started a new "

@@ -143,6 +143,15 @@ class SessionHeader(QFrame):
         self.changes_button.setFlat(True)
         self.changes_button.setVisible(False)
         self.changes_button.clicked.connect(self.session_changes_requested)
+        self.branch_label = QLabel(self)
+        self.branch_label.setObjectName("sessionBranch")
+        self.branch_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.branch_label.setVisible(False)
+        # Why the latest turn has no checkpoint (a folder too large, no git): said, not hidden.
+        self.checkpoint_notice = QLabel(self)
+        self.checkpoint_notice.setObjectName("checkpointNotice")
+        self.checkpoint_notice.setWordWrap(True)
+        self.checkpoint_notice.setVisible(False)
         self.undo_rewind_button = QPushButton(self.tr("Undo restore"), self)
         self.undo_rewind_button.setObjectName("undoRewind")
         self.undo_rewind_button.setToolTip(self.tr("Put back the files as they were before the last restore"))
@@ -160,12 +169,14 @@ class SessionHeader(QFrame):
             h.addWidget(w)
         h.addStretch(1)
         h.addWidget(self.todo_label)
+        h.addWidget(self.branch_label)
         h.addWidget(self.changes_button)
         h.addWidget(self.undo_rewind_button)
         h.addWidget(self.always_allowed)
         h.addWidget(self.permission_combo)
         h.addWidget(self.context_meter)
         v.addWidget(self.notice)
+        v.addWidget(self.checkpoint_notice)
         # The session's runtime being set up before it can start (pi installed on first use).
         self.setup_label = ElidedLabel(self)
         self.setup_label.setObjectName("sessionRuntimeSetup")
@@ -194,6 +205,11 @@ class SessionHeader(QFrame):
         if path:
             self.folder_button.setText(Path(path).name or path)
             self.folder_button.setToolTip(self.tr("Open %1").replace("%1", path))
+        self.branch_label.setVisible(bool(info.branch))
+        if info.branch:
+            self.branch_label.setText(self.tr("Branch: %1").replace("%1", info.branch))
+            self.branch_label.setToolTip(self.tr("This session works in its own git worktree. Merge back with: %1")
+                                         .replace("%1", info.merge_command))
         self.mode = info.permission_mode
         self.agent_type = info.agent_type
         self.permission_combo.set_items([(self.mode_label(m), m) for m in info.permission_modes], info.permission_mode)
@@ -243,6 +259,11 @@ class SessionHeader(QFrame):
         if count:
             self.changes_button.setText(self.tr("Changes: %n file(s)", "", count))
             self.changes_button.setToolTip(self.tr("Files changed in this session's folder since its first turn"))
+
+    def set_checkpoint_notice(self, text: str) -> None:
+        """Why this session's turns have no checkpoints ("" : they have)."""
+        self.checkpoint_notice.setVisible(bool(text))
+        self.checkpoint_notice.setText(self.tr("No checkpoints: %1").replace("%1", text) if text else "")
 
     def open_folder(self) -> None:
         if self.workspace_path:

@@ -64,6 +64,9 @@ class CheckpointWords(QObject):
             CheckpointFault.RESTORE_FAILED: self.tr("Nothing was restored: a file that has no checkpoint is in "
                                                     "the way (%1)."),
             CheckpointFault.TIMEOUT: self.tr("git took too long; nothing was changed."),
+            CheckpointFault.NOT_A_GIT_REPO: self.tr("A session gets its own worktree only in a git repository with "
+                                                    "at least one commit: %1"),
+            CheckpointFault.WORKTREE_FAILED: self.tr("git could not do it: %1"),
         }
         text = words.get(error.fault, self.tr("git failed; nothing was changed: %1"))
         return text.replace("%1", error.detail)
@@ -85,6 +88,7 @@ class ChangesDialog(QDialog):
         summary = self.tr("%n file(s) changed", "", len(files)) if files else self.tr("No files changed.")
         if getattr(changes, "running", False):
             summary += " · " + self.tr("the turn is still running: shown against the folder now")
+        summary += " · " + self.tr("only files inside the session's folder are tracked")
         self.summary = QLabel(summary, self)
         self.summary.setObjectName("changesSummary")
         v.addWidget(self.summary)
@@ -178,8 +182,9 @@ class RewindDialog(QDialog):
             lost.setObjectName("rewindNotKept")
             lost.setWordWrap(True)
             v.addWidget(lost)
-        undo = QLabel(self.tr("The folder is checkpointed first: you can undo the restore. The conversation stays "
-                          "as it is."), self)
+        undo = QLabel(self.tr("The folder is checkpointed first: you can undo the restore. Restore files keeps "
+                          "the conversation as it is; Restore files and conversation also starts a new session "
+                          "from before this message."), self)
         undo.setWordWrap(True)
         v.addWidget(undo)
         row = QHBoxLayout()
@@ -193,7 +198,19 @@ class RewindDialog(QDialog):
         self.restore_button.setAutoDefault(False)
         self.restore_button.setEnabled(bool(files))
         self.restore_button.clicked.connect(self.accept)
+        # The same, and the conversation goes on from before the message in a new session.
+        self.fork_button = QPushButton(self.tr("Restore files and conversation"), self)
+        self.fork_button.setObjectName("rewindAndFork")
+        self.fork_button.setAutoDefault(False)
+        self.fork_button.setToolTip(self.tr("Also start a new session holding the messages before this one"))
+        self.fork_button.clicked.connect(self._fork)
+        self.fork = False
         row.addWidget(self.cancel_button)
+        row.addWidget(self.fork_button)
         row.addWidget(self.restore_button)
         v.addLayout(row)
         self.cancel_button.setFocus()
+
+    def _fork(self) -> None:
+        self.fork = True
+        self.accept()

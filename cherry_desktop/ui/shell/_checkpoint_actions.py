@@ -5,7 +5,8 @@ session and when a turn ends."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+import asyncio
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtWidgets import QMainWindow
@@ -30,6 +31,11 @@ class CheckpointWindow(Protocol):
     bridges: Bridges
     message_view: MessageView
     session_header: SessionHeader
+
+    @property
+    def controller(self) -> Any: ...
+
+    def show_topic(self, topic_id: str | None) -> asyncio.Task[Any] | None: ...
 
 
 class CheckpointActions(QObject):
@@ -69,9 +75,12 @@ class CheckpointActions(QObject):
         header = self.window.session_header
         if topic is None or not self.bridge.services_running():
             header.set_changed_files(None)
+            header.set_checkpoint_notice("")
             header.undo_rewind_button.setVisible(False)
             return
         self.bridge.prepare(topic)
+        notice = self.bridge.skip_notice(topic)
+        header.set_checkpoint_notice(self.words.error(notice) if notice is not None else "")
         header.undo_rewind_button.setVisible(self.bridge.can_undo_rewind(topic))
         try:
             total = await self.bridge.session_changes(topic)
@@ -122,19 +131,27 @@ class CheckpointActions(QObject):
             self._say(self.words.error(exc))
             return
         dialog = RewindDialog(plan, parent=self.main)
-        dialog.accepted.connect(lambda: spawn(self.rewind(plan)))
+        dialog.accepted.connect(lambda: spawn(self.rewind(plan, fork=dialog.fork)))
         self._open(dialog)
 
-    async def rewind(self, plan: RewindPlan) -> None:
+    async def rewind(self, plan: RewindPlan, *, fork: bool = False) -> None:
         try:
-            await self.bridge.rewind(plan)
+            if plan.files:
+                await self.bridge.rewind(plan)
         except CheckpointError as exc:
             self._say(self.words.error(exc))
             if exc.fault is CheckpointFault.STALE_PLAN:
                 await self.offer_rewind(plan.user_message_id)  # the new list, asked again
             return
-        self._say(self.tr("Restored %n file(s) to before the message. The conversation is unchanged.", "",
-                          len(plan.files)))
+        if not fork:
+            self._say(self.tr("Restored %n file(s) to before the message. The conversation is unchanged.", "",
+                              len(plan.files)))
+            return
+        topic = await self.bridge.fork_conversation(plan, self.tr("Forked session"))
+        self.window.controller.reload_sidebars()
+        self.window.show_topic(topic)
+        self._say(self.tr("Restored %n file(s). The conversation goes on in a new session from before the "
+                          "message; its agent gets the earlier messages as context.", "", len(plan.files)))
 
     async def undo_rewind(self) -> None:
         topic = self._topic()

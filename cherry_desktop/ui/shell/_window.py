@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -34,7 +33,6 @@ from cherry_desktop.ui.chat import (
     UsageSummary,
     translate_row,
 )
-from cherry_desktop.ui.common import spawn
 from cherry_desktop.ui.composer import Composer, QueueDock
 from cherry_desktop.ui.session import FOCUS_SHORTCUT, ApprovalCard, SessionHeader
 from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
@@ -45,6 +43,7 @@ from cherry_desktop.ui.shell._multi_model import connect_window
 from cherry_desktop.ui.shell._window_follow import WindowFollow
 from cherry_desktop.ui.shell._window_send import WindowSend
 from cherry_desktop.ui.shell._window_stream import WindowStream
+from cherry_desktop.ui.shell._worktree_actions import WorktreeActions
 from cherry_desktop.ui.sidebar import SearchPanel, SessionList, reveal_message
 
 if TYPE_CHECKING:
@@ -108,6 +107,8 @@ class ChatWindow(QMainWindow):
         self.sidebar = SessionList(self.bridges.chats, self.cache, splitter)
         self.sidebar.open_requested.connect(self._on_open_requested)
         self.sidebar.new_session_requested.connect(self.new_session)
+        self.worktree_actions = WorktreeActions(self, self)
+        self.sidebar.new_worktree_session_requested.connect(self.worktree_actions.new_session)
         self.sidebar.rename_requested.connect(self.rename_topic)
         self.sidebar.delete_requested.connect(self.delete_topic)
         self.sidebar.edit_agent_requested.connect(lambda agent_id: self.controller.edit_agent(self, agent_id))
@@ -353,15 +354,8 @@ class ChatWindow(QMainWindow):
             self.bridges.chats.rename_topic(topic_id, name.strip())
 
     def delete_topic(self, topic_id: str, *, confirm: bool = True) -> asyncio.Task[Any] | None:
-        if confirm and QMessageBox.question(self, self.tr("Delete"), self.tr("Delete this conversation?")) \
-                != QMessageBox.StandardButton.Yes:
-            return None
-
-        async def run() -> None:
-            await self.bridges.chats.delete_topic(topic_id)
-            self.controller.topic_deleted(topic_id)
-
-        return spawn(run(), on_error=self.report_error)
+        """Delete a conversation (asked first; a session's own worktree offered for removal)."""
+        return self.worktree_actions.delete_topic(topic_id, confirm=confirm)
 
     def report_error(self, exc: BaseException) -> None:
         if not self.alive:

@@ -84,6 +84,7 @@ class SessionList(QTreeWidget):
     Signals:
         open_requested(str, bool): topic id, and whether to open it in a new window.
         new_session_requested(str): agent id.
+        new_worktree_session_requested(str): agent id (a session on its own git branch and folder).
         rename_requested(str): topic id.
         delete_requested(str): topic id.
         edit_agent_requested(str): agent id.
@@ -93,6 +94,7 @@ class SessionList(QTreeWidget):
 
     open_requested = Signal(str, bool)
     new_session_requested = Signal(str)
+    new_worktree_session_requested = Signal(str)
     rename_requested = Signal(str)
     delete_requested = Signal(str)
     edit_agent_requested = Signal(str)
@@ -248,6 +250,8 @@ class SessionList(QTreeWidget):
         elif item is not None and kind == "agent":
             agent_id = item.data(0, ID_ROLE)
             menu.addAction(self.tr("New session"), lambda: self.new_session_requested.emit(agent_id))
+            menu.addAction(self.tr("New session in its own worktree"),
+                           lambda: self.new_worktree_session_requested.emit(agent_id))
             menu.addAction(self.tr("Edit agent…"), lambda: self.edit_agent_requested.emit(agent_id))
         else:
             menu.addAction(self.tr("New agent…"), self.new_agent_requested.emit)

@@ -60,12 +60,14 @@ async def test_rewind_restores_and_names_files_the_user_edited(tmp_path: Path, w
     plan = await store.plan_rewind("u1")
     assert {f.path for f in plan.files} == {"a.txt", "by-hand.txt", "keep.txt", "c.txt"}
     assert plan.edited_by_user == ("by-hand.txt", "keep.txt")
-    result = await store.rewind(plan)
+    await store.rewind(plan)
     assert (ws / "a.txt").read_text() == "one\ntwo\n"
     assert (ws / "keep.txt").read_text() == "untouched\n"
     assert not (ws / "c.txt").exists() and not (ws / "by-hand.txt").exists()
-    # Undoable: the state before the rewind comes back.
-    await store.undo_rewind(result)
+    # Undoable, after a restart too: the state before the rewind comes back.
+    store = make_store(tmp_path, ws)
+    assert await store.undo_rewind()
+    assert not await store.undo_rewind()          # once
     assert (ws / "by-hand.txt").read_text() == "mine\n"
     assert (ws / "c.txt").read_text() == "agent 2\n"
 
@@ -238,3 +240,39 @@ async def test_the_users_git_repository_is_never_touched(tmp_path: Path, ws: Pat
     assert (ws / "a.txt").read_text() == "the user's uncommitted change\n"
     assert (ws / "keep.txt").read_text() == "unstaged change\n"
     assert (ws / "private" / "notes").exists()
+
+
+async def test_a_turn_starting_during_a_rewind_captures_the_rewound_folder(tmp_path: Path, ws: Path) -> None:
+    """Operations run one at a time in the order asked: a turn start asked while a rewind
+    runs waits for it, so its checkpoint is the folder as the rewind left it."""
+    store = make_store(tmp_path, ws)
+    await agent_turn(store, "u1", lambda: (ws / "a.txt").write_text("agent\n"))
+    plan = await store.plan_rewind("u1")
+    rewind = store.rewind(plan)
+    await store.turn_started("u2", "a-u2")
+    assert rewind.done()
+    assert (ws / "a.txt").read_text() == "one\ntwo\n"
+    (ws / "a.txt").write_text("second turn\n")
+    await store.turn_ended("u2", ["a-u2"])
+    changes = await store.changes("a-u2")
+    assert [(f.path, f.kind) for f in changes.files] == [("a.txt", "modified")]
+    assert "-two" in await store.file_diff("a-u2", "a.txt")
+
+
+async def test_a_turn_is_not_held_up_by_a_slow_capture(tmp_path: Path, ws: Path) -> None:
+    """Past `start_wait_s` the turn runs on without a checkpoint (noted): a capture that may
+    have seen the agent's first writes is never shown as its start."""
+    store = make_store(tmp_path, ws)
+    store.start_wait_s = 0.0
+    await store.turn_started("u1", "a1")
+    (ws / "a.txt").write_text("the agent already wrote\n")
+    await store.turn_ended("u1", ["a1"])
+    await store.idle()
+    record = store.turns["u1"]
+    assert record.start is None and record.notice == "timeout"
+    with pytest.raises(CheckpointError) as caught:
+        await store.changes("a1")
+    assert caught.value.fault is CheckpointFault.NO_CHECKPOINT
+    store.start_wait_s = 30.0   # the next turn has one again
+    await agent_turn(store, "u2", lambda: (ws / "b.txt").write_text("b\n"))
+    assert [f.path for f in (await store.changes("u2")).files] == ["b.txt"]

@@ -17,8 +17,8 @@ class AgentSessionError(Exception):
 
 class AgentSessionValidationError(AgentSessionError):
     """The session cannot run: session-not-found, agent-missing, agent-unreadable, agent-unconfirmed
-    (restored from a backup, not allowed yet),
-    workspace-missing, workspace-not-directory, workspace-unavailable, driver-not-registered,
+    (restored from a backup, not allowed yet), workspace-missing, workspace-not-directory,
+    workspace-unavailable, worktree-missing (its own git worktree is gone), driver-not-registered,
     model-missing, provider-not-found, model-not-found (the model or its provider no longer
     exists), model-incompatible, or a driver's own code (`runtime-invalid:<code>`)."""
 

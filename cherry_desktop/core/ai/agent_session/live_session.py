@@ -149,7 +149,8 @@ class LiveSession:
         checkpoint = self._checkpoint_start(turn)
         try:
             conn = await self.link.ensure(turn.model_id, closed=lambda: self.closed)
-            message = await send_input(self.attachments, turn.user_message)  # before the check: it may await
+            seed = self.host.session_rows.fork_seed(self.session_id)  # a fork's earlier conversation
+            message = await send_input(self.attachments, turn.user_message, seed)  # before the check: it may await
         finally:
             if checkpoint is not None:
                 await checkpoint
@@ -157,6 +158,8 @@ class LiveSession:
             raise UnknownRuntimeTurnError("unknown-runtime-turn", "the turn ended before it was sent")
         await conn.send(RuntimeSendInput(message=message, system_reminder=turn.system_reminder, turn_id=turn.id))
         turn.sent = True
+        if seed:
+            self.host.session_rows.set_fork_seed(self.session_id, "")
         if self.state is SessionState.CONNECTING:
             self.state = SessionState.RUNNING
 

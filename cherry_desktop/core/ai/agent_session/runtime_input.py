@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from cherry_desktop.core.attachments import AttachmentStore
 from cherry_desktop.core.attachments.content import inline_attachments
-from cherry_desktop.core.messages import UIMessage
+from cherry_desktop.core.messages import TextPart, UIMessage
 
 
-async def send_input(store: AttachmentStore, message: UIMessage) -> UIMessage:
-    """`message` with its attachments inline (the same message when it has none)."""
-    return (await inline_attachments(store, [message]))[0]
+async def send_input(store: AttachmentStore, message: UIMessage, seed: str = "") -> UIMessage:
+    """`message` with its attachments inline (the same message when it has none), led by
+    `seed` (a forked session's earlier conversation) when there is one."""
+    inlined = (await inline_attachments(store, [message]))[0]
+    if not seed:
+        return inlined
+    return inlined.model_copy(update={"parts": [TextPart(text=seed, state="done"), *inlined.parts]})
 
 
 def carries_files(message: UIMessage) -> bool:

@@ -67,6 +67,8 @@ def session_workspace_path(session_id: str, repos: Repositories, paths: PathRegi
     found = repos.sessions.find_session_context(session_id)
     if found is None or found[2] is None:
         return None
+    if found[0].worktree is not None:
+        return Path(found[0].worktree.path).resolve()
     return _stored_path(found[2], paths).resolve()
 
 
@@ -87,6 +89,11 @@ def resolve_session_context(session_id: str, *, repos: Repositories, paths: Path
     if workspace is None:
         raise AgentSessionValidationError("workspace-missing", session_id)
     workspace_path = resolve_workspace_path(workspace, paths)
+    if session.worktree is not None:
+        # The session runs on its own branch, in its own worktree of the workspace's repository.
+        workspace_path = Path(session.worktree.path)
+        if not workspace_path.is_dir():
+            raise AgentSessionValidationError("worktree-missing", session.worktree.path)
     driver = registry.find(agent.type)
     if driver is None:
         raise AgentSessionValidationError("driver-not-registered", agent.type)
