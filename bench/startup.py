@@ -313,7 +313,6 @@ class _WrapOnImport(importlib.abc.MetaPathFinder):
 async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any], say: Any) -> None:
     import asyncio
 
-    import psutil
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QApplication
 
@@ -331,6 +330,8 @@ async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any],
     window.installEventFilter(spy)
     try:
         await painted.wait()
+        import psutil  # after the paint: the bench's own import is not the app's startup
+
         window.removeEventFilter(spy)
         await controller.bridges.services()
         say("SERVICES")

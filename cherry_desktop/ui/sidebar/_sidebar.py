@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem, QWidget
 
@@ -19,17 +19,19 @@ SPIN_MS = 100
 BADGE_COLOURS = {"error": "#d93025", "done": "#1e8e3e"}
 
 
-class StatusBadge(QObject):
+class StatusBadge:
     """A topic's status in its row's second column: spinner (pending/streaming), approval pill,
     red error dot, green completion dot until the completion is seen.
 
-    Text, colour and tooltip of the row's item, not a widget: a widget per row cost ~0.3 ms to
-    make and lay out, so 2 000 topics took 0.7 s per sidebar build (17 s rebuilt while shown)
-    and 60 MB per window (`bench/scale.py`). The list's one timer turns the spinners.
+    Text, colour and tooltip of the row's item, not a widget (nor a QObject): a widget per row
+    cost ~0.3 ms to make and lay out, so 2 000 topics took 0.7 s per sidebar build (17 s
+    rebuilt while shown) and 60 MB per window (`bench/scale.py`). The list's one timer turns
+    the spinners.
     """
 
-    def __init__(self, item: QTreeWidgetItem, topic_id: str, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+    __slots__ = ("_frame", "item", "state", "topic_id")
+
+    def __init__(self, item: QTreeWidgetItem, topic_id: str) -> None:
         self.item = item
         self.topic_id = topic_id
         self.state = ""
@@ -45,13 +47,14 @@ class StatusBadge(QObject):
             return
         self.state = state
         if self.spinning:
-            self.item.setToolTip(1, self.tr("Replying…"))
+            self.item.setToolTip(1, QCoreApplication.translate("StatusBadge", "Replying…"))
             self.spin()
             return
         text, tip = {
-            "approval": (self.tr("Approval"), self.tr("Waiting for your approval")),
-            "error": ("●", self.tr("The last reply failed")),
-            "done": ("●", self.tr("New reply")),
+            "approval": (QCoreApplication.translate("StatusBadge", "Approval"),
+                         QCoreApplication.translate("StatusBadge", "Waiting for your approval")),
+            "error": ("●", QCoreApplication.translate("StatusBadge", "The last reply failed")),
+            "done": ("●", QCoreApplication.translate("StatusBadge", "New reply")),
         }.get(state, ("", ""))
         self.item.setText(1, text)
         self.item.setToolTip(1, tip)
@@ -141,8 +144,6 @@ class SessionList(QTreeWidget):
 
     def reload(self) -> None:
         self.clear()
-        for badge in self.badges.values():
-            badge.deleteLater()
         self.badges.clear()
         self._spinning.clear()
         self._items.clear()
@@ -170,7 +171,7 @@ class SessionList(QTreeWidget):
         item.setData(0, TOPIC_ROLE, topic_id)
         item.setData(0, KIND_ROLE, kind)
         item.setData(0, ID_ROLE, raw_id)
-        badge = StatusBadge(item, topic_id, self)
+        badge = StatusBadge(item, topic_id)
         self.badges[topic_id] = badge
         self._items[topic_id] = item
         self.refresh_badge(topic_id)

@@ -291,3 +291,12 @@ def test_first_exchange_of_a_named_topic_reads_only_its_head(repos: Repositories
     finally:
         connection.set_trace_callback(None)
     assert len(statements) == 1 and '"agent_session_message"' not in statements[0]
+
+
+def test_has_topics_and_has_sessions_say_whether_any_exists(repos: Repositories) -> None:
+    assert not repos.topics.has_topics() and not repos.sessions.has_sessions()
+    repos.topics.create_topic(name="t")
+    assert repos.topics.has_topics() and not repos.sessions.has_sessions()
+    agent = repos.agents.create_agent(type="claude-code", name="A")
+    repos.sessions.create_session(agent_id=agent.id, workspace_id=None, name="s")
+    assert repos.sessions.has_sessions()
