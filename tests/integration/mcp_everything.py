@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from cherry_desktop.core.ai.runtime.pi.install import wheel_node
+from cherry_desktop.core.ai.runtime.node import wheel_node
 
 EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31"
 ROOT = Path(__file__).resolve().parents[2] / ".venv" / "mcp-servers"

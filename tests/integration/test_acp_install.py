@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cherry_desktop.core.ai.runtime.acp.presets import CLAUDE_AGENT_ACP, agent_choice
 
 from cherry_desktop.core.ai.runtime.acp.driver import AcpRuntimeDriver
 from cherry_desktop.core.ai.runtime.acp.install import app_agent
+from cherry_desktop.core.ai.runtime.acp_presets import CLAUDE_AGENT_ACP, agent_choice
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps
 from cherry_desktop.core.data.records import AgentRecord
 from cherry_desktop.core.state.shared_cache import AgentRuntimeSetup, SharedCache, agent_runtime_setup_key

@@ -190,7 +190,7 @@ def report_pi_runtime(report: DoctorReport, paths: PathRegistry) -> None:
 def report_acp_agents(report: DoctorReport, paths: PathRegistry) -> None:
     """Where each known ACP agent is found (optional: a missing one installs on first use)."""
     from cherry_desktop.core.ai.runtime.acp.install import find_agent
-    from cherry_desktop.core.ai.runtime.acp.presets import ACP_PRESETS, AgentChoice
+    from cherry_desktop.core.ai.runtime.acp_presets import ACP_PRESETS, AgentChoice
     from cherry_desktop.core.ai.runtime.node import RuntimeUnavailableError
 
     for preset in ACP_PRESETS.values():
