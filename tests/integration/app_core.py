@@ -61,6 +61,12 @@ class App(Generic[DriverT]):
     subscriber: Subscriber = field(default_factory=Subscriber)
 
     @property
+    def claude_tools(self) -> bool:
+        """Claude Code's tool names and arguments: the Claude runtime, and the ACP demo agent
+        (claude-agent-acp wraps the same CLI). pi has its own."""
+        return self.agent_type != "pi"
+
+    @property
     def topic(self) -> str:
         return session_topic_id(self.session_id)
 

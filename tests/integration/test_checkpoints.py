@@ -22,25 +22,25 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 
 
 def names(app: App[Any]) -> dict[str, str]:
-    if app.agent_type == "claude-code":
+    if app.claude_tools:
         return {"write": "Write", "edit": "Edit", "read": "Read", "bash": "Bash"}
     return {"write": "write", "edit": "edit", "read": "read", "bash": "bash"}
 
 
 def write(app: App[Any], path: Path, content: str) -> tuple[str, dict[str, Any]]:
-    key = "file_path" if app.agent_type == "claude-code" else "path"
+    key = "file_path" if app.claude_tools else "path"
     return names(app)["write"], {key: str(path), "content": content}
 
 
 def edit(app: App[Any], path: Path, old: str, new: str) -> tuple[str, dict[str, Any]]:
-    if app.agent_type == "claude-code":
+    if app.claude_tools:
         return "Edit", {"file_path": str(path), "old_string": old, "new_string": new}
     return "edit", {"path": str(path), "oldText": old, "newText": new}
 
 
 def shell(app: App[Any], command: str) -> tuple[str, dict[str, Any]]:
     args: dict[str, Any] = {"command": command}
-    if app.agent_type == "claude-code":
+    if app.claude_tools:
         args["description"] = "run a command"
     return names(app)["bash"], args
 
@@ -53,7 +53,7 @@ def script_three_file_turn(app: App[Any], server: ScriptedModelServer) -> None:
     """Write `new.txt`, edit `notes.txt`, and a shell command that creates `made-by-shell.txt`."""
     ws = app.workspace
     notes = ws / "notes.txt"
-    if app.agent_type == "claude-code":
+    if app.claude_tools:
         # Claude Code edits only a file it has read in the session.
         server.enqueue(tool_uses([(names(app)["read"], {"file_path": str(notes)})]))
     server.enqueue(tool_uses([write(app, ws / "new.txt", "brand new\n"),

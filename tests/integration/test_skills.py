@@ -45,7 +45,7 @@ async def test_an_enabled_skill_is_used_and_a_planted_one_is_not(
         open_runtime_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path) -> None:
     app = await open_runtime_app()
     enable_skill(app, tmp_path)
-    if app.agent_type == "claude-code":
+    if app.claude_tools:
         model_server.enqueue(tool_use("Skill", {"skill": "cherry-skills:greeting"}), text("greeted"))
         row = await app.turn("greet me")
         assert row.status == "success"

@@ -26,12 +26,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 
 
 def shell_tool(app: App[Any]) -> str:
-    return "Bash" if app.agent_type == "claude-code" else "bash"
+    return "Bash" if app.claude_tools else "bash"
 
 
 def touch(app: App[Any], path: Path) -> Any:
     args: dict[str, Any] = {"command": f"touch {path}"}
-    if app.agent_type == "claude-code":
+    if app.claude_tools:
         args["description"] = "touch a file"
     return tool_use(shell_tool(app), args)
 

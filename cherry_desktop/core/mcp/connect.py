@@ -75,7 +75,7 @@ class _NoMcpServer:
 def prepare_client_import() -> None:
     """Before the first import of mcp's client: leave its server stack unimported (deferred: it
     runs if anything looks a real name up in it). Anything unexpected imports it whole."""
-    from cherry_desktop.core.app.deferred_import import defer_module
+    from cherry_desktop.core.lifecycle.deferred_import import defer_module
 
     for name in _CLIENT_ONLY_IMPORTS:
         if name in sys.modules:
