@@ -119,6 +119,8 @@ async def test_rewind_after_restart(open_runtime_app: OpenApp, model_server: Scr
     assert (ws / "kept.txt").read_text() == "v1\n"
 
 
+# ACP has no way into a running turn: a steer there is queued as the next turn (its own checkpoint).
+@pytest.mark.parametrize("runtime_under_test", ["claude-code", "pi"], indirect=True)
 async def test_a_steers_continuation_is_part_of_the_same_turn(
     open_runtime_app: OpenApp, model_server: ScriptedModelServer
 ) -> None:

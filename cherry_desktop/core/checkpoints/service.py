@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 #: session id -> its workspace now (None: the session or its workspace is gone).
 WorkspaceOf = Callable[[str], Path | None]
+STOP_WAIT_S = 10.0
 
 
 class CheckpointService(Service):
@@ -48,14 +49,23 @@ class CheckpointService(Service):
         #: Whether the session runs a turn now (set by the composition: the runtime host).
         self.is_busy: Callable[[str], bool] = lambda _session_id: False
         self.stopped = False
+        #: How long a stop waits, in all, for the stores' queued operations.
+        self.stop_wait_s = STOP_WAIT_S
 
     async def on_init(self, app: Application) -> None:
         await asyncio.to_thread(self.sweep)
 
     async def on_stop(self) -> None:
+        """Let the queued operations finish, for at most `stop_wait_s` in all; what is still
+        running then is logged and cancelled, so a stuck git never holds the app's exit."""
         self.stopped = True
+        deadline = asyncio.get_running_loop().time() + self.stop_wait_s
         for store in list(self.stores.values()):
-            await store.idle()
+            left = max(0.0, deadline - asyncio.get_running_loop().time())
+            if not await store.idle(timeout=left):
+                log.warning("session %s: checkpoint work still running at stop (over %.0f s): cancelled",
+                            store.session_id, self.stop_wait_s)
+                store.cancel_pending()
 
     def sweep(self) -> int:
         """Remove the stores of sessions that no longer exist; how many went."""

@@ -74,10 +74,18 @@ class SessionCheckpoints:
         self._tail = task  # type: ignore[assignment]
         return task
 
-    async def idle(self) -> None:
-        """Every operation asked so far has run."""
-        if self._tail is not None:
-            await asyncio.wait([self._tail])
+    async def idle(self, timeout: float | None = None) -> bool:
+        """Every operation asked so far has run (False: `timeout` passed first)."""
+        if self._tail is None:
+            return True
+        done, _ = await asyncio.wait([self._tail], timeout=timeout)
+        return bool(done)
+
+    def cancel_pending(self) -> None:
+        """Cancel the operation still queued or running (a stop that cannot wait longer); the
+        store on disk stays as its last finished operation left it."""
+        if self._tail is not None and not self._tail.done():
+            self._tail.cancel()
 
     # -- turns --------------------------------------------------------------------------------
     def prepare(self) -> asyncio.Future[None]:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -155,19 +158,48 @@ async def test_a_deleted_workspace_gives_a_clear_error(tmp_path: Path, ws: Path)
     assert store.turns["u2"].notice == "no-workspace"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through read-only permissions")
-async def test_a_read_only_workspace_is_refused_and_left_as_it_was(tmp_path: Path, ws: Path) -> None:
+async def read_only_scenario(tmp_path: Path, ws: Path, make_read_only: Callable[[Path], None]) -> None:
     store = make_store(tmp_path, ws)
     await agent_turn(store, "u1", lambda: (ws / "new.txt").write_text("x"))
     plan = await store.plan_rewind("u1")
-    ws.chmod(0o555)
-    try:
-        with pytest.raises(CheckpointError) as caught:
-            await store.rewind(plan)
-        assert caught.value.fault is CheckpointFault.READ_ONLY
-        assert (ws / "new.txt").exists()
-    finally:
-        ws.chmod(0o755)
+    make_read_only(ws)
+    with pytest.raises(CheckpointError) as caught:
+        await store.rewind(plan)
+    assert caught.value.fault is CheckpointFault.READ_ONLY
+    assert (ws / "new.txt").exists()
+
+
+_READ_ONLY_AS_ROOT = """
+import asyncio, subprocess, sys
+from pathlib import Path
+from tests.unit.checkpoints.test_store import read_only_scenario
+
+def mount_read_only(ws: Path) -> None:
+    subprocess.run(["mount", "--bind", str(ws), str(ws)], check=True)
+    subprocess.run(["mount", "-o", "remount,ro,bind", str(ws)], check=True)
+
+asyncio.run(read_only_scenario(Path(sys.argv[1]), Path(sys.argv[2]), mount_read_only))
+"""
+
+
+async def test_a_read_only_workspace_is_refused_and_left_as_it_was(tmp_path: Path, ws: Path) -> None:
+    if os.geteuid() != 0:
+        ws_mode = ws.stat().st_mode
+        try:
+            await read_only_scenario(tmp_path, ws, lambda path: path.chmod(0o555))
+        finally:
+            ws.chmod(ws_mode)
+        return
+    # Root writes through 0555: the workspace is made read-only by a read-only bind mount, in
+    # a child with its own mount namespace (so nothing outside it sees the mount).
+    if shutil.which("unshare") is None:
+        pytest.skip(reason="as root, a read-only folder needs unshare(1), which this OS lacks")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip(reason=f"this OS does not allow a private mount namespace: {probe.stderr!r}")
+    child = subprocess.run(["unshare", "-m", sys.executable, "-c", _READ_ONLY_AS_ROOT, str(tmp_path), str(ws)],
+                           capture_output=True, text=True, cwd=Path(__file__).parents[3], check=False)
+    assert child.returncode == 0, child.stderr[-3000:]
 
 
 async def test_a_file_outside_the_checkpoints_in_the_way_refuses_the_rewind(tmp_path: Path, ws: Path) -> None:

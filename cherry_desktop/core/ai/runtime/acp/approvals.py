@@ -50,10 +50,11 @@ def _pick(options: Sequence[schema.PermissionOption], *kinds: str) -> schema.Req
     return schema.RequestPermissionResponse(outcome=schema.DeniedOutcome(outcome="cancelled"))
 
 
-def allow(options: Sequence[schema.PermissionOption], *, always: bool) -> schema.RequestPermissionResponse:
-    # The user allowed this call: "allow once" unless they said always (an agent offering only
-    # "always" gets it: the user did allow).
-    return _pick(options, "allow_always", "allow_once") if always else _pick(options, "allow_once", "allow_always")
+def allow(options: Sequence[schema.PermissionOption]) -> schema.RequestPermissionResponse:
+    # The user allowed this call. The agent is told "allow once" even when the user said always:
+    # Cherry keeps the grant (`always_allowed_tools`), so the agent keeps asking and a tool turned
+    # off later, or a grant revoked, is still refused. An agent offering only "always" gets it.
+    return _pick(options, "allow_once", "allow_always")
 
 
 def reject(options: Sequence[schema.PermissionOption]) -> schema.RequestPermissionResponse:
@@ -77,7 +78,7 @@ class AcpApprovals:
             self._denied.add(tool_call_id)
             return reject(options)
         if tool_name in self.always_allowed_tools:
-            return allow(options, always=False)
+            return allow(options)
         before_card()
         approval_id = f"approval-{uuid.uuid4().hex}"
         future: asyncio.Future[schema.RequestPermissionResponse] = asyncio.get_running_loop().create_future()
@@ -96,7 +97,7 @@ class AcpApprovals:
         if decision.approved:
             if decision.always_allow:
                 self.always_allowed_tools.add(waiting.tool_name)
-            waiting.future.set_result(allow(waiting.options, always=decision.always_allow))
+            waiting.future.set_result(allow(waiting.options))
         else:
             self._denied.add(waiting.tool_call_id)
             waiting.future.set_result(reject(waiting.options))
