@@ -11,10 +11,9 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
+from cherry_desktop.core.ai.runtime.events import AgentRuntimeEvent, ChunkEvent, TurnCompleteEvent
 from cherry_desktop.core.ai.runtime.types import (
-    AgentRuntimeEvent,
     ApprovalDecision,
-    ChunkEvent,
     ContextUsage,
     ReconcileInput,
     ReconcileResult,
@@ -24,7 +23,6 @@ from cherry_desktop.core.ai.runtime.types import (
     RuntimeSessionContext,
     RuntimeValidationError,
     ToolDescriptor,
-    TurnCompleteEvent,
 )
 from cherry_desktop.core.messages import TextDeltaChunk, TextEndChunk, TextStartChunk, new_id
 
@@ -82,7 +80,7 @@ class ScriptedConnection:
         self.emit(*text_events(text))
 
     def complete(self, text: str | None = None, *, resume_token: str | None = None) -> None:
-        from cherry_desktop.core.ai.runtime.types import ResumeTokenEvent
+        from cherry_desktop.core.ai.runtime.events import ResumeTokenEvent
 
         if text is not None:
             self.emit_text(text)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.ai.runtime.types import ChunkEvent, SteerBoundaryEvent, ToolApprovalRequestEvent
+from cherry_desktop.core.ai.runtime.events import ChunkEvent, SteerBoundaryEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
 from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver

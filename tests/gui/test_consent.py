@@ -16,7 +16,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from cherry_desktop.core.ai.runtime.types import ChunkEvent, ToolApprovalRequestEvent
+from cherry_desktop.core.ai.runtime.events import ChunkEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk
 from cherry_desktop.ui.session import ARM_DELAY_MS, FOCUS_SHORTCUT, ApprovalCard
 from tests.gui._scripted import until

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from cherry_desktop.core.ai.runtime.types import CUT_SHORT_METADATA_KEY, CutShortReason
+from cherry_desktop.core.ai.runtime.events import CUT_SHORT_METADATA_KEY, CutShortReason
 from cherry_desktop.core.messages import MessageMetadataChunk, TextDeltaChunk, TextPart, TextStartChunk
 from cherry_desktop.ui.chat import CUT_SHORT_KEY, MessageRow
 
@@ -47,7 +47,7 @@ def test_stored_row_shows_why_it_was_cut_short(qtbot: Any) -> None:
 
 
 def test_row_says_when_the_agent_lost_its_history(qtbot: Any) -> None:
-    from cherry_desktop.core.ai.runtime.types import HISTORY_RESET_METADATA_KEY
+    from cherry_desktop.core.ai.runtime.events import HISTORY_RESET_METADATA_KEY
     from cherry_desktop.ui.chat import HISTORY_RESET_KEY
 
     assert HISTORY_RESET_KEY == HISTORY_RESET_METADATA_KEY

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.ai.runtime.types import ChunkEvent
+from cherry_desktop.core.ai.runtime.events import ChunkEvent
 from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.messages import (
     ToolInputAvailableChunk,

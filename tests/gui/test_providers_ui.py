@@ -158,7 +158,8 @@ async def test_settings_has_a_providers_tab_and_saves_a_typed_key(controller: An
     from cherry_desktop.ui.dialogs import SettingsDialog
 
     dialog = SettingsDialog(controller.bridges)
-    assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == ["General", "Providers", "API gateway", "Backups", "MCP servers", "Skills"]
+    tabs = [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())]
+    assert tabs == ["General", "Providers", "API gateway", "Backups", "MCP servers", "Skills"]
     dialog.show_providers("openrouter")
     assert dialog.providers.name_edit.text() == "OpenRouter"
     dialog.providers.key_edit.setText("sk-or")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.ai.runtime.types import ContextUsageEvent
+from cherry_desktop.core.ai.runtime.events import ContextUsageEvent
 from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui._scripted import until

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QLocale, Qt
 
-from cherry_desktop.core.ai.runtime.types import (
+from cherry_desktop.core.ai.runtime.events import (
     ChunkEvent,
     CompactionCompleteEvent,
     CompactionStartEvent,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.ai.runtime.types import ChunkEvent, ToolApprovalRequestEvent
+from cherry_desktop.core.ai.runtime.events import ChunkEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolPart
 from cherry_desktop.ui.chat import ADDED_BG, REMOVED_BG, MessageRow, ToolCard, tool_diff
 from cherry_desktop.ui.session import ApprovalCard

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cherry_desktop.core.ai.runtime.types import UsageEvent
+from cherry_desktop.core.ai.runtime.events import UsageEvent
 from cherry_desktop.core.data.usage_cost import ModelPricing, PricingError
 from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cherry_desktop.core.ai.runtime.events import AgentRuntimeEvent
 from cherry_desktop.core.ai.runtime.types import (
     AgentRuntimeConnection,
-    AgentRuntimeEvent,
     PermissionMode,
     RuntimeConnectInput,
     RuntimeSendInput,

@@ -10,7 +10,8 @@ import sqlite3
 import psutil
 import pytest
 
-from cherry_desktop.core.ai.runtime.types import HISTORY_RESET_METADATA_KEY, ApprovalDecision
+from cherry_desktop.core.ai.runtime.events import HISTORY_RESET_METADATA_KEY
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.messages import ToolPart
 from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, text, tool_use
 from cherry_desktop.demo.cli_env import NO_RETRY_CLI_ENV

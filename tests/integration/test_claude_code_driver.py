@@ -15,9 +15,9 @@ import psutil
 import pytest
 
 from cherry_desktop.core.ai.runtime.claude_code.driver import ClaudeCodeRuntimeDriver
+from cherry_desktop.core.ai.runtime.events import HISTORY_RESET_METADATA_KEY
 from cherry_desktop.core.ai.runtime.prompt import BLOCK_LANGUAGE
 from cherry_desktop.core.ai.runtime.types import (
-    HISTORY_RESET_METADATA_KEY,
     STEER_REMINDER_OPEN,
     ApprovalDecision,
     ReconcileInput,

@@ -9,7 +9,7 @@ import signal
 import psutil
 import pytest
 
-from cherry_desktop.core.ai.runtime.types import CUT_SHORT_METADATA_KEY, CutShortReason
+from cherry_desktop.core.ai.runtime.events import CUT_SHORT_METADATA_KEY, CutShortReason
 from cherry_desktop.demo import ScriptedModelServer, slow_text, text
 from tests.integration.app_core import OpenApp, row_text
 

@@ -16,7 +16,8 @@ import psutil
 import pytest
 
 from cherry_desktop.core.ai.agent_session.errors import AgentSessionValidationError
-from cherry_desktop.core.ai.runtime.types import CUT_SHORT_METADATA_KEY, ApprovalDecision, CutShortReason
+from cherry_desktop.core.ai.runtime.events import CUT_SHORT_METADATA_KEY, CutShortReason
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, text, tool_use
 from cherry_desktop.demo.bootstrap import DEMO_PROVIDER_ID, DEMO_UNIQUE_MODEL_ID

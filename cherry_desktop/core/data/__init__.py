@@ -1,12 +1,6 @@
 """Data layer: peewee on SQLite (WAL), migrations, and repositories returning plain records."""
 
-from cherry_desktop.core.data.agent_repository import (
-    AgentRepository,
-    AgentSessionMessageRepository,
-    AgentSessionRepository,
-    NotFoundError,
-    PendingTurnRepository,
-)
+from cherry_desktop.core.data.agent_repository import AgentRepository, AgentSessionRepository, NotFoundError
 from cherry_desktop.core.data.chat_repository import (
     MessageRepository,
     ProviderRepository,
@@ -38,6 +32,7 @@ from cherry_desktop.core.data.records import (
     WorkspaceRecord,
 )
 from cherry_desktop.core.data.service import DatabaseService, Repositories
+from cherry_desktop.core.data.session_message_repository import AgentSessionMessageRepository, PendingTurnRepository
 
 __all__ = [
     "RESTORE_UNCONFIRMED",

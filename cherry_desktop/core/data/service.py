@@ -7,12 +7,7 @@ from pathlib import Path
 
 import peewee as pw
 
-from cherry_desktop.core.data.agent_repository import (
-    AgentRepository,
-    AgentSessionMessageRepository,
-    AgentSessionRepository,
-    PendingTurnRepository,
-)
+from cherry_desktop.core.data.agent_repository import AgentRepository, AgentSessionRepository
 from cherry_desktop.core.data.chat_repository import (
     MessageRepository,
     MetaRepository,
@@ -22,6 +17,7 @@ from cherry_desktop.core.data.chat_repository import (
 )
 from cherry_desktop.core.data.database import open_database
 from cherry_desktop.core.data.search import SearchRepository
+from cherry_desktop.core.data.session_message_repository import AgentSessionMessageRepository, PendingTurnRepository
 from cherry_desktop.core.data.topic_names import TopicNameRepository
 from cherry_desktop.core.data.usage_cost import UsageCostRepository
 from cherry_desktop.core.lifecycle.container import Application, Service

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from cherry_desktop.core.ai.runtime.types import ChunkEvent
+from cherry_desktop.core.ai.runtime.events import ChunkEvent
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextDeltaChunk, TextEndChunk, TextStartChunk, UIMessageChunk, message_text

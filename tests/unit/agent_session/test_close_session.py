@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from cherry_desktop.core.ai.runtime.types import ResumeTokenEvent
+from cherry_desktop.core.ai.runtime.events import ResumeTokenEvent
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
 from tests.unit.agent_session.harness import make_harness, until

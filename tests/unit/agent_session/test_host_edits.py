@@ -13,7 +13,7 @@ import pytest
 from cherry_desktop.core.ai.agent_session import AgentSessionValidationError, agent_session_runtime_key
 from cherry_desktop.core.ai.agent_session.sessions_admin import EDIT_NOT_APPLIED
 from cherry_desktop.core.ai.agent_session.state import SessionState
-from cherry_desktop.core.ai.runtime.types import ResumeTokenEvent, UsageEvent
+from cherry_desktop.core.ai.runtime.events import ResumeTokenEvent, UsageEvent
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
 from tests.unit.agent_session.harness import Harness, make_harness, until

@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
-from cherry_desktop.core.ai.runtime.types import (
-    ApprovalDecision,
+from cherry_desktop.core.ai.runtime.events import (
     ErrorEvent,
     ResumeTokenEvent,
     SteerBoundaryEvent,
     ToolApprovalRequestEvent,
 )
+from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
 from tests.unit.agent_session.harness import attach_harness, make_harness, until

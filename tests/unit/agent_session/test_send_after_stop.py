@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from cherry_desktop.core.ai.runtime.types import TurnCompleteEvent
+from cherry_desktop.core.ai.runtime.events import TurnCompleteEvent
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
 from tests.unit.agent_session.harness import Harness, make_harness, until

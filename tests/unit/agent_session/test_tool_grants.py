@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from cherry_desktop.core.ai.agent_session.tool_grants import grant_tool
-from cherry_desktop.core.ai.runtime.types import ApprovalDecision, ToolApprovalRequestEvent
+from cherry_desktop.core.ai.runtime.events import ToolApprovalRequestEvent
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.data import NotFoundError, Repositories, open_database, schema_version
 from cherry_desktop.core.data.database import SCHEMA_VERSION
 from tests.unit.agent_session.harness import Harness, make_harness, until

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cherry_desktop.core.ai.runtime.types import ResumeTokenEvent, SteerBoundaryEvent, SteerUndeliveredEvent
+from cherry_desktop.core.ai.runtime.events import ResumeTokenEvent, SteerBoundaryEvent, SteerUndeliveredEvent
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
 from tests.unit.agent_session.harness import MODEL, make_harness, until

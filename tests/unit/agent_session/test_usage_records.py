@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cherry_desktop.core.ai.runtime.types import ErrorEvent, SteerBoundaryEvent, UsageEvent
+from cherry_desktop.core.ai.runtime.events import ErrorEvent, SteerBoundaryEvent, UsageEvent
 from cherry_desktop.core.data import Repositories
 from tests.fakes.scripted_driver import ScriptedConnection
 from tests.unit.agent_session.harness import Harness, make_harness, until

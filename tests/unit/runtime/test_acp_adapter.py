@@ -11,13 +11,8 @@ from acp import schema
 from cherry_desktop.core.ai.runtime.acp.approvals import AcpApprovals
 from cherry_desktop.core.ai.runtime.acp.stream_adapter import AcpStreamAdapter
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
-from cherry_desktop.core.ai.runtime.types import (
-    ApprovalDecision,
-    ChunkEvent,
-    ContextUsageEvent,
-    ToolApprovalRequestEvent,
-    UsageEvent,
-)
+from cherry_desktop.core.ai.runtime.events import ChunkEvent, ContextUsageEvent, ToolApprovalRequestEvent, UsageEvent
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 
 
 def _types(events: list[object]) -> list[str]:
@@ -112,7 +107,10 @@ async def test_each_answer_picks_the_agents_option_of_its_kind() -> None:
     assert await ask("a", ApprovalDecision(approved=True)) == "once"
     assert await ask("b", ApprovalDecision(approved=False, reason="no thanks")) == "no"
     assert denied == {"b"}
-    assert await ask("c", ApprovalDecision(approved=True, always_allow=True)) == "always"
+    # "Always" is Cherry's grant: the agent is told "once", so it asks again next time and
+    # Cherry's policy (a tool turned off since, a revoked grant) still decides.
+    assert await ask("c", ApprovalDecision(approved=True, always_allow=True)) == "once"
+    assert approvals.always_allowed_tools == {"Write"}
     # Granted for the session: the next call of the tool is allowed once, without a card.
     assert _picked(await approvals.decide("d", "Write", {}, _OPTIONS, lambda: cards.append("d"))) == "once"
     assert cards == ["a", "b", "c"]

@@ -13,8 +13,9 @@ from cherry_desktop.core.ai.runtime.claude_code.cli_command import CliLaunch
 from cherry_desktop.core.ai.runtime.claude_code.connection import ClaudeCodeConnection
 from cherry_desktop.core.ai.runtime.claude_code.query_builder import QueryRequest
 from cherry_desktop.core.ai.runtime.claude_code.sdk_client import CallbackRouter
+from cherry_desktop.core.ai.runtime.events import AgentRuntimeEvent
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt
-from cherry_desktop.core.ai.runtime.types import AgentRuntimeEvent, RuntimeSendInput
+from cherry_desktop.core.ai.runtime.types import RuntimeSendInput
 from cherry_desktop.core.messages import UIMessage
 
 

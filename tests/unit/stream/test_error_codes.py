@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cherry_desktop.core.ai.runtime.types import ErrorEvent
+from cherry_desktop.core.ai.runtime.events import ErrorEvent
 from cherry_desktop.core.ai.stream import (
     AiStreamManager,
     AiStreamRequest,

@@ -26,17 +26,14 @@ from typing import Protocol
 
 from cherry_desktop.core.ai.agent_session.connections import SessionConnection, close_connection
 from cherry_desktop.core.ai.agent_session.state import END, RuntimeTurn, Segment, SegmentItem
-from cherry_desktop.core.ai.runtime.types import (
-    AgentRuntimeConnection,
+from cherry_desktop.core.ai.runtime.events import (
     AgentRuntimeEvent,
     ChunkEvent,
     CompactionCompleteEvent,
     CompactionErrorEvent,
     CompactionStartEvent,
-    ContextUsage,
     ContextUsageEvent,
     ErrorEvent,
-    PushesEvents,
     ResumeTokenEvent,
     SteerBoundaryEvent,
     SteerInjectedEvent,
@@ -45,6 +42,7 @@ from cherry_desktop.core.ai.runtime.types import (
     TurnCompleteEvent,
     UsageEvent,
 )
+from cherry_desktop.core.ai.runtime.types import AgentRuntimeConnection, ContextUsage, PushesEvents
 from cherry_desktop.core.data.chat_repository import UsageRepository
 from cherry_desktop.core.messages import DataChunk, ErrorCode, ToolApprovalRequestChunk, error_code_for
 

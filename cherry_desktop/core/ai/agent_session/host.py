@@ -20,7 +20,8 @@ from cherry_desktop.core.ai.stream.types import (
     StreamListener,
     UniqueModelId,
 )
-from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository, AgentSessionRepository
+from cherry_desktop.core.data.agent_repository import AgentSessionRepository
+from cherry_desktop.core.data.session_message_repository import AgentSessionMessageRepository
 from cherry_desktop.core.messages import UIMessage
 
 

@@ -26,7 +26,8 @@ from cherry_desktop.core.ai.stream.types import (
     StreamPausedResult,
     StreamTerminalResult,
 )
-from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository, NotFoundError
+from cherry_desktop.core.data.agent_repository import NotFoundError
+from cherry_desktop.core.data.session_message_repository import AgentSessionMessageRepository
 from cherry_desktop.core.messages import MessagePart, UIMessage
 
 log = logging.getLogger(__name__)

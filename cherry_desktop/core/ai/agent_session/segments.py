@@ -21,7 +21,7 @@ from cherry_desktop.core.ai.agent_session.state import END, Failure, Segment
 from cherry_desktop.core.ai.stream.persistence import PersistenceListener, PersistStatus
 from cherry_desktop.core.ai.stream.trace import TraceFlushListener, TraceStorage
 from cherry_desktop.core.ai.stream.types import AiStreamRequest, RuntimeMetadata, StreamTerminalResult
-from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository
+from cherry_desktop.core.data.session_message_repository import AgentSessionMessageRepository
 from cherry_desktop.core.messages import ErrorChunk, ErrorCode, UIMessage, UIMessageChunk, error_code_for
 
 

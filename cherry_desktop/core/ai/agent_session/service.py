@@ -46,8 +46,9 @@ from cherry_desktop.core.ai.stream.trace import LocalTraceStorage, TraceStorage
 from cherry_desktop.core.ai.stream.types import ActiveWork, AiStreamRequest, RuntimeMetadata
 from cherry_desktop.core.attachments import AttachmentStore
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.data.agent_repository import AgentSessionMessageRepository, AgentSessionRepository
+from cherry_desktop.core.data.agent_repository import AgentSessionRepository
 from cherry_desktop.core.data.records import PendingTurnRecord
+from cherry_desktop.core.data.session_message_repository import AgentSessionMessageRepository
 from cherry_desktop.core.lifecycle.container import Application, Service
 from cherry_desktop.core.mcp.toolset import AgentToolProvider
 from cherry_desktop.core.messages import UIMessage, UIMessageChunk

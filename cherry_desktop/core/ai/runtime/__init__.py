@@ -3,9 +3,9 @@ drivers behind it (`adding-an-agent-runtime.md`).
 
 The contract, imported here (light: no SDK, no child process):
 
-- events a connection emits (`AgentRuntimeEvent` and its members), the inputs it takes, and the
-  `AgentRuntimeConnection` / `AgentSessionRuntimeDriver` protocols with their optional shapes
-  (`PushesEvents`, `HoldsToolGrants`), from `types`;
+- events a connection emits (`AgentRuntimeEvent` and its members), from `events`; the inputs it
+  takes, and the `AgentRuntimeConnection` / `AgentSessionRuntimeDriver` protocols with their
+  optional shapes (`PushesEvents`, `HoldsToolGrants`), from `types`;
 - one descriptor per agent type (`AGENT_RUNTIME_CAPABILITIES`), from `capabilities`;
 - the driver registry and `register_drivers`, from `register_drivers`;
 - the runtime-neutral prompt materializer `build_agent_runtime_prompt`, from `prompt`;
@@ -32,6 +32,24 @@ from cherry_desktop.core.ai.runtime.capabilities import (
     get_capabilities,
 )
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
+from cherry_desktop.core.ai.runtime.events import (
+    CUT_SHORT_METADATA_KEY,
+    HISTORY_RESET_METADATA_KEY,
+    AgentRuntimeEvent,
+    ChunkEvent,
+    CompactionCompleteEvent,
+    CompactionErrorEvent,
+    CompactionStartEvent,
+    ContextUsageEvent,
+    CutShortReason,
+    ErrorEvent,
+    ResumeTokenEvent,
+    SteerBoundaryEvent,
+    SteerUndeliveredEvent,
+    ToolApprovalRequestEvent,
+    TurnCompleteEvent,
+    UsageEvent,
+)
 from cherry_desktop.core.ai.runtime.prompt import AgentRuntimePrompt, LinkedChannel, build_agent_runtime_prompt
 from cherry_desktop.core.ai.runtime.register_drivers import (
     DRIVER_CLASSES,
@@ -41,39 +59,23 @@ from cherry_desktop.core.ai.runtime.register_drivers import (
     register_drivers,
 )
 from cherry_desktop.core.ai.runtime.types import (
-    CUT_SHORT_METADATA_KEY,
     DENIED_MESSAGE,
     DISABLED_MESSAGE,
-    HISTORY_RESET_METADATA_KEY,
     AgentRuntimeConnection,
-    AgentRuntimeEvent,
     AgentSessionRuntimeDriver,
     ApprovalDecision,
-    ChunkEvent,
-    CompactionCompleteEvent,
-    CompactionErrorEvent,
-    CompactionStartEvent,
     ContextUsage,
-    ContextUsageEvent,
-    CutShortReason,
-    ErrorEvent,
     HoldsToolGrants,
     PermissionMode,
     PushesEvents,
     ReconcileInput,
     ReconcileResult,
-    ResumeTokenEvent,
     RuntimeConnectInput,
     RuntimeRedirectInput,
     RuntimeSendInput,
     RuntimeSessionContext,
     RuntimeValidationError,
-    SteerBoundaryEvent,
-    SteerUndeliveredEvent,
-    ToolApprovalRequestEvent,
     ToolDescriptor,
-    TurnCompleteEvent,
-    UsageEvent,
     validate_agent_and_workspace,
     wrap_steer_reminder,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 
-from cherry_desktop.core.ai.runtime.types import AgentRuntimeEvent
+from cherry_desktop.core.ai.runtime.events import AgentRuntimeEvent
 
 #: Receives each event in order, then None once the stream ended (`set_event_sink`).
 EventSink = Callable[[AgentRuntimeEvent | None], None]

@@ -20,7 +20,8 @@ from typing import Protocol
 from acp import schema
 
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
-from cherry_desktop.core.ai.runtime.types import ApprovalDecision, ToolApprovalRequestEvent
+from cherry_desktop.core.ai.runtime.events import ToolApprovalRequestEvent
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.messages.json_value import JsonValue
 
 

@@ -34,21 +34,23 @@ from cherry_desktop.core.ai.runtime.acp.launch import AcpLaunch
 from cherry_desktop.core.ai.runtime.acp.process import AcpProcess
 from cherry_desktop.core.ai.runtime.acp.stream_adapter import AcpStreamAdapter, tool_name_of
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
-from cherry_desktop.core.ai.runtime.types import (
+from cherry_desktop.core.ai.runtime.events import (
     CUT_SHORT_METADATA_KEY,
     HISTORY_RESET_METADATA_KEY,
     AgentRuntimeEvent,
-    ApprovalDecision,
     ChunkEvent,
-    ContextUsage,
     CutShortReason,
     ErrorEvent,
+    ResumeTokenEvent,
+    TurnCompleteEvent,
+)
+from cherry_desktop.core.ai.runtime.types import (
+    ApprovalDecision,
+    ContextUsage,
     PermissionMode,
     ReconcileInput,
     ReconcileResult,
-    ResumeTokenEvent,
     RuntimeSendInput,
-    TurnCompleteEvent,
 )
 from cherry_desktop.core.ai.runtime.user_text import runtime_input_images, runtime_input_text
 from cherry_desktop.core.messages import MessageMetadataChunk

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from cherry_desktop.core.ai.runtime.capabilities import ACP_TRANSPORT
-from cherry_desktop.core.ai.runtime.types import AgentRuntimeEvent, ChunkEvent, ContextUsageEvent, UsageEvent
+from cherry_desktop.core.ai.runtime.events import AgentRuntimeEvent, ChunkEvent, ContextUsageEvent, UsageEvent
 from cherry_desktop.core.messages import (
     FinishStepChunk,
     ReasoningDeltaChunk,

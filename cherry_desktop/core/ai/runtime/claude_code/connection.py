@@ -34,21 +34,23 @@ from cherry_desktop.core.ai.runtime.claude_code.stream_adapter import ClaudeStre
 from cherry_desktop.core.ai.runtime.claude_code.tool_calls import ToolCallBroker
 from cherry_desktop.core.ai.runtime.claude_code.warm_query import WarmQuery
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
-from cherry_desktop.core.ai.runtime.types import (
+from cherry_desktop.core.ai.runtime.events import (
     CUT_SHORT_METADATA_KEY,
     HISTORY_RESET_METADATA_KEY,
     AgentRuntimeEvent,
-    ApprovalDecision,
     ChunkEvent,
-    ContextUsage,
     CutShortReason,
     ErrorEvent,
+    TurnCompleteEvent,
+)
+from cherry_desktop.core.ai.runtime.types import (
+    ApprovalDecision,
+    ContextUsage,
     PermissionMode,
     ReconcileInput,
     ReconcileResult,
     RuntimeRedirectInput,
     RuntimeSendInput,
-    TurnCompleteEvent,
     wrap_steer_reminder,
 )
 from cherry_desktop.core.ai.runtime.user_text import anthropic_user_blocks, runtime_input_text, typed_text

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, cast
 
 from cherry_desktop.core.ai.runtime.capabilities import CLAUDE_CODE_TRANSPORT
-from cherry_desktop.core.ai.runtime.types import (
+from cherry_desktop.core.ai.runtime.events import (
     AgentRuntimeEvent,
     CompactionCompleteEvent,
     CompactionErrorEvent,

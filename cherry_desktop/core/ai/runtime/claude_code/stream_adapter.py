@@ -40,7 +40,7 @@ from cherry_desktop.core.ai.runtime.claude_code.sdk_messages import (
     tool_input_available,
     tool_result_chunks,
 )
-from cherry_desktop.core.ai.runtime.types import (
+from cherry_desktop.core.ai.runtime.events import (
     AgentRuntimeEvent,
     ChunkEvent,
     ContextUsageEvent,

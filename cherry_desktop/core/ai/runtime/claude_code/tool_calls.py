@@ -25,15 +25,17 @@ from typing import TYPE_CHECKING, Protocol
 
 from cherry_desktop.core.ai.runtime.claude_code.skills_plugin import plugin_skill_names
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
+from cherry_desktop.core.ai.runtime.events import (
+    SteerBoundaryEvent,
+    SteerInjectedEvent,
+    SteerUndeliveredEvent,
+    ToolApprovalRequestEvent,
+)
 from cherry_desktop.core.ai.runtime.types import (
     DENIED_MESSAGE,
     DISABLED_MESSAGE,
     ApprovalDecision,
     PermissionMode,
-    SteerBoundaryEvent,
-    SteerInjectedEvent,
-    SteerUndeliveredEvent,
-    ToolApprovalRequestEvent,
     wrap_steer_reminder,
 )
 from cherry_desktop.core.mcp.policy import SKILL_TOOL, Verdict

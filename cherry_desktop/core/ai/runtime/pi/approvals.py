@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
+from cherry_desktop.core.ai.runtime.events import ToolApprovalRequestEvent
 from cherry_desktop.core.ai.runtime.pi.gate import (
     GateRequest,
     gate_answer,
@@ -27,13 +28,7 @@ from cherry_desktop.core.ai.runtime.pi.gate import (
 )
 from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch
 from cherry_desktop.core.ai.runtime.pi.policy import GateVerdict, decide
-from cherry_desktop.core.ai.runtime.types import (
-    DENIED_MESSAGE,
-    DISABLED_MESSAGE,
-    ApprovalDecision,
-    PermissionMode,
-    ToolApprovalRequestEvent,
-)
+from cherry_desktop.core.ai.runtime.types import DENIED_MESSAGE, DISABLED_MESSAGE, ApprovalDecision, PermissionMode
 from cherry_desktop.core.mcp.config import MCP_PREFIX
 from cherry_desktop.core.mcp.policy import Verdict
 from cherry_desktop.core.messages.json_value import JsonObject

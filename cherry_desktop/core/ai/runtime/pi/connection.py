@@ -28,6 +28,17 @@ from enum import Enum
 from pathlib import Path
 
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
+from cherry_desktop.core.ai.runtime.events import (
+    CUT_SHORT_METADATA_KEY,
+    AgentRuntimeEvent,
+    ChunkEvent,
+    CutShortReason,
+    ErrorEvent,
+    ResumeTokenEvent,
+    SteerBoundaryEvent,
+    SteerUndeliveredEvent,
+    TurnCompleteEvent,
+)
 from cherry_desktop.core.ai.runtime.pi.approvals import PiApprovals
 from cherry_desktop.core.ai.runtime.pi.launch import PiLaunch, pi_model_name, remove_home
 from cherry_desktop.core.ai.runtime.pi.records import parse_record
@@ -35,22 +46,13 @@ from cherry_desktop.core.ai.runtime.pi.rpc import PiProcessError, PiRpcProcess
 from cherry_desktop.core.ai.runtime.pi.stream_adapter import PiStreamAdapter
 from cherry_desktop.core.ai.runtime.pi.tool_relay import PiToolRelay
 from cherry_desktop.core.ai.runtime.types import (
-    CUT_SHORT_METADATA_KEY,
-    AgentRuntimeEvent,
     ApprovalDecision,
-    ChunkEvent,
     ContextUsage,
-    CutShortReason,
-    ErrorEvent,
     PermissionMode,
     ReconcileInput,
     ReconcileResult,
-    ResumeTokenEvent,
     RuntimeRedirectInput,
     RuntimeSendInput,
-    SteerBoundaryEvent,
-    SteerUndeliveredEvent,
-    TurnCompleteEvent,
     wrap_steer_reminder,
 )
 from cherry_desktop.core.ai.runtime.user_text import runtime_input_images, runtime_input_text

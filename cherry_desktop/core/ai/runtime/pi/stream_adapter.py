@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import TypeAdapter
 
 from cherry_desktop.core.ai.runtime.capabilities import PI_TRANSPORT
-from cherry_desktop.core.ai.runtime.types import (
+from cherry_desktop.core.ai.runtime.events import (
     AgentRuntimeEvent,
     ChunkEvent,
     CompactionCompleteEvent,
