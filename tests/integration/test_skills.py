@@ -41,6 +41,7 @@ def everything_sent(model_server: ScriptedModelServer) -> str:
     return "\n".join(json.dumps(r.json) for r in model_server.message_requests())
 
 
+@pytest.mark.parametrize("runtime_under_test", ["claude-code", "pi"], indirect=True)  # ACP: not yet (#26)
 async def test_an_enabled_skill_is_used_and_a_planted_one_is_not(
         open_runtime_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path) -> None:
     app = await open_runtime_app()

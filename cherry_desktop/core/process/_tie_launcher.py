@@ -43,6 +43,9 @@ PR_SET_PDEATHSIG = 1
 WATCH_POLL_S = 0.5
 #: How long the child has to exit after SIGTERM (flushing what it must) before SIGKILL.
 KILL_GRACE_S = 0.5
+#: How long the watcher, seeing the child exit first, still waits for the app's exit (see
+#: `_exit_waiter`).
+CHILD_FIRST_GRACE_S = 1.0
 #: Environment variable marking a tied child and everything it starts (value: a unique token).
 MARK_ENV = "CHERRY_DESKTOP_TIED"
 
@@ -80,7 +83,14 @@ def _exit_waiter(app_pid: int, child_pid: int) -> Callable[[], str]:
 
         def wait_pidfds() -> str:
             ready = {fd for fd, _ in poller.poll()}
-            return "app" if app_fd in ready else "child"
+            if app_fd in ready:
+                return "app"
+            # The child can die of the parent-death signal a moment before the app's own exit
+            # shows on its pidfd: give the app that moment, or what the child started (the
+            # agent CLI an ACP agent runs) would be left behind.
+            app_only = sel.poll()
+            app_only.register(app_fd, sel.POLLIN)
+            return "app" if app_only.poll(int(CHILD_FIRST_GRACE_S * 1000)) else "child"
 
         return wait_pidfds
     if hasattr(sel, "kqueue"):
