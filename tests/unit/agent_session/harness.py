@@ -153,14 +153,15 @@ def make_harness(repos: Repositories, tmp_path: Path, *, supports_redirect: bool
 def attach_harness(repos: Repositories, paths: PathRegistry, driver: ScriptedDriver, registry: RuntimeDriverRegistry,
                    session: AgentSessionRecord, workspace: Path, *, idle_window_s: float = 300.0) -> Harness:
     cache = SharedCache()
-    runtime = AgentSessionRuntimeService(repos=repos, paths=paths, registry=registry, idle_window_s=idle_window_s,
-                                         shared_cache=cache)
-    runtime.initialize()
+    # Composed in the app's order (bootstrap.add_stream_services): the manager, then the host
+    # on it, then the AI service's runtime handler.
     ai_service = AiService(repos)
-    ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
     manager = AiStreamManager(stream_text=ai_service.stream_text, shared_cache=cache,
                               grace_period_ms=50, idle_timeout_ms=0, checkpoint_interval_ms=0)
-    runtime.set_stream_host(manager)
+    runtime = AgentSessionRuntimeService(repos=repos, paths=paths, registry=registry, idle_window_s=idle_window_s,
+                                         shared_cache=cache, stream_host=manager)
+    runtime.initialize()
+    ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
     provider = AgentChatContextProvider(runtime)
     manager.set_context_providers([provider])
     return Harness(repos=repos, paths=paths, driver=driver, runtime=runtime, manager=manager, provider=provider,

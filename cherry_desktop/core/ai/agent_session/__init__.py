@@ -8,8 +8,9 @@ from cherry_desktop.core.ai.agent_session.errors import (
     SessionBusyError,
     UnknownRuntimeTurnError,
 )
+from cherry_desktop.core.ai.agent_session.host import HostSettings
 from cherry_desktop.core.ai.agent_session.persistence import BeginTurnResult
-from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService, HostSettings
+from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
 from cherry_desktop.core.ai.agent_session.sessions_admin import agent_session_runtime_key
 from cherry_desktop.core.ai.agent_session.tasks import DrainResult
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context

@@ -70,7 +70,6 @@ class RoutedSession(Protocol):
 
     def roll_steer_boundary(self, turn: RuntimeTurn, old: Segment, message_ids: tuple[str, ...]) -> None: ...
 
-    def reserve_continuation(self, turn: RuntimeTurn) -> None: ...
 
 
 class EventRouter:
@@ -151,7 +150,9 @@ class EventRouter:
                 session.settle_turn(live)
         elif isinstance(event, SteerInjectedEvent):
             if live is not None:
-                session.reserve_continuation(live)
+                # A2's row id is reserved now, before the runtime's next model request (a
+                # gateway-owned connection's usage binds to it, `gateway_message_id`).
+                live.reserve_continuation_id()
         elif isinstance(event, SteerBoundaryEvent):
             if live is not None and seg is not None:
                 session.roll_steer_boundary(live, seg, event.message_ids)

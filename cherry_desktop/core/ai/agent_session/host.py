@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import locale
 from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -23,6 +25,23 @@ from cherry_desktop.core.ai.stream.types import (
 from cherry_desktop.core.data.agent_repository import AgentSessionRepository
 from cherry_desktop.core.data.session_message_repository import AgentSessionMessageRepository
 from cherry_desktop.core.messages import UIMessage
+
+
+@dataclass(frozen=True)
+class HostSettings:
+    """Who the user is and their language, as a runtime's prompt names them."""
+
+    username: str = ""
+    language: str = ""
+
+
+def system_language() -> str:
+    """The OS locale's language ("en-US" when it names none)."""
+    try:
+        lang = locale.getlocale()[0]
+    except ValueError:
+        lang = None
+    return lang or "en-US"
 
 
 class RuntimeStreamHost(Protocol):

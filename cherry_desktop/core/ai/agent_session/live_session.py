@@ -29,6 +29,7 @@ from cherry_desktop.core.ai.agent_session.errors import SessionBusyError, Unknow
 from cherry_desktop.core.ai.agent_session.events import EventRouter, UsageBuffer
 from cherry_desktop.core.ai.agent_session.follow_ups import FollowUpQueue
 from cherry_desktop.core.ai.agent_session.host import SessionHost
+from cherry_desktop.core.ai.agent_session.idle_timer import IdleTimer
 from cherry_desktop.core.ai.agent_session.runtime_input import send_input
 from cherry_desktop.core.ai.agent_session.state import (
     BUSY_STATES,
@@ -72,7 +73,7 @@ class LiveSession:
         # Follow-ups persisted by an earlier run are offered again, never sent on their own.
         self.queue_held = bool(pending_turns.records())
         self.issue: SessionIssue | None = None
-        self.idle_handle: asyncio.TimerHandle | None = None
+        self.idle = IdleTimer(lambda: self.host.spawn(self.close_idle()))
         self.usage = usage
         self.attachments = attachments
         self.link = SessionConnection(host, session_id, lambda conn: self.events.pump(conn))
@@ -101,10 +102,6 @@ class LiveSession:
         return self.link.context
 
     @property
-    def last_resume_token(self) -> str | None:
-        return self.link.last_resume_token
-
-    @property
     def context_usage(self) -> ContextUsage | None:
         return self.link.context_usage
 
@@ -131,7 +128,7 @@ class LiveSession:
                            user_message=user_message, model_id=model_id, system_reminder=system_reminder, kind=kind)
         seg = Segment(id=new_id(), turn=turn, assistant_message_id=assistant_message_id, model_id=model_id,
                       placeholder_saved=True)
-        self.cancel_idle()
+        self.idle.cancel()
         self.state = SessionState.CONNECTING
         self.current = turn
         turn.segments.append(seg)
@@ -220,23 +217,13 @@ class LiveSession:
             self.pending_turns.add(row.to_ui_message(), is_steer=True, first=True)
             self.publish()
 
-    def reserve_continuation(self, turn: RuntimeTurn) -> None:
-        """A steer was injected: reserve the continuation row's id now, before the runtime's next
-        model request (a gateway-owned connection's usage binds to it, `gateway_message_id`)."""
-        turn.reserve_continuation_id()
-
     def roll_steer_boundary(self, turn: RuntimeTurn, old: Segment, message_ids: tuple[str, ...]) -> None:
         """The steer went in: the pre-steer segment (A1a) ends and a continuation (A2) takes the
         post-steer chunks; the topic stream stays alive across A1a's terminal."""
         if not old.opened or old.ended:
             log.warning("session %s: steer boundary outside an open segment ignored", self.session_id)
             return
-        leads = turn.take_steers(message_ids)
-        # A2's id was reserved when the steer was injected (`reserve_continuation`), if it was.
-        new = Segment(id=new_id(), turn=turn, assistant_message_id=turn.take_continuation_id(), model_id=old.model_id,
-                      lead_message_ids=tuple(m.id for m in leads) or tuple(message_ids))
-        old.rolled = True
-        turn.segments.append(new)
+        new = turn.roll_segment(old, message_ids)
         self.segments[new.id] = new
         self.host.streams.will_continue_topic(self.topic_id)
         old.push(END)
@@ -316,7 +303,7 @@ class LiveSession:
         meanwhile finds the topic neither live nor owned."""
         if self.state is not SessionState.IDLE or (self.queue_held and not past_hold) or self.host.stopped:
             return False
-        self.cancel_idle()
+        self.idle.cancel()
         self.state = SessionState.HANDING_OVER
         if hold_topic:
             # Refused (False) when the topic's stream already ended: the successor starts anew.
@@ -367,9 +354,6 @@ class LiveSession:
             self.release_queue()
 
     # -- steer continuations (started by turn_starts.py) -----------------------------------------
-    def continuation_saved(self, seg: Segment) -> None:
-        seg.placeholder_saved = True
-
     async def fail_continuation(self, seg: Segment, issue: SessionIssue, error: SerializedError) -> None:
         """A2's placeholder could not be saved: the held topic ends as `error`, the turn stops
         and ownership is released (the queue held)."""
@@ -383,21 +367,14 @@ class LiveSession:
         await self.release(turn, "error")
 
     # -- idle window / close ---------------------------------------------------------------------
-    def cancel_idle(self) -> None:
-        if self.idle_handle is not None:
-            self.idle_handle.cancel()
-            self.idle_handle = None
-
     def arm_idle(self) -> None:
-        self.cancel_idle()
         if self.host.stopped or self.closed:
-            return
-        loop = asyncio.get_running_loop()
-        self.idle_handle = loop.call_later(self.host.idle_window_s, lambda: self.host.spawn(self.close_idle()))
+            self.idle.cancel()
+        else:
+            self.idle.arm(self.host.idle_window_s)
 
     async def close_idle(self) -> None:
         """Idle window over: IDLE -> CLOSING -> CLOSED; prewarm when a resume token is known."""
-        self.idle_handle = None
         if self.state is not SessionState.IDLE:
             return
         self.state = SessionState.CLOSING
@@ -413,7 +390,7 @@ class LiveSession:
         if self.state is SessionState.CLOSED:
             return
         self.state = SessionState.CLOSING
-        self.cancel_idle()
+        self.idle.cancel()
         turn = self.current
         if turn is not None and not turn.settled:
             turn.settle()

@@ -29,7 +29,7 @@ def segment_listeners(session: LiveSession, seg: Segment, *, messages: AgentSess
                       trace_storage: TraceStorage, is_dropped: Callable[[], bool]) -> BeginTurnResult:
     """The segment's listeners; `is_dropped` says the session was deleted (a late save is dropped)."""
     backend = AgentSessionMessageBackend(messages, message_id=seg.assistant_message_id,
-                                         get_resume_token=lambda: session.last_resume_token,
+                                         get_resume_token=lambda: session.link.last_resume_token,
                                          is_dropped=is_dropped)
     persistence = PersistenceListener(backend=backend, topic_id=session.topic_id, model_id=seg.model_id)
 

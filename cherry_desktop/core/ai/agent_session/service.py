@@ -14,11 +14,9 @@ implements. See `agent-session-runtime.md`.
 from __future__ import annotations
 
 import asyncio
-import locale
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine
-from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from typing import Literal, TypeVar
 
 from cherry_desktop.core.ai.agent_session import sessions_admin, steering, tool_grants, turn_starts
 from cherry_desktop.core.ai.agent_session.connections import (
@@ -30,7 +28,7 @@ from cherry_desktop.core.ai.agent_session.connections import (
 from cherry_desktop.core.ai.agent_session.errors import RuntimeMetadataMissingError, UnknownRuntimeTurnError
 from cherry_desktop.core.ai.agent_session.events import UsageBuffer
 from cherry_desktop.core.ai.agent_session.follow_ups import FollowUpMode, FollowUpQueue, FollowUpResult
-from cherry_desktop.core.ai.agent_session.host import RuntimeStreamHost, TurnCheckpoints
+from cherry_desktop.core.ai.agent_session.host import HostSettings, RuntimeStreamHost, TurnCheckpoints, system_language
 from cherry_desktop.core.ai.agent_session.live_session import LiveSession
 from cherry_desktop.core.ai.agent_session.persistence import BeginTurnResult
 from cherry_desktop.core.ai.agent_session.recovery import recover_interrupted_rows
@@ -41,7 +39,7 @@ from cherry_desktop.core.ai.agent_session.tasks import DrainResult, HostTasks
 from cherry_desktop.core.ai.agent_session.validation import resolve_session_context
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverDeps, RuntimeDriverRegistry, register_drivers
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision, RuntimeConnectInput, RuntimeSessionContext
-from cherry_desktop.core.ai.stream.quiesce import WriteQuiesce
+from cherry_desktop.core.ai.stream.quiesce import WriteHold, WriteQuiesce
 from cherry_desktop.core.ai.stream.trace import LocalTraceStorage, TraceStorage
 from cherry_desktop.core.ai.stream.types import ActiveWork, AiStreamRequest, RuntimeMetadata
 from cherry_desktop.core.attachments import AttachmentStore
@@ -64,26 +62,6 @@ DEFAULT_IDLE_WINDOW_S = 300.0
 # How long a stopped turn may take to settle in the runtime before its connection is dropped.
 SETTLE_TIMEOUT_S = 10.0
 CLOSE_TIMEOUT_S = 5.0
-
-
-@dataclass(frozen=True)
-class HostSettings:
-    username: str = ""
-    language: str = ""
-
-
-class Disposable(Protocol):
-    """A write-quiesce hold (`pause`): dispose it to resume."""
-
-    def dispose(self) -> None: ...
-
-
-def _system_language() -> str:
-    try:
-        lang = locale.getlocale()[0]
-    except ValueError:
-        lang = None
-    return lang or "en-US"
 
 
 class AgentSessionRuntimeService(Service):
@@ -146,23 +124,14 @@ class AgentSessionRuntimeService(Service):
         self.gateway = gateway
 
     def gateway_message_id(self, session_id: str) -> str | None:
-        """The assistant row a gateway-owned session's model request belongs to now: the
-        continuation row reserved at a steer injection, else the live turn's current row."""
+        """The assistant row a gateway-owned session's model request belongs to now."""
         session = self.sessions.get(session_id)
         turn = session.live_turn if session is not None else None
-        if turn is None:
-            return None
-        if turn.reserved_continuation_id is not None:
-            return turn.reserved_continuation_id
-        segment = turn.active_segment
-        return segment.assistant_message_id if segment is not None else None
-
-    def set_stream_host(self, host: RuntimeStreamHost) -> None:
-        self.stream_host = host
+        return turn.request_row_id if turn is not None else None
 
     def host_settings(self) -> HostSettings:
         s = self.settings()
-        return HostSettings(username=s.username, language=s.language or _system_language())
+        return HostSettings(username=s.username, language=s.language or system_language())
 
     # -- SessionHost: what the host's parts reach -------------------------------------------------
     @property
@@ -298,9 +267,7 @@ class AgentSessionRuntimeService(Service):
 
     def is_queue_held(self, session_id: str) -> bool:
         session = self.sessions.get(session_id)
-        if session is None:
-            return bool(self.repos.pending_turns.list(session_id))
-        return session.queue_held
+        return session.queue_held if session is not None else bool(self.repos.pending_turns.list(session_id))
 
     def _queued(self, session_id: str, user_message_id: str) -> LiveSession | None:
         session = self.session(session_id)
@@ -406,7 +373,7 @@ class AgentSessionRuntimeService(Service):
                 log.exception("driver %s failed to shut down", driver.type)
         self.tasks.cancel_all()
 
-    def pause(self, reason: str = "") -> Disposable:
+    def pause(self, reason: str = "") -> WriteHold:
         """Hold successor/continuation starts (backup restore); dispose the result to resume."""
         return self.quiesce.pause(reason)
 

@@ -180,6 +180,15 @@ class RuntimeTurn:
     def active_segment(self) -> Segment | None:
         return self.segments[-1] if self.segments else None
 
+    @property
+    def request_row_id(self) -> str | None:
+        """The assistant row the runtime's model request belongs to now: the continuation row
+        reserved at a steer injection, else the current segment's row."""
+        if self.reserved_continuation_id is not None:
+            return self.reserved_continuation_id
+        segment = self.active_segment
+        return segment.assistant_message_id if segment is not None else None
+
     def settle(self) -> None:
         self.settled = True
         self.settled_event.set()
@@ -210,6 +219,16 @@ class RuntimeTurn:
         """The id the steer boundary's continuation row gets: the reserved one, else a new one."""
         taken, self.reserved_continuation_id = self.reserved_continuation_id or new_id(), None
         return taken
+
+    def roll_segment(self, old: Segment, message_ids: tuple[str, ...]) -> Segment:
+        """The steer boundary: `old` (A1a) is rolled and a continuation segment (A2) led by the
+        injected steers is appended; its row id is the one reserved at the injection, if any."""
+        leads = self.take_steers(message_ids)
+        new = Segment(id=new_id(), turn=self, assistant_message_id=self.take_continuation_id(), model_id=old.model_id,
+                      lead_message_ids=tuple(m.id for m in leads) or tuple(message_ids))
+        old.rolled = True
+        self.segments.append(new)
+        return new
 
     def take_steers(self, message_ids: tuple[str, ...]) -> list[UIMessage]:
         """The redirected steers a steer boundary injected (they lead the continuation)."""

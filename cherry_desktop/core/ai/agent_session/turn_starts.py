@@ -143,7 +143,7 @@ async def start_continuation(host: SessionHost, session: LiveSession | None, seg
         await session.fail_continuation(seg, SessionIssue("placeholder-failed", str(exc)),
                                         SerializedError.from_exception(exc, code="placeholder-failed"))
         return
-    session.continuation_saved(seg)
+    seg.placeholder_saved = True
     seed: list[UIMessage] = []
     for mid in seg.lead_message_ids:
         row = messages.find_message(mid)
