@@ -74,6 +74,10 @@ def user_files(paths: PathRegistry) -> dict[str, bytes]:
     return out
 
 
+#: The skip reason where `small_tmpfs` cannot mount (a missing OS capability, not a test fault).
+NO_TMPFS = "mounting a tmpfs needs CAP_SYS_ADMIN, which this OS or container does not grant"
+
+
 @contextlib.contextmanager
 def small_tmpfs(where: Path, size: str = "256k", *, read_only: bool = False) -> Iterator[Path | None]:
     """A real tmpfs of `size` mounted at `where` (None when this machine cannot mount one)."""

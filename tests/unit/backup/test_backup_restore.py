@@ -29,7 +29,15 @@ from cherry_desktop.core.backup.restore import JOURNAL, PREVIOUS, read_journal
 from cherry_desktop.core.data.database import SCHEMA_VERSION
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.unit.backup.helpers import REBASED, populated_core, read_only_dir, small_tmpfs, table_dump, user_files
+from tests.unit.backup.helpers import (
+    NO_TMPFS,
+    REBASED,
+    populated_core,
+    read_only_dir,
+    small_tmpfs,
+    table_dump,
+    user_files,
+)
 
 
 async def _backup(root: Path, target: Path) -> tuple[dict[str, list[tuple[object, ...]]], dict[str, bytes]]:
@@ -251,7 +259,7 @@ async def test_an_older_schema_is_migrated_at_the_start_that_promotes_it(tmp_pat
 async def test_a_full_disk_leaves_no_archive_and_the_data_untouched(tmp_path: Path) -> None:
     with small_tmpfs(tmp_path / "tiny", "64k") as tiny:
         if tiny is None:
-            pytest.skip("cannot mount a small tmpfs here (needs root): no full disk to test with")
+            pytest.skip(f"{NO_TMPFS}: no full disk to test with")
         core = await populated_core(tmp_path / "a", messages=400)
         try:
             assert core.backup is not None
@@ -278,7 +286,7 @@ async def test_a_full_disk_while_staging_keeps_the_data_in_use(tmp_path: Path) -
     paths = build_path_registry(tmp_path / "d")
     with small_tmpfs(paths.get("app.data"), "2m") as data:
         if data is None:
-            pytest.skip("cannot mount a small tmpfs here (needs root): no full disk to test with")
+            pytest.skip(f"{NO_TMPFS}: no full disk to test with")
         core = await populated_core(paths.get("app.data"), messages=2)
         await core.stop()
         rows = table_dump(paths.database_file)
@@ -293,7 +301,7 @@ async def test_a_full_disk_while_staging_keeps_the_data_in_use(tmp_path: Path) -
 async def test_a_read_only_target_folder_is_a_clear_error(tmp_path: Path) -> None:
     with read_only_dir(tmp_path / "ro") as ro:
         if ro is None:
-            pytest.skip("no read-only folder here: root cannot mount a tmpfs (and writes through 0555)")
+            pytest.skip(f"{NO_TMPFS}: no read-only folder to test with (root writes through 0555)")
         core = await populated_core(tmp_path / "a", messages=2)
         try:
             assert core.backup is not None

@@ -16,7 +16,7 @@ from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.backup import read_archive, stage_restore
 from cherry_desktop.core.backup.restore import read_journal
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.unit.backup.helpers import REBASED, populated_core, table_dump, user_files
+from tests.unit.backup.helpers import NO_TMPFS, REBASED, populated_core, table_dump, user_files
 
 CHILD = [sys.executable, "-m", "tests.unit.backup.crash_child"]
 ROOT = Path(__file__).resolve().parents[3]
@@ -138,7 +138,7 @@ async def test_a_read_only_data_dir_at_the_promoting_start_keeps_the_data_and_th
     paths = build_path_registry(tmp_path / "ro-data")
     with small_tmpfs(paths.get("app.data"), "16m") as data:
         if data is None:
-            pytest.skip("cannot mount a tmpfs here (needs root)")
+            pytest.skip(f"{NO_TMPFS}: no read-only data folder to test with")
         old = await populated_core(data, messages=3)
         await old.stop()
         rows = table_dump(paths.database_file)
