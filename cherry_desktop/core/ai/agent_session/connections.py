@@ -28,6 +28,8 @@ from cherry_desktop.core.mcp.toolset import AgentToolProvider, AgentToolset, age
 from cherry_desktop.core.storage.credentials import provider_key_name
 
 log = logging.getLogger(__name__)
+#: How long dropping a connection waits for its cancelled event pump to finish.
+PUMP_STOP_S = 2.0
 
 CLOSE_TIMEOUT_S = 5.0
 #: The header that tells the gateway which session a request of a gateway-owned connection is of
@@ -244,6 +246,8 @@ class SessionConnection:
             await close_connection(self.session_id, conn)
         if pump is not None and not pump.done() and pump is not asyncio.current_task():
             pump.cancel()
+            # Its cancellation runs now, not after the next connection's pump has started.
+            await asyncio.wait([pump], timeout=PUMP_STOP_S)
 
     def rebuild_after_turn(self) -> None:
         self._rebuild = True
