@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from cherry_desktop.ui.bridge import BackupBridge
-from cherry_desktop.ui.dialogs import BackupDialog, confirm_restore, restore_notice
+
+if TYPE_CHECKING:  # the dialogs load on first use, not before the first window paints
+    from cherry_desktop.ui.dialogs import BackupDialog
 
 #: The .ts context of these words is "BackupDialog" (lupdate reads `translate(...)` calls).
 translate = QCoreApplication.translate
@@ -28,6 +31,8 @@ def back_up(parent: QWidget, bridge: BackupBridge, path: Path | None = None) -> 
         if not chosen:
             return None
         path = Path(chosen)
+    from cherry_desktop.ui.dialogs import BackupDialog
+
     dialog = BackupDialog(bridge, "backup", path, parent)
     dialog.open()
     return dialog
@@ -43,6 +48,8 @@ def restore(parent: QWidget, bridge: BackupBridge, quit_app: Callable[[], None],
         if not chosen:
             return None
         path = Path(chosen)
+    from cherry_desktop.ui.dialogs import BackupDialog, confirm_restore
+
     if not confirmed and not confirm_restore(parent, path):
         return None
     dialog = BackupDialog(bridge, "restore", path, parent)
@@ -55,5 +62,7 @@ def show_restore_notice(parent: QWidget, bridge: BackupBridge) -> None:
     """Once, in the first window: the start restored a backup (or had to keep the old data)."""
     result = bridge.restore_result()
     if result is not None:
+        from cherry_desktop.ui.dialogs import restore_notice
+
         agents = bridge.restored_agents() if result.state == "promoted" else []
         restore_notice(parent, result.state, result.detail, result.keys_to_enter, agents).open()
