@@ -235,8 +235,9 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         builtin_tools=(),
         # ACP has no mid-turn steer: follow-ups queue as the next turn (the spec's fallback).
         supports_steer=False,
-        # Not wired yet: MCP servers would go to `session/new` as `mcpServers`.
-        supports_mcp=False,
+        # Cherry's tools and the agent's MCP servers go to `session/new` as `mcpServers`: Cherry
+        # serves them itself over MCP Streamable HTTP on 127.0.0.1 (`acp.mcp_relay`).
+        supports_mcp=True,
         supports_skills=False,
         # An ACP agent announces its commands at run time (`available_commands_update`).
         slash_commands=(),

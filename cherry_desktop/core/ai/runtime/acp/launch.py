@@ -26,6 +26,7 @@ from cherry_desktop.core.ai.runtime.acp.install import AcpInstallation
 from cherry_desktop.core.ai.runtime.acp_presets import AgentChoice
 from cherry_desktop.core.ai.runtime.prompt import build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeValidationError
+from cherry_desktop.core.mcp.toolset import AgentToolset, agent_server_ids, agent_skill_names
 from cherry_desktop.core.messages.json_value import JsonObject
 
 _SCRUBBED_PREFIXES = ("ANTHROPIC_", "OPENAI_", "CLAUDE_", "OPENCODE_", "GEMINI_", "GOOGLE_", "XDG_", "CODEX_")
@@ -57,6 +58,11 @@ class AcpLaunch:
     signature: str
     #: For an agent that authenticates over ACP (`gateway`): the endpoint and key headers.
     auth_meta: JsonObject | None = field(default=None, repr=False)
+    #: Cherry's tools and the agent's MCP servers, served to the agent by Cherry's relay
+    #: (`mcp_relay`), and the agent's skills; spawn-frozen, with the ids they came from.
+    toolset: AgentToolset = field(default_factory=AgentToolset)
+    mcp_servers: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
 
 
 def _api_key(input: RuntimeConnectInput, names: tuple[str, ...]) -> str:
@@ -133,6 +139,9 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
         raise RuntimeValidationError("model-missing")
     if ctx.workspace_path is None:
         raise RuntimeValidationError("workspace-missing")
+    if input.tools.error is not None:
+        # Ambiguous approval and routing: never start an agent on it.
+        raise RuntimeValidationError("mcp-tools-ambiguous", input.tools.error)
     home = homes / ctx.agent.id
     home.mkdir(parents=True, exist_ok=True)
     env = _base_env(home)
@@ -164,6 +173,9 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
     signature = hashlib.sha256(json.dumps(
         {"argv": list(installation.argv), "env": public_env, "model": model, "base_url": base_url,
          "prompt": system_prompt, "cwd": str(ctx.workspace_path), "dialect": choice.dialect,
-         "key": hashlib.sha256(key.encode()).hexdigest()}, sort_keys=True).encode()).hexdigest()
+         "key": hashlib.sha256(key.encode()).hexdigest(), "tools": input.tools.signature()},
+        sort_keys=True).encode()).hexdigest()
     return AcpLaunch(argv=list(installation.argv), env=env, cwd=ctx.workspace_path, home=home, model=model,
-                     system_prompt=system_prompt, signature=signature, auth_meta=auth_meta)
+                     system_prompt=system_prompt, signature=signature, auth_meta=auth_meta, toolset=input.tools,
+                     mcp_servers=tuple(sorted(agent_server_ids(ctx.agent.config))),
+                     skills=tuple(sorted(agent_skill_names(ctx.agent.config))))
