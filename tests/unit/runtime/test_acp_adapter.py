@@ -157,7 +157,7 @@ class _Rules:
 async def test_mcp_tools_and_skills_follow_the_one_approval_policy() -> None:
     """By the agent's ``mcp__<server>__<tool>`` name: Cherry-safe runs without a card, a rule's
     allow runs and its deny is refused, a disabled tool is refused, an ask-tool asks; a skill
-    Cherry did not enable is refused."""
+    Cherry did not enable is refused, an enabled one loads."""
     owner, outlet, rules = _Owner(), EventOutlet(), _Rules()
     report, time_tool = "mcp__cherry-tools__report_artifacts", "mcp__time__get_current_time"
     toolset = AgentToolset(rules=rules, cherry_classes={report: ToolClass.CHERRY_SAFE})
@@ -184,11 +184,9 @@ async def test_mcp_tools_and_skills_follow_the_one_approval_policy() -> None:
     assert isinstance(request, ToolApprovalRequestEvent) and request.tool_name == time_tool
     assert approvals.respond(request.approval_id, ApprovalDecision(approved=True))
     assert await held == "once" and cards == ["f"]
-    held = asyncio.ensure_future(decide("g", "Skill", {"skill": "cherry-skills:greeting"}))
-    await asyncio.sleep(0)
-    (request,) = outlet.take_queued()  # an enabled skill asks as the mode says
-    approvals.resolve_all()
-    assert await held == "no"
+    # An enabled skill loads without a card (it asks only so Cherry can refuse the others).
+    assert await decide("g", "Skill", {"skill": "cherry-skills:greeting"}) == "once"
+    assert cards == ["f"] and not outlet.take_queued()
 
 
 def test_a_plan_becomes_a_todo_list_part_of_kind_plan() -> None:

@@ -25,7 +25,7 @@ from acp import schema
 
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision, PermissionMode, ToolApprovalRequestEvent
-from cherry_desktop.core.mcp.policy import Verdict
+from cherry_desktop.core.mcp.policy import SKILL_TOOL, Verdict
 from cherry_desktop.core.mcp.toolset import AgentToolset
 from cherry_desktop.core.messages.json_value import JsonValue
 
@@ -93,7 +93,9 @@ class AcpApprovals:
         if verdict is Verdict.DENY or owner.stopping:
             self._denied.add(tool_call_id)
             return reject(options)
-        if verdict is Verdict.ALLOW:
+        if verdict is Verdict.ALLOW or (verdict is Verdict.MODE and tool_name == SKILL_TOOL):
+            # An enabled skill loads as the runtime's own Skill tool would: without a card (it
+            # asks at all only so that Cherry can refuse every other skill).
             return allow(options)
         if tool_name in self.always_allowed_tools:
             return allow(options)

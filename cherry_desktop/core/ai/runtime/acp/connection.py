@@ -89,7 +89,7 @@ class AcpConnection:
         self._denied: set[str] = set()
         self._adapter = AcpStreamAdapter(denied_tool_ids=self._denied)
         self._approvals = AcpApprovals(self, outlet=self.event_outlet, denied_tool_ids=self._denied,
-                                       toolset=launch.toolset)
+                                       toolset=launch.toolset, skill_names=launch.skill_names)
         self._relay: AcpMcpRelay | None = None
         self._permission_mode: PermissionMode = permission_mode
         self._disabled = set(disabled_tools)
@@ -172,15 +172,14 @@ class AcpConnection:
         token = self._resume_token
         if token and can_load:
             try:
-                await conn.load_session(cwd=cwd, session_id=token, mcp_servers=servers,
-                                        systemPrompt=self.launch.system_prompt)
+                await conn.load_session(cwd=cwd, session_id=token, mcp_servers=servers, **self.launch.session_meta())
                 self.session_id = token
                 return
             except acp.RequestError as exc:
                 log.warning("the ACP agent could not load session %s (%s); starting a new one", token, exc)
         if token:
             self.recovered_from = token
-        session = await conn.new_session(cwd=cwd, mcp_servers=servers, systemPrompt=self.launch.system_prompt)
+        session = await conn.new_session(cwd=cwd, mcp_servers=servers, **self.launch.session_meta())
         self.session_id = session.session_id
 
     # ---- events --------------------------------------------------------------------------
@@ -372,8 +371,9 @@ class AcpConnection:
         if conn is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(conn.close(), CANCEL_GRACE_S)
-        await self.process.terminate()
+        # The relay first: once the agent's process is gone the connection is all but closed.
         await self._close_relay()
+        await self.process.terminate()
         if self._watcher is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._watcher, CANCEL_GRACE_S)
