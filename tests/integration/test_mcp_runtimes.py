@@ -30,7 +30,6 @@ def tool_part(app: App[Any], row_id: str, name: str) -> ToolPart:
     return part
 
 
-@pytest.mark.parametrize("runtime_under_test", ["claude-code", "pi"], indirect=True)  # ACP: not yet (#26)
 async def test_an_mcp_tool_asks_runs_and_is_persisted_in_each_runtime(
         open_runtime_app: OpenApp, model_server: ScriptedModelServer) -> None:
     app = await open_runtime_app()
@@ -47,7 +46,6 @@ async def test_an_mcp_tool_asks_runs_and_is_persisted_in_each_runtime(
     assert any("day_of_week" in sent for sent in tool_results_sent(model_server))
 
 
-@pytest.mark.parametrize("runtime_under_test", ["claude-code", "pi"], indirect=True)  # ACP: not yet (#26)
 async def test_report_artifacts_runs_without_asking_and_a_tool_turned_off_never_runs(
         open_runtime_app: OpenApp, model_server: ScriptedModelServer) -> None:
     app = await open_runtime_app()
@@ -70,7 +68,6 @@ async def test_report_artifacts_runs_without_asking_and_a_tool_turned_off_never_
     assert not any("day_of_week" in s for s in tool_results_sent(model_server)[before:])
 
 
-@pytest.mark.parametrize("runtime_under_test", ["claude-code", "pi"], indirect=True)  # ACP: not yet (#26)
 async def test_two_tools_with_one_name_fail_the_connection_closed(
         open_runtime_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path) -> None:
     """`echo.v2` and `echo_v2` are one runtime name: the connection never starts (no model

@@ -1,8 +1,8 @@
 """Cherry-managed skills through the whole app core, for each runtime (the real Claude Code CLI,
-the real pi) against the scripted server: a skill imported into the `SkillStore` and enabled
-for the agent reaches the runtime (Claude Code: the Cherry-owned plugin, loaded by its Skill
-tool; pi: `--skill <path>`, listed in its prompt), and a skill planted in the workspace's own
-skill folders never loads."""
+the real pi, the real claude-agent-acp) against the scripted server: a skill imported into the
+`SkillStore` and enabled for the agent reaches the runtime (Claude Code and claude-agent-acp:
+the Cherry-owned plugin, loaded by the CLI's Skill tool; pi: `--skill <path>`, listed in its
+prompt), and a skill planted in the workspace's own skill folders never loads."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from tests.integration.app_core import App, OpenApp
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 
 SKILL = "---\nname: greeting\ndescription: How to greet the user the Cherry way.\n---\nSay HELLO-FROM-CHERRY-SKILL.\n"
+#: claude-agent-acp's tool result for a permission request Cherry rejected.
+ACP_REFUSED = "User refused permission to run tool"
 PLANTED = "---\nname: planted\ndescription: A planted workspace skill.\n---\nSay PLANTED-SKILL-RAN.\n"
 
 
@@ -41,7 +43,6 @@ def everything_sent(model_server: ScriptedModelServer) -> str:
     return "\n".join(json.dumps(r.json) for r in model_server.message_requests())
 
 
-@pytest.mark.parametrize("runtime_under_test", ["claude-code", "pi"], indirect=True)  # ACP: not yet (#26)
 async def test_an_enabled_skill_is_used_and_a_planted_one_is_not(
         open_runtime_app: OpenApp, model_server: ScriptedModelServer, tmp_path: Path) -> None:
     app = await open_runtime_app()
@@ -55,7 +56,9 @@ async def test_an_enabled_skill_is_used_and_a_planted_one_is_not(
         row = await app.turn("use the planted skill")
         assert row.status == "success"
         last = json.dumps(model_server.message_requests()[-1].json.get("messages")[-1])
-        assert SKILL_REFUSED in last  # refused by Cherry's gate, not just absent
+        # Refused by Cherry's gate, not just absent (ACP's reject carries no reason: the agent's
+        # own refusal text reaches the model).
+        assert (ACP_REFUSED if app.agent_type == "acp" else SKILL_REFUSED) in last
     else:
         model_server.enqueue(text("I see the greeting skill."))
         row = await app.turn("which skills do you have?")

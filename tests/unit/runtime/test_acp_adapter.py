@@ -13,6 +13,9 @@ from cherry_desktop.core.ai.runtime.acp.stream_adapter import AcpStreamAdapter
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
 from cherry_desktop.core.ai.runtime.events import ChunkEvent, ContextUsageEvent, ToolApprovalRequestEvent, UsageEvent
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision
+from cherry_desktop.core.mcp.config import ToolPolicy
+from cherry_desktop.core.mcp.policy import ToolClass
+from cherry_desktop.core.mcp.toolset import AgentToolset
 
 
 def _types(events: list[object]) -> list[str]:
@@ -78,6 +81,7 @@ class _Owner:
     def __init__(self) -> None:
         self.disabled_tools: set[str] = set()
         self.stopping = False
+        self.permission_mode = "default"
 
 
 _OPTIONS = [schema.PermissionOption(option_id="always", name="Always Allow", kind="allow_always"),
@@ -137,6 +141,49 @@ async def test_disabled_tools_stops_and_closes_reject_without_a_card() -> None:
     approvals.resolve_all()
     assert _picked(await held) == "cancelled"
     assert outlet.take_queued()  # the held ones had cards
+
+
+class _Rules:
+    def __init__(self) -> None:
+        self.rules: dict[str, ToolPolicy] = {}
+
+    def rule_for(self, tool_name: str) -> ToolPolicy | None:
+        return self.rules.get(tool_name)
+
+
+async def test_mcp_tools_and_skills_follow_the_one_approval_policy() -> None:
+    """By the agent's ``mcp__<server>__<tool>`` name: Cherry-safe runs without a card, a rule's
+    allow runs and its deny is refused, a disabled tool is refused, an ask-tool asks; a skill
+    Cherry did not enable is refused, an enabled one loads."""
+    owner, outlet, rules = _Owner(), EventOutlet(), _Rules()
+    report, time_tool = "mcp__cherry-tools__report_artifacts", "mcp__time__get_current_time"
+    toolset = AgentToolset(rules=rules, cherry_classes={report: ToolClass.CHERRY_SAFE})
+    approvals = AcpApprovals(owner, outlet=outlet, denied_tool_ids=set(), toolset=toolset,
+                             skill_names=["cherry-skills:greeting"])
+    cards: list[str] = []
+
+    async def decide(tool_id: str, name: str, tool_input: dict[str, object] | None = None) -> str:
+        return _picked(await approvals.decide(tool_id, name, tool_input or {}, _OPTIONS, lambda: cards.append(tool_id)))
+
+    assert await decide("a", report) == "once"
+    rules.rules[time_tool] = ToolPolicy.ALLOW
+    assert await decide("b", time_tool) == "once"
+    rules.rules[time_tool] = ToolPolicy.DENY
+    assert await decide("c", time_tool) == "no"
+    owner.disabled_tools.add(report)
+    assert await decide("d", report) == "no"
+    assert await decide("e", "Skill", {"skill": "planted"}) == "no"
+    assert cards == [] and not outlet.take_queued()
+    rules.rules[time_tool] = ToolPolicy.ASK
+    held = asyncio.ensure_future(decide("f", time_tool))
+    await asyncio.sleep(0)
+    (request,) = outlet.take_queued()
+    assert isinstance(request, ToolApprovalRequestEvent) and request.tool_name == time_tool
+    assert approvals.respond(request.approval_id, ApprovalDecision(approved=True))
+    assert await held == "once" and cards == ["f"]
+    # An enabled skill loads without a card (it asks only so Cherry can refuse the others).
+    assert await decide("g", "Skill", {"skill": "cherry-skills:greeting"}) == "once"
+    assert cards == ["f"] and not outlet.take_queued()
 
 
 def test_a_plan_becomes_a_todo_list_part_of_kind_plan() -> None:

@@ -5,6 +5,7 @@ of an unknown agent name."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,9 @@ from cherry_desktop.core.ai.runtime.acp_presets import (
     agent_choice,
 )
 from cherry_desktop.core.ai.runtime.node import RuntimeUnavailableError
-from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSessionContext
+from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeSessionContext, RuntimeValidationError
 from cherry_desktop.core.data.records import AgentRecord, AgentSessionRecord, ProviderRecord, WorkspaceRecord
+from cherry_desktop.core.mcp.toolset import AgentToolset
 
 SECRET = "sk-ant-secret-never-in-env-5c1e"
 
@@ -90,6 +92,31 @@ def test_claude_agent_gets_its_key_over_acp_not_in_its_environment(tmp_path: Pat
     # A Cherry-owned home per agent: the user's own config is never read.
     assert launch.env["HOME"] == str(tmp_path / "homes" / "agent-acp")
     assert launch.env["CLAUDE_CONFIG_DIR"].startswith(launch.env["HOME"])
+
+
+def test_claude_agent_gets_only_cherrys_skills_and_servers_and_an_ambiguous_toolset_never_starts(
+        tmp_path: Path) -> None:
+    skill = tmp_path / "store" / "greeting"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: greeting\ndescription: d\n---\nhi\n")
+    config: dict[str, object] = {"skills": ["greeting"], "mcps": ["srv-1"]}
+    install = AcpInstallation(argv=("agent",), source="path")
+    connect = replace(_input(tmp_path, config), tools=AgentToolset(skills=(skill,)))
+    launch = build_acp_launch(connect, choice=agent_choice(_agent(config)), installation=install,
+                              homes=tmp_path / "homes")
+    options = launch.session_meta()["claudeCode"]["options"]  # type: ignore[index, call-overload]
+    assert options["strictMcpConfig"] is True  # never a workspace's .mcp.json
+    assert options["settings"] == {"permissions": {"ask": ["Skill"]}}  # every skill load asks Cherry
+    [plugin] = options["plugins"]
+    assert (Path(plugin["path"]) / "skills" / "greeting" / "SKILL.md").is_file()
+    assert launch.skill_names == ("cherry-skills:greeting",)
+    assert (launch.mcp_servers, launch.skills) == (("srv-1",), ("greeting",))
+    assert launch.session_meta()["systemPrompt"] == launch.system_prompt
+    ambiguous = replace(connect, tools=AgentToolset(error="two tools are named mcp__a__b"))
+    with pytest.raises(RuntimeValidationError) as caught:
+        build_acp_launch(ambiguous, choice=agent_choice(_agent(config)), installation=install,
+                         homes=tmp_path / "homes")
+    assert caught.value.code == "mcp-tools-ambiguous"
 
 
 def test_opencode_reads_its_key_from_one_variable_and_its_config_has_none(tmp_path: Path) -> None:

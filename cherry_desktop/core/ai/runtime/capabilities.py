@@ -235,9 +235,12 @@ AGENT_RUNTIME_CAPABILITIES: Mapping[str, AgentRuntimeCapabilities] = {
         builtin_tools=(),
         # ACP has no mid-turn steer: follow-ups queue as the next turn (the spec's fallback).
         supports_steer=False,
-        # Not wired yet: MCP servers would go to `session/new` as `mcpServers`.
-        supports_mcp=False,
-        supports_skills=False,
+        # Cherry's tools and the agent's MCP servers go to `session/new` as `mcpServers`: Cherry
+        # serves them itself over MCP Streamable HTTP on 127.0.0.1 (`acp.mcp_relay`).
+        supports_mcp=True,
+        # The agent's enabled Cherry skills: claude-agent-acp takes Cherry's skills plugin in
+        # `_meta.claudeCode.options` (another agent gets none).
+        supports_skills=True,
         # An ACP agent announces its commands at run time (`available_commands_update`).
         slash_commands=(),
         variants=_acp_variants(),

@@ -1,9 +1,13 @@
 """`AcpApprovals`: Cherry's answers to an agent's ``session/request_permission``, for one
 connection, under the same consent rules as the other runtimes.
 
-Each request is decided: a disabled tool, or any request while the turn is being stopped, is
-rejected; a tool the user allowed "always" in this session is allowed once; everything else is
-held as Cherry's approval card until the user answers (`respond`). The answer picks one of the
+Each request is decided by the one approval policy of every runtime (`ToolApprovalPolicy`, by
+the agent's tool name: ``mcp__<server>__<tool>`` for Cherry's tools and the MCP servers'): a
+disabled tool, a tool its MCP server's rule denies, a skill Cherry did not enable, or any
+request while the turn is being stopped, is rejected; a Cherry-safe tool (report_artifacts) or
+one its server's rule allows runs without a card; a tool the user allowed "always" in this
+session is allowed once; everything else is held as Cherry's approval card until the user
+answers (`respond`). The answer picks one of the
 agent's own options by its ``kind``: allow once, allow always (the user's "always"), reject.
 ACP's reject carries no reason: a reason the user typed does not reach the agent (a gap of
 the protocol). A request nobody can answer (Stop, close, the agent's exit) is rejected.
@@ -21,13 +25,18 @@ from acp import schema
 
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
 from cherry_desktop.core.ai.runtime.events import ToolApprovalRequestEvent
-from cherry_desktop.core.ai.runtime.types import ApprovalDecision
+from cherry_desktop.core.ai.runtime.types import ApprovalDecision, PermissionMode
+from cherry_desktop.core.mcp.policy import SKILL_TOOL, Verdict
+from cherry_desktop.core.mcp.toolset import AgentToolset
 from cherry_desktop.core.messages.json_value import JsonValue
 
 
 class PolicyOwner(Protocol):
     @property
     def disabled_tools(self) -> Collection[str]: ...
+
+    @property
+    def permission_mode(self) -> PermissionMode: ...
 
     @property
     def stopping(self) -> bool: ...
@@ -63,8 +72,12 @@ def reject(options: Sequence[schema.PermissionOption]) -> schema.RequestPermissi
 
 
 class AcpApprovals:
-    def __init__(self, owner: PolicyOwner, *, outlet: EventOutlet, denied_tool_ids: set[str]) -> None:
+    def __init__(self, owner: PolicyOwner, *, outlet: EventOutlet, denied_tool_ids: set[str],
+                 toolset: AgentToolset | None = None, skill_names: Collection[str] = ()) -> None:
         self._owner = owner
+        self._toolset = toolset or AgentToolset()
+        #: The skills the agent's skill tool may load, by the name the agent gives them.
+        self._skill_names = tuple(skill_names)
         self._outlet = outlet
         self._denied = denied_tool_ids
         self._waiting: dict[str, _Waiting] = {}
@@ -75,9 +88,16 @@ class AcpApprovals:
                      options: Sequence[schema.PermissionOption],
                      before_card: Callable[[], None]) -> schema.RequestPermissionResponse:
         owner = self._owner
-        if tool_name in owner.disabled_tools or owner.stopping:
+        policy = self._toolset.policy(set(owner.disabled_tools), self._skill_names)
+        tool_args = tool_input if isinstance(tool_input, dict) else None
+        verdict = policy.verdict(tool_name, owner.permission_mode, tool_args)
+        if verdict is Verdict.DENY or owner.stopping:
             self._denied.add(tool_call_id)
             return reject(options)
+        if verdict is Verdict.ALLOW or (verdict is Verdict.MODE and tool_name == SKILL_TOOL):
+            # An enabled skill loads as the runtime's own Skill tool would: without a card (it
+            # asks at all only so that Cherry can refuse every other skill).
+            return allow(options)
         if tool_name in self.always_allowed_tools:
             return allow(options)
         before_card()

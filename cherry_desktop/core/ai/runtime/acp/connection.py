@@ -30,7 +30,9 @@ import acp
 from acp import schema
 
 from cherry_desktop.core.ai.runtime.acp.approvals import AcpApprovals
+from cherry_desktop.core.ai.runtime.acp.client import AcpClient
 from cherry_desktop.core.ai.runtime.acp.launch import AcpLaunch
+from cherry_desktop.core.ai.runtime.acp.mcp_relay import AcpMcpRelay
 from cherry_desktop.core.ai.runtime.acp.process import AcpProcess
 from cherry_desktop.core.ai.runtime.acp.stream_adapter import AcpStreamAdapter, tool_name_of
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet, EventSink
@@ -73,67 +75,6 @@ class AcpStartError(RuntimeError):
         self.detail = detail
 
 
-class _Client:
-    """The ACP client side Cherry offers: session updates and permission requests. No file
-    system or terminal capability is advertised, so the agent uses its own tools."""
-
-    def __init__(self, connection: AcpConnection) -> None:
-        self._connection = connection
-
-    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
-        self._connection.on_update(update)
-
-    async def request_permission(self, session_id: str, tool_call: schema.ToolCallUpdate,
-                                 options: list[schema.PermissionOption], **kwargs: Any
-                                 ) -> schema.RequestPermissionResponse:
-        return await self._connection.on_permission(tool_call, options)
-
-    # Not advertised (no `fs`, `terminal` or elicitation capability): refused if asked.
-    async def write_text_file(self, session_id: str, path: str, content: str,
-                              **kwargs: Any) -> schema.WriteTextFileResponse | None:
-        raise acp.RequestError.method_not_found("fs/write_text_file")
-
-    async def read_text_file(self, session_id: str, path: str, line: int | None = None, limit: int | None = None,
-                             **kwargs: Any) -> schema.ReadTextFileResponse:
-        raise acp.RequestError.method_not_found("fs/read_text_file")
-
-    async def create_terminal(self, session_id: str, command: str, args: list[str] | None = None,
-                              env: list[schema.EnvVariable] | None = None, cwd: str | None = None,
-                              output_byte_limit: int | None = None, **kwargs: Any) -> schema.CreateTerminalResponse:
-        raise acp.RequestError.method_not_found("terminal/create")
-
-    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> schema.TerminalOutputResponse:
-        raise acp.RequestError.method_not_found("terminal/output")
-
-    async def release_terminal(self, session_id: str, terminal_id: str,
-                               **kwargs: Any) -> schema.ReleaseTerminalResponse | None:
-        raise acp.RequestError.method_not_found("terminal/release")
-
-    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str,
-                                     **kwargs: Any) -> schema.WaitForTerminalExitResponse:
-        raise acp.RequestError.method_not_found("terminal/wait_for_exit")
-
-    async def kill_terminal(self, session_id: str, terminal_id: str,
-                            **kwargs: Any) -> schema.KillTerminalResponse | None:
-        raise acp.RequestError.method_not_found("terminal/kill")
-
-    async def create_elicitation(self, message: str, mode: schema.ElicitationMode,
-                                 **kwargs: Any) -> schema.CreateElicitationResponse:
-        raise acp.RequestError.method_not_found("elicitation/create")
-
-    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
-        return None
-
-    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        raise acp.RequestError.method_not_found(method)
-
-    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
-        return None
-
-    def on_connect(self, conn: acp.Agent) -> None:
-        return None
-
-
 class AcpConnection:
     """A live ACP agent connection (see `AgentRuntimeConnection`)."""
 
@@ -149,7 +90,9 @@ class AcpConnection:
         self.event_outlet = EventOutlet()
         self._denied: set[str] = set()
         self._adapter = AcpStreamAdapter(denied_tool_ids=self._denied)
-        self._approvals = AcpApprovals(self, outlet=self.event_outlet, denied_tool_ids=self._denied)
+        self._approvals = AcpApprovals(self, outlet=self.event_outlet, denied_tool_ids=self._denied,
+                                       toolset=launch.toolset, skill_names=launch.skill_names)
+        self._relay: AcpMcpRelay | None = None
         self._permission_mode: PermissionMode = permission_mode
         self._disabled = set(disabled_tools)
         self._resume_token = resume_token
@@ -173,15 +116,45 @@ class AcpConnection:
             stdin, stdout = await self.process.start()
         except OSError as exc:
             raise AcpStartError("acp-agent-missing", f"{self.launch.argv[0]}: {exc}") from exc
-        self._conn = acp.connect_to_agent(_Client(self), stdin, stdout)
+        self._conn = acp.connect_to_agent(AcpClient(self), stdin, stdout)
         self._watcher = asyncio.get_running_loop().create_task(self._watch_exit(), name="acp-exit-watch")
         try:
             async with asyncio.timeout(self._start_timeout_s):
                 await self._handshake(self._conn)
         except (ConnectionError, acp.RequestError, TimeoutError) as exc:
+            await self._close_relay()
             data = exc.data if isinstance(exc, acp.RequestError) and exc.data else ""
             words = self.process.last_words()
             raise AcpStartError("acp-start-failed", " ".join(str(p) for p in (exc, data, words) if p)) from exc
+        except BaseException:
+            await self._close_relay()
+            raise
+
+    async def _tool_servers(self, caps: schema.AgentCapabilities | None) -> list[schema.HttpMcpServer]:
+        """``mcpServers`` for the session: Cherry's relay of the agent's tool servers, over MCP
+        Streamable HTTP (the one transport that needs no child of the agent's own). An agent
+        without it gets no tools: fail closed when the user chose MCP servers for it; without
+        those only Cherry's own tools are missing (logged)."""
+        toolset = self.launch.toolset
+        if not toolset.servers:
+            return []
+        mcp_caps = caps.mcp_capabilities if caps is not None else None
+        if not (mcp_caps is not None and mcp_caps.http):
+            cherry_only = all(set(s.tool_names()) <= set(toolset.cherry_classes) for s in toolset.servers)
+            if not cherry_only:
+                raise AcpStartError("acp-mcp-unsupported",
+                                    "this ACP agent does not take MCP servers over HTTP (mcpCapabilities.http)")
+            log.warning("the ACP agent takes no MCP servers over HTTP; it runs without Cherry's tools")
+            return []
+        relay = AcpMcpRelay(toolset.servers)
+        self._relay = relay
+        await relay.start()
+        return relay.mcp_servers()
+
+    async def _close_relay(self) -> None:
+        relay, self._relay = self._relay, None
+        if relay is not None:
+            await relay.close()
 
     async def _handshake(self, conn: acp.ClientSideConnection) -> None:
         capabilities = schema.ClientCapabilities(
@@ -196,19 +169,19 @@ class AcpConnection:
             await conn.authenticate(method_id="gateway", **self.launch.auth_meta)
         caps = init.agent_capabilities
         can_load = bool(caps is not None and caps.load_session)
+        servers: list[Any] = await self._tool_servers(caps)
         cwd = str(self.launch.cwd)
         token = self._resume_token
         if token and can_load:
             try:
-                await conn.load_session(cwd=cwd, session_id=token, mcp_servers=[],
-                                        systemPrompt=self.launch.system_prompt)
+                await conn.load_session(cwd=cwd, session_id=token, mcp_servers=servers, **self.launch.session_meta())
                 self.session_id = token
                 return
             except acp.RequestError as exc:
                 log.warning("the ACP agent could not load session %s (%s); starting a new one", token, exc)
         if token:
             self.recovered_from = token
-        session = await conn.new_session(cwd=cwd, mcp_servers=[], systemPrompt=self.launch.system_prompt)
+        session = await conn.new_session(cwd=cwd, mcp_servers=servers, **self.launch.session_meta())
         self.session_id = session.session_id
 
     # ---- events --------------------------------------------------------------------------
@@ -299,6 +272,7 @@ class AcpConnection:
         await self.process.wait()
         self._dead = True
         self._approvals.resolve_all()
+        await self._close_relay()
         if self._adapter.in_turn and not self._closed:
             if self._adapter.turn_has_output:
                 log.warning("the ACP agent exited mid-turn after output; the answer is cut short")
@@ -330,6 +304,10 @@ class AcpConnection:
     @property
     def stopping(self) -> bool:
         return self._stopping
+
+    @property
+    def permission_mode(self) -> PermissionMode:
+        return self._permission_mode
 
     async def respond_tool_approval(self, approval_id: str, decision: ApprovalDecision) -> bool:
         return self._approvals.respond(approval_id, decision)
@@ -377,6 +355,8 @@ class AcpConnection:
         model = input.model_id.split("::", 1)[-1] if input.model_id else None
         if model is not None and model != self.launch.model:
             return "rebuild"
+        if (input.mcp_servers, input.skills) != (self.launch.mcp_servers, self.launch.skills):
+            return "rebuild"  # the session's MCP servers and skills are spawn-frozen
         return result
 
     async def close(self) -> None:
@@ -393,6 +373,8 @@ class AcpConnection:
         if conn is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(conn.close(), CANCEL_GRACE_S)
+        # The relay first: once the agent's process is gone the connection is all but closed.
+        await self._close_relay()
         await self.process.terminate()
         if self._watcher is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):

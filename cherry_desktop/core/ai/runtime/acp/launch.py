@@ -24,8 +24,11 @@ from pathlib import Path
 
 from cherry_desktop.core.ai.runtime.acp.install import AcpInstallation
 from cherry_desktop.core.ai.runtime.acp_presets import AgentChoice
+from cherry_desktop.core.ai.runtime.claude_code.skills_plugin import ensure_skills_plugin, plugin_skill_names
 from cherry_desktop.core.ai.runtime.prompt import build_connection_prompt
 from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeValidationError
+from cherry_desktop.core.mcp.policy import SKILL_TOOL
+from cherry_desktop.core.mcp.toolset import AgentToolset, agent_server_ids, agent_skill_names
 from cherry_desktop.core.messages.json_value import JsonObject
 
 _SCRUBBED_PREFIXES = ("ANTHROPIC_", "OPENAI_", "CLAUDE_", "OPENCODE_", "GEMINI_", "GOOGLE_", "XDG_", "CODEX_")
@@ -57,6 +60,22 @@ class AcpLaunch:
     signature: str
     #: For an agent that authenticates over ACP (`gateway`): the endpoint and key headers.
     auth_meta: JsonObject | None = field(default=None, repr=False)
+    #: Cherry's tools and the agent's MCP servers, served to the agent by Cherry's relay
+    #: (`mcp_relay`), and the agent's skills; spawn-frozen, with the ids they came from.
+    toolset: AgentToolset = field(default_factory=AgentToolset)
+    mcp_servers: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
+    #: The skills' names as the agent's skill tool gives them (the approval policy's).
+    skill_names: tuple[str, ...] = ()
+    #: claude-agent-acp's ``_meta.claudeCode.options`` (the Claude Agent SDK's query options).
+    claude_options: JsonObject | None = None
+
+    def session_meta(self) -> JsonObject:
+        """``session/new``'s and ``session/load``'s ``_meta``."""
+        meta: JsonObject = {"systemPrompt": self.system_prompt}
+        if self.claude_options is not None:
+            meta["claudeCode"] = {"options": self.claude_options}
+        return meta
 
 
 def _api_key(input: RuntimeConnectInput, names: tuple[str, ...]) -> str:
@@ -124,6 +143,22 @@ def _write_cli_model(config_dir: Path, model: str) -> None:
     path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
 
+def _claude_options(input: RuntimeConnectInput) -> tuple[JsonObject, tuple[str, ...]]:
+    """claude-agent-acp's query options, as the Claude Code runtime launches its CLI: only the
+    MCP servers Cherry relays (``strictMcpConfig``: never a workspace's ``.mcp.json``), and the
+    agent's enabled skills as the Cherry-owned plugin (`skills_plugin`), named
+    ``cherry-skills:<name>``. The CLI's Skill tool would load a workspace's own skill without
+    asking: the ``ask`` rule (flag settings) makes every skill load ask Cherry, whose approval
+    policy lets only those skills load."""
+    options: JsonObject = {"strictMcpConfig": True, "settings": {"permissions": {"ask": [SKILL_TOOL]}}}
+    skills = input.tools.skills
+    if not skills:
+        return options, ()
+    plugin = ensure_skills_plugin(skills, input.context.agent_data_dir)
+    options["plugins"] = [{"type": "local", "path": str(plugin)}]
+    return options, tuple(plugin_skill_names(skills))
+
+
 def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, installation: AcpInstallation,
                      homes: Path) -> AcpLaunch:
     """The launch of an ACP agent for `input` (creates its home; writes nothing else)."""
@@ -133,6 +168,9 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
         raise RuntimeValidationError("model-missing")
     if ctx.workspace_path is None:
         raise RuntimeValidationError("workspace-missing")
+    if input.tools.error is not None:
+        # Ambiguous approval and routing: never start an agent on it.
+        raise RuntimeValidationError("mcp-tools-ambiguous", input.tools.error)
     home = homes / ctx.agent.id
     home.mkdir(parents=True, exist_ok=True)
     env = _base_env(home)
@@ -140,6 +178,8 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
     env.update(public_env)
     base_url = _endpoint(input, choice.dialect)
     auth_meta: JsonObject | None = None
+    claude_options: JsonObject | None = None
+    skill_names: tuple[str, ...] = ()
     if choice.dialect == "anthropic":
         key = _api_key(input, ("ANTHROPIC_API_KEY",))
         if _is_root():
@@ -154,6 +194,7 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
                     **{f"ANTHROPIC_DEFAULT_{tier}_MODEL": model for tier in ("HAIKU", "SONNET", "OPUS")}})
         _write_cli_model(home / ".claude", model)
         auth_meta = {"gateway": {"baseUrl": base_url, "headers": {"x-api-key": key}}}
+        claude_options, skill_names = _claude_options(input)
     else:
         key = _api_key(input, ("OPENAI_API_KEY",))
         env["OPENCODE_CONFIG_CONTENT"] = json.dumps(opencode_config(base_url, model))
@@ -164,6 +205,11 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
     signature = hashlib.sha256(json.dumps(
         {"argv": list(installation.argv), "env": public_env, "model": model, "base_url": base_url,
          "prompt": system_prompt, "cwd": str(ctx.workspace_path), "dialect": choice.dialect,
-         "key": hashlib.sha256(key.encode()).hexdigest()}, sort_keys=True).encode()).hexdigest()
+         "key": hashlib.sha256(key.encode()).hexdigest(), "tools": input.tools.signature(),
+         "claude": claude_options},
+        sort_keys=True).encode()).hexdigest()
     return AcpLaunch(argv=list(installation.argv), env=env, cwd=ctx.workspace_path, home=home, model=model,
-                     system_prompt=system_prompt, signature=signature, auth_meta=auth_meta)
+                     system_prompt=system_prompt, signature=signature, auth_meta=auth_meta, toolset=input.tools,
+                     mcp_servers=tuple(sorted(agent_server_ids(ctx.agent.config))),
+                     skills=tuple(sorted(agent_skill_names(ctx.agent.config))), skill_names=skill_names,
+                     claude_options=claude_options)
