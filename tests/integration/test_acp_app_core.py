@@ -5,7 +5,10 @@ in the database. The core and its helpers: `tests/integration/app_core.py`."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+import uuid
+from pathlib import Path
 
 import psutil
 import pytest
@@ -13,6 +16,7 @@ import pytest
 from cherry_desktop.core.ai.runtime.events import HISTORY_RESET_METADATA_KEY
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.messages import ToolPart
+from cherry_desktop.core.net.key_relay import TOKEN_PREFIX
 from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, text, tool_use
 from cherry_desktop.demo.cli_env import NO_RETRY_CLI_ENV
 from tests.integration.app_core import BOGUS_TOKEN, TURN_LIMIT_S, OpenApp, row_text
@@ -149,3 +153,23 @@ async def test_idle_close_and_core_stop_leave_no_agent_process(open_acp_app: Ope
         (status,) = db.execute("SELECT status FROM agent_session_message WHERE id = ?",
                                (result.placeholder_ids[0],)).fetchone()
     assert status == "paused"
+
+
+async def test_the_provider_key_never_reaches_the_agent_or_what_it_runs(open_acp_app: OpenApp,
+                                                                       model_server: ScriptedModelServer) -> None:
+    """The agent and its Claude Code CLI talk to Cherry's key relay with a token; only the
+    relay's request to the provider carries the key (core/net/key_relay.py)."""
+    secret = f"sk-ant-{uuid.uuid4().hex}"
+    app = await open_acp_app(extra_env={"ANTHROPIC_API_KEY": secret})
+    model_server.enqueue(text("keyed"))
+    assert (await app.turn("hello")).status == "success"
+    requests = model_server.message_requests()
+    assert requests and {r.key_sha256 for r in requests} == {hashlib.sha256(secret.encode()).hexdigest()}
+    (pid,) = app.driver.alive_pids()
+    agent = psutil.Process(pid)
+    tree = [agent, *agent.children(recursive=True)]
+    assert any("claude" in " ".join(p.cmdline()) for p in tree[1:])  # the agent's CLI is among them
+    for process in tree:
+        assert secret.encode() not in Path(f"/proc/{process.pid}/environ").read_bytes()
+        assert secret not in " ".join(process.cmdline())
+    assert TOKEN_PREFIX.encode() in Path(f"/proc/{tree[-1].pid}/environ").read_bytes()  # what it got instead

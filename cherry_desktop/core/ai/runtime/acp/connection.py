@@ -57,6 +57,7 @@ from cherry_desktop.core.ai.runtime.types import (
 from cherry_desktop.core.ai.runtime.user_text import runtime_input_images, runtime_input_text
 from cherry_desktop.core.messages import MessageMetadataChunk
 from cherry_desktop.core.messages.json_value import JsonValue
+from cherry_desktop.core.net.key_relay import KeyRelay
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +84,11 @@ class AcpConnection:
     def __init__(self, *, launch: AcpLaunch, permission_mode: PermissionMode, disabled_tools: frozenset[str],
                  resume_token: str | None, start_timeout_s: float = START_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic,
-                 on_closed: Callable[[AcpConnection], None] | None = None) -> None:
+                 on_closed: Callable[[AcpConnection], None] | None = None,
+                 key_relay: KeyRelay | None = None) -> None:
         self.launch = launch
+        #: The agent's way to its provider (the launch names its URL and token); it closes with the connection.
+        self.key_relay = key_relay
         self._clock = clock
         self._on_closed = on_closed
         self.event_outlet = EventOutlet()
@@ -152,9 +156,13 @@ class AcpConnection:
         return relay.mcp_servers()
 
     async def _close_relay(self) -> None:
+        """Stop what Cherry serves the agent: its tools (`AcpMcpRelay`), its model endpoint."""
         relay, self._relay = self._relay, None
         if relay is not None:
             await relay.close()
+        key_relay, self.key_relay = self.key_relay, None
+        if key_relay is not None:
+            await key_relay.stop()
 
     async def _handshake(self, conn: acp.ClientSideConnection) -> None:
         capabilities = schema.ClientCapabilities(

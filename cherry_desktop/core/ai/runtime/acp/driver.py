@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cherry_desktop.core.ai.runtime.acp.install import AcpInstallation, find_agent, install_preset
-from cherry_desktop.core.ai.runtime.acp.launch import AcpLaunch, acp_model_name, build_acp_launch
+from cherry_desktop.core.ai.runtime.acp.launch import (
+    AcpLaunch,
+    ModelEndpoint,
+    acp_model_name,
+    build_acp_launch,
+    provider_endpoint,
+)
 from cherry_desktop.core.ai.runtime.acp_presets import AcpConfigError, AgentChoice, agent_choice
 from cherry_desktop.core.ai.runtime.capabilities import AGENT_RUNTIME_CAPABILITIES
 from cherry_desktop.core.ai.runtime.node import RuntimeUnavailableError
@@ -126,10 +132,12 @@ class AcpRuntimeDriver:
     def alive_pids(self) -> list[int]:
         return sorted(c.process.pid for c in self._connections if c.process.pid is not None and not c.process.exited)
 
-    def launch_for(self, input: RuntimeConnectInput, installation: AcpInstallation) -> AcpLaunch:
-        """The launch of an agent for `input` (also used by bench/acp_turn.py for a bare client)."""
+    def launch_for(self, input: RuntimeConnectInput, installation: AcpInstallation, *,
+                   provider: ModelEndpoint | None = None, child: ModelEndpoint | None = None) -> AcpLaunch:
+        """The launch of an agent for `input` (also used by bench/acp_turn.py for a bare client,
+        which talks to the provider itself: no `child` endpoint)."""
         return build_acp_launch(input, choice=agent_choice(input.context.agent), installation=installation,
-                                homes=self.paths.get("feature.agents.acp.homes"))
+                                homes=self.paths.get("feature.agents.acp.homes"), provider=provider, child=child)
 
     async def connect(self, input: RuntimeConnectInput) -> AgentRuntimeConnection:
         try:
@@ -137,14 +145,25 @@ class AcpRuntimeDriver:
         except AcpConfigError as exc:
             raise RuntimeValidationError(exc.code, exc.detail) from exc
         from cherry_desktop.core.ai.runtime.acp.connection import AcpConnection
+        from cherry_desktop.core.net.key_relay import KeyRelay
 
         installation = await self.ensure_installation(choice)
-        launch = await asyncio.to_thread(self.launch_for, input, installation)
+        # The agent reaches its provider through a relay of Cherry's that adds the key
+        # (launch.py, "Credentials"): it never holds the key itself.
+        provider = await asyncio.to_thread(provider_endpoint, input, choice)
+        relay = KeyRelay(provider.base_url, provider.key, provider.dialect)
+        await relay.start()
+        try:
+            child = ModelEndpoint(relay.child_base_url, relay.token, provider.dialect)
+            launch = await asyncio.to_thread(self.launch_for, input, installation, provider=provider, child=child)
+        except BaseException:
+            await relay.stop()
+            raise
         token = input.resume_token or last_resume_token(input)
         connection = AcpConnection(launch=launch, permission_mode=input.permission_mode,
                                    disabled_tools=input.disabled_tools, resume_token=token,
                                    start_timeout_s=self.start_timeout_s,
-                                   on_closed=self._connections.discard)
+                                   on_closed=self._connections.discard, key_relay=relay)
         connection.always_allowed_tools.update(input.always_allowed_tools)
         self._connections.add(connection)
         try:

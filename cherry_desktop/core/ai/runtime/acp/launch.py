@@ -7,11 +7,12 @@ the agent's own session store survives a restart (``session/load`` reads it). Va
 configure an agent from the app's environment (``ANTHROPIC_*``, ``OPENAI_*``, ``CLAUDE_*``,
 ``OPENCODE_*``...) are dropped.
 
-Credentials: the provider's key is not in the child's environment when the agent takes it
-over ACP (claude-agent-acp's ``gateway`` authentication: `auth_meta`, sent over the stdio pipe
-in ``authenticate``). An agent without such a method reads its key only from its environment
-(opencode, a custom command): `key_env` then names that one variable (a known gap of the
-credential rule, reported; a Cherry-issued per-session gateway token would close it).
+Credentials: the provider's key never reaches the agent. The driver starts a `KeyRelay`
+(core/net/key_relay.py) per connection and gives the agent the relay's loopback URL and a random
+token instead (`child`): claude-agent-acp gets them over ACP (its ``gateway`` authentication:
+`auth_meta`, which it passes on to its Claude Code CLI's environment), opencode in its
+environment (`OPENCODE_KEY_ENV`, the only way it reads a key). A tool that reads either finds a
+token that works only on this machine and only while the connection lives.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from cherry_desktop.core.ai.runtime.acp.install import AcpInstallation
 from cherry_desktop.core.ai.runtime.acp_presets import AgentChoice
@@ -159,9 +161,31 @@ def _claude_options(input: RuntimeConnectInput) -> tuple[JsonObject, tuple[str, 
     return options, tuple(plugin_skill_names(skills))
 
 
+@dataclass(frozen=True)
+class ModelEndpoint:
+    """Where an agent sends its model requests, and the key it presents there."""
+
+    base_url: str
+    key: str = field(repr=False)
+    #: How the key is presented: Anthropic's ``x-api-key`` or an OpenAI-style bearer.
+    dialect: Literal["anthropic", "openai"] = "anthropic"
+
+
+def provider_endpoint(input: RuntimeConnectInput, choice: AgentChoice) -> ModelEndpoint:
+    """The session's provider endpoint and key, as the agent's dialect reaches it (reads the
+    keyring: call off the loop)."""
+    if choice.dialect == "anthropic":
+        return ModelEndpoint(_endpoint(input, "anthropic"), _api_key(input, ("ANTHROPIC_API_KEY",)), "anthropic")
+    return ModelEndpoint(_endpoint(input, choice.dialect), _api_key(input, ("OPENAI_API_KEY",)), "openai")
+
+
 def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, installation: AcpInstallation,
-                     homes: Path) -> AcpLaunch:
-    """The launch of an ACP agent for `input` (creates its home; writes nothing else)."""
+                     homes: Path, provider: ModelEndpoint | None = None,
+                     child: ModelEndpoint | None = None) -> AcpLaunch:
+    """The launch of an ACP agent for `input` (creates its home; writes nothing else).
+
+    `provider` is the session's endpoint (default: `provider_endpoint`); `child` is what the
+    agent is given instead, a `KeyRelay`'s (default: the provider's own, for a bare client)."""
     ctx = input.context
     model = acp_model_name(ctx.model_id)
     if model is None:
@@ -176,12 +200,13 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
     env = _base_env(home)
     public_env = {k: v for k, v in input.extra_env.items() if not k.endswith(("_API_KEY", "_AUTH_TOKEN"))}
     env.update(public_env)
-    base_url = _endpoint(input, choice.dialect)
+    provider = provider or provider_endpoint(input, choice)
+    child = child or provider
+    base_url, key = child.base_url, child.key
     auth_meta: JsonObject | None = None
     claude_options: JsonObject | None = None
     skill_names: tuple[str, ...] = ()
     if choice.dialect == "anthropic":
-        key = _api_key(input, ("ANTHROPIC_API_KEY",))
         if _is_root():
             # As root, claude-agent-acp's CLI exits at session/new unless told it runs
             # sandboxed (measured on 0.23.1). It only lets the agent offer its bypass mode,
@@ -196,16 +221,15 @@ def build_acp_launch(input: RuntimeConnectInput, *, choice: AgentChoice, install
         auth_meta = {"gateway": {"baseUrl": base_url, "headers": {"x-api-key": key}}}
         claude_options, skill_names = _claude_options(input)
     else:
-        key = _api_key(input, ("OPENAI_API_KEY",))
         env["OPENCODE_CONFIG_CONTENT"] = json.dumps(opencode_config(base_url, model))
-        env[OPENCODE_KEY_ENV] = key  # opencode reads its key from its environment only
+        env[OPENCODE_KEY_ENV] = key  # opencode reads its key from its environment only (a relay's token)
     prompt = build_connection_prompt(input, model)
     system_prompt: JsonObject | str = (f"{prompt.base}\n\n{prompt.append}" if prompt.base is not None
                                        else {"append": prompt.append})
     signature = hashlib.sha256(json.dumps(
-        {"argv": list(installation.argv), "env": public_env, "model": model, "base_url": base_url,
+        {"argv": list(installation.argv), "env": public_env, "model": model, "base_url": provider.base_url,
          "prompt": system_prompt, "cwd": str(ctx.workspace_path), "dialect": choice.dialect,
-         "key": hashlib.sha256(key.encode()).hexdigest(), "tools": input.tools.signature(),
+         "key": hashlib.sha256(provider.key.encode()).hexdigest(), "tools": input.tools.signature(),
          "claude": claude_options},
         sort_keys=True).encode()).hexdigest()
     return AcpLaunch(argv=list(installation.argv), env=env, cwd=ctx.workspace_path, home=home, model=model,
