@@ -1,8 +1,9 @@
-"""MCP servers through the whole app core with the real Claude Code CLI: the registry's
-`mcp-server-time` (PyPI, over stdio, Cherry's one client of it) relayed to the CLI as an
-in-process SDK server, the scripted model asking for ``mcp__time__get_current_time``; the
-approval card approves (or denies) it, the server's answer reaches the model and the tool row is
-persisted. The per-tool policy (allow, deny) and a dead server selected too."""
+"""MCP servers through the whole app core, in each runtime (the real Claude Code CLI: an
+in-process SDK server; the real pi: Cherry's relay extension; the real claude-agent-acp:
+Cherry's MCP relay over HTTP): the registry's `mcp-server-time` (PyPI, over stdio, Cherry's one
+client of it), the scripted model asking for ``mcp__time__get_current_time``; the approval card
+approves (or denies) it, the server's answer reaches the model and the tool row is persisted.
+The per-tool policy (allow, deny) and a dead server selected too."""
 
 from __future__ import annotations
 
@@ -69,8 +70,8 @@ def tool_results_sent(model_server: ScriptedModelServer) -> list[str]:
 
 
 async def test_an_mcp_tool_call_is_approved_on_the_card_runs_on_the_server_and_is_persisted(
-        open_app: OpenApp, model_server: ScriptedModelServer) -> None:
-    app = await open_app()
+        open_runtime_app: OpenApp, model_server: ScriptedModelServer) -> None:
+    app = await open_runtime_app()
     await add_time_server(app)
     model_server.enqueue(tool_use(TIME_TOOL, {"timezone": "Etc/UTC"}), text("It is time."))
     result = await app.send("what time is it?")
@@ -92,8 +93,9 @@ async def test_an_mcp_tool_call_is_approved_on_the_card_runs_on_the_server_and_i
     assert any("day_of_week" in sent for sent in tool_results_sent(model_server))
 
 
-async def test_a_denied_call_never_reaches_the_server(open_app: OpenApp, model_server: ScriptedModelServer) -> None:
-    app = await open_app()
+async def test_a_denied_call_never_reaches_the_server(open_runtime_app: OpenApp,
+                                                      model_server: ScriptedModelServer) -> None:
+    app = await open_runtime_app()
     await add_time_server(app)
     model_server.enqueue(tool_use(TIME_TOOL, {"timezone": "Etc/UTC"}), text("no time"))
     result = await app.send("what time is it?")
@@ -105,9 +107,9 @@ async def test_a_denied_call_never_reaches_the_server(open_app: OpenApp, model_s
     assert not any("day_of_week" in sent for sent in tool_results_sent(model_server))
 
 
-async def test_allow_runs_without_asking_and_deny_never_runs(open_app: OpenApp,
+async def test_allow_runs_without_asking_and_deny_never_runs(open_runtime_app: OpenApp,
                                                              model_server: ScriptedModelServer) -> None:
-    app = await open_app()
+    app = await open_runtime_app()
     server_id = await add_time_server(app)
     repository, hub = app.core.mcp.repository, app.core.mcp.hub
     repository.set_tool(server_id, "get_current_time", ToolSetting(policy=ToolPolicy.ALLOW))
@@ -129,9 +131,9 @@ async def test_allow_runs_without_asking_and_deny_never_runs(open_app: OpenApp,
     assert sent and not any("Asia/Tokyo" in s and "day_of_week" in s for s in sent)
 
 
-async def test_a_dead_server_is_failed_and_the_turn_runs_with_the_others(open_app: OpenApp,
+async def test_a_dead_server_is_failed_and_the_turn_runs_with_the_others(open_runtime_app: OpenApp,
                                                                          model_server: ScriptedModelServer) -> None:
-    app = await open_app()
+    app = await open_runtime_app()
     dead = await add_server(app, McpServerConfig(id="", name="dead", command=str(app.workspace / "no-such-server")))
     state = app.core.mcp.hub.state(dead)
     assert state.status is ServerStatus.FAILED and "not found" in state.error

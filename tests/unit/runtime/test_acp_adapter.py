@@ -186,6 +186,31 @@ async def test_mcp_tools_and_skills_follow_the_one_approval_policy() -> None:
     assert cards == ["f"] and not outlet.take_queued()
 
 
+async def test_the_relay_runs_only_calls_cherry_allowed() -> None:
+    """`admit`: an allowed tool runs; an ask-tool's call runs once, and only after Cherry allowed
+    that call (by its id; by its name when the call names none); a denied tool never."""
+    owner, outlet, rules = _Owner(), EventOutlet(), _Rules()
+    time_tool = "mcp__time__get_current_time"
+    approvals = AcpApprovals(owner, outlet=outlet, denied_tool_ids=set(), toolset=AgentToolset(rules=rules))
+    assert approvals.admit(time_tool, "t1") is not None  # nobody allowed it
+    held = asyncio.ensure_future(approvals.decide("t1", time_tool, {}, _OPTIONS, lambda: None))
+    await asyncio.sleep(0)
+    (request,) = outlet.take_queued()
+    assert approvals.admit(time_tool, "t1") is not None  # still on the card
+    assert approvals.respond(request.approval_id, ApprovalDecision(approved=True))
+    assert _picked(await held) == "once"
+    assert approvals.admit(time_tool, "other") is not None
+    assert approvals.admit(time_tool, "t1") is None
+    assert approvals.admit(time_tool, "t1") is not None  # once only
+    approvals.always_allowed_tools.add(time_tool)
+    assert _picked(await approvals.decide("t2", time_tool, {}, _OPTIONS, lambda: None)) == "once"
+    assert approvals.admit(time_tool, None) is None and approvals.admit(time_tool, None) is not None
+    rules.rules[time_tool] = ToolPolicy.ALLOW
+    assert approvals.admit(time_tool, None) is None
+    rules.rules[time_tool] = ToolPolicy.DENY
+    assert approvals.admit(time_tool, None) is not None
+
+
 def test_a_plan_becomes_a_todo_list_part_of_kind_plan() -> None:
     from cherry_desktop.core.views.tool_view import is_todo_list
 

@@ -1,6 +1,7 @@
 """The ACP runtime's MCP relay against the real `mcp` client over real HTTP on 127.0.0.1: it
 lists each server's tools, relays a call to the `ToolServer` and maps its result back (an error
-too), refuses a request without the connection's token, and is gone once closed."""
+too), refuses a request without the connection's token, runs no call its gate refuses, and is
+gone once closed."""
 
 from __future__ import annotations
 
@@ -78,6 +79,23 @@ async def test_a_request_without_the_token_is_refused_and_never_relayed() -> Non
                 await list_tool_specs(client)
         assert "error response" in failure_reason(refused.value)
     assert calls == []
+
+
+async def test_a_call_cherry_did_not_admit_is_a_tool_error_and_never_runs() -> None:
+    calls: list[tuple[str, JsonObject]] = []
+    asked: list[tuple[str, str | None]] = []
+    server = echo_server(calls)
+
+    def admit(tool_name: str, tool_use_id: str | None) -> str | None:
+        asked.append((tool_name, tool_use_id))
+        return "Cherry did not approve this tool call."
+
+    async with serving((server,), admit) as relay:
+        config, secrets = client_config(relay, server)
+        async with open_client(config, secrets, StderrTail()) as client:
+            result = tool_result(await client.call_tool("echo", {"text": "hi"}))
+    assert result.is_error and "did not approve" in result.text()
+    assert asked == [("mcp__echoes__echo", None)] and calls == []
 
 
 async def test_the_server_is_gone_after_close() -> None:

@@ -7,10 +7,13 @@ disabled tool, a tool its MCP server's rule denies, a skill Cherry did not enabl
 request while the turn is being stopped, is rejected; a Cherry-safe tool (report_artifacts) or
 one its server's rule allows runs without a card; a tool the user allowed "always" in this
 session is allowed once; everything else is held as Cherry's approval card until the user
-answers (`respond`). The answer picks one of the
-agent's own options by its ``kind``: allow once, allow always (the user's "always"), reject.
-ACP's reject carries no reason: a reason the user typed does not reach the agent (a gap of
-the protocol). A request nobody can answer (Stop, close, the agent's exit) is rejected.
+answers (`respond`). The answer picks one of the agent's own options by its ``kind``: allow
+once (also for the user's "always": Cherry keeps that grant), reject. ACP's reject carries no
+reason: a reason the user typed does not reach the agent (a gap of the protocol). A request
+nobody can answer (Stop, close, the agent's exit) is rejected.
+
+Each MCP call allowed here is remembered until Cherry's MCP relay runs it (`admit`): the relay
+runs no ask-tool's call Cherry did not allow, whoever holds its token.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from acp import schema
 
 from cherry_desktop.core.ai.runtime.event_outlet import EventOutlet
 from cherry_desktop.core.ai.runtime.events import ToolApprovalRequestEvent
-from cherry_desktop.core.ai.runtime.types import ApprovalDecision, PermissionMode
+from cherry_desktop.core.ai.runtime.types import DISABLED_MESSAGE, ApprovalDecision, PermissionMode
+from cherry_desktop.core.mcp.config import MCP_PREFIX
 from cherry_desktop.core.mcp.policy import SKILL_TOOL, Verdict
 from cherry_desktop.core.mcp.toolset import AgentToolset
 from cherry_desktop.core.messages.json_value import JsonValue
@@ -83,23 +87,48 @@ class AcpApprovals:
         self._waiting: dict[str, _Waiting] = {}
         # The session's always-allowed tools (`HoldsToolGrants`), by the agent's tool names.
         self.always_allowed_tools: set[str] = set()
+        # The calls allowed and not yet run by the relay: (tool call id, tool name).
+        self._released: list[tuple[str, str]] = []
+
+    def _verdict(self, tool_name: str, tool_input: JsonValue) -> Verdict:
+        owner = self._owner
+        policy = self._toolset.policy(set(owner.disabled_tools), self._skill_names)
+        return policy.verdict(tool_name, owner.permission_mode, tool_input if isinstance(tool_input, dict) else None)
+
+    def _allow(self, tool_call_id: str, tool_name: str,
+               options: Sequence[schema.PermissionOption]) -> schema.RequestPermissionResponse:
+        if tool_name.startswith(MCP_PREFIX):  # only the relay's calls are checked again
+            self._released.append((tool_call_id, tool_name))
+        return allow(options)
+
+    def admit(self, tool_name: str, tool_call_id: str | None) -> str | None:
+        """The MCP relay's check of one call before it runs (None: it runs; else why not): the
+        policy's deny, an allowed tool, else a call allowed here (by its id, else its name)."""
+        verdict = self._verdict(tool_name, {})
+        if verdict is Verdict.DENY or self._owner.stopping:
+            return DISABLED_MESSAGE
+        if verdict is Verdict.ALLOW:
+            return None
+        for index, (call_id, name) in enumerate(self._released):
+            if name == tool_name and (tool_call_id is None or call_id == tool_call_id):
+                del self._released[index]
+                return None
+        return "Cherry did not approve this tool call."
 
     async def decide(self, tool_call_id: str, tool_name: str, tool_input: JsonValue,
                      options: Sequence[schema.PermissionOption],
                      before_card: Callable[[], None]) -> schema.RequestPermissionResponse:
         owner = self._owner
-        policy = self._toolset.policy(set(owner.disabled_tools), self._skill_names)
-        tool_args = tool_input if isinstance(tool_input, dict) else None
-        verdict = policy.verdict(tool_name, owner.permission_mode, tool_args)
+        verdict = self._verdict(tool_name, tool_input)
         if verdict is Verdict.DENY or owner.stopping:
             self._denied.add(tool_call_id)
             return reject(options)
         if verdict is Verdict.ALLOW or (verdict is Verdict.MODE and tool_name == SKILL_TOOL):
             # An enabled skill loads as the runtime's own Skill tool would: without a card (it
             # asks at all only so that Cherry can refuse every other skill).
-            return allow(options)
+            return self._allow(tool_call_id, tool_name, options)
         if tool_name in self.always_allowed_tools:
-            return allow(options)
+            return self._allow(tool_call_id, tool_name, options)
         before_card()
         approval_id = f"approval-{uuid.uuid4().hex}"
         future: asyncio.Future[schema.RequestPermissionResponse] = asyncio.get_running_loop().create_future()
@@ -118,7 +147,7 @@ class AcpApprovals:
         if decision.approved:
             if decision.always_allow:
                 self.always_allowed_tools.add(waiting.tool_name)
-            waiting.future.set_result(allow(waiting.options))
+            waiting.future.set_result(self._allow(waiting.tool_call_id, waiting.tool_name, waiting.options))
         else:
             self._denied.add(waiting.tool_call_id)
             waiting.future.set_result(reject(waiting.options))
@@ -126,6 +155,7 @@ class AcpApprovals:
 
     def resolve_all(self) -> None:
         """Reject every held request at once (Stop, close, the agent's exit)."""
+        self._released.clear()
         waiting, self._waiting = self._waiting, {}
         for held in waiting.values():
             self._denied.add(held.tool_call_id)

@@ -150,7 +150,7 @@ class AcpConnection:
                                     "this ACP agent does not take MCP servers over HTTP (mcpCapabilities.http)")
             log.warning("the ACP agent takes no MCP servers over HTTP; it runs without Cherry's tools")
             return []
-        relay = AcpMcpRelay(toolset.servers)
+        relay = AcpMcpRelay(toolset.servers, admit=self._approvals.admit)
         self._relay = relay
         await relay.start()
         return relay.mcp_servers()

@@ -12,6 +12,12 @@ stops with the connection (`close`).
 
 The relay is stateless JSON (no session, no stream): each request is one MCP exchange.
 A failure in a relayed call is a tool error the model reads, never a relay failure.
+
+The token reaches the agent's own child in its argv (claude-agent-acp hands the servers to the
+CLI as ``--mcp-config``), so the token alone runs nothing Cherry did not let run: each call is
+first put to `admit` (the connection's approvals), which refuses a denied or disabled tool and
+an ask-tool whose call Cherry did not approve (matched by the call's ``claudecode/toolUseId``,
+else by its tool name).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from cherry_desktop.core.mcp.config import mcp_tool_name
 from cherry_desktop.core.mcp.toolset import ToolResult, ToolServer
 
 if TYPE_CHECKING:
@@ -40,6 +47,12 @@ _Scope = MutableMapping[str, Any]
 _Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 _Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
+#: Decides one relayed call before it runs: None runs it, a text refuses it (the model reads it).
+#: Called with the agent's tool name (``mcp__<server>__<tool>``) and the call's tool-use id.
+Admit = Callable[[str, "str | None"], "str | None"]
+
+#: Where Claude Code names the tool use an MCP call serves (`tools/call`'s ``_meta``).
+TOOL_USE_META = "claudecode/toolUseId"
 PATH_PREFIX = "/mcp/"
 STOP_GRACE_S = 1.0
 
@@ -52,7 +65,7 @@ def call_result(result: ToolResult) -> CallToolResult:
                                           "isError": result.is_error})
 
 
-def _manager(server: ToolServer) -> StreamableHTTPSessionManager:
+def _manager(server: ToolServer, admit: Admit | None) -> StreamableHTTPSessionManager:
     import mcp_types as types
     from mcp.server.lowlevel import Server
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -67,6 +80,11 @@ def _manager(server: ToolServer) -> StreamableHTTPSessionManager:
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name not in known:
             return call_result(ToolResult.error(f"Cherry has no tool {params.name!r} on {server.key}."))
+        if admit is not None:
+            use_id = (params.meta or {}).get(TOOL_USE_META)
+            refusal = admit(mcp_tool_name(server.key, params.name), use_id if isinstance(use_id, str) else None)
+            if refusal is not None:
+                return call_result(ToolResult.error(refusal))
         try:
             result = await server.call(params.name, dict(params.arguments or {}))
         except asyncio.CancelledError:
@@ -83,8 +101,9 @@ def _manager(server: ToolServer) -> StreamableHTTPSessionManager:
 class AcpMcpRelay:
     """Cherry's tool servers for one ACP connection (see the module doc)."""
 
-    def __init__(self, servers: tuple[ToolServer, ...]) -> None:
+    def __init__(self, servers: tuple[ToolServer, ...], admit: Admit | None = None) -> None:
         self.servers = servers
+        self._admit = admit
         self.token = secrets.token_urlsafe(32)
         self.port: int | None = None
         self._managers: dict[str, StreamableHTTPSessionManager] = {}
@@ -115,7 +134,7 @@ class AcpMcpRelay:
         """Serve on a free port of 127.0.0.1 until `close`."""
         from cherry_desktop.core.net.http_server import LoopbackHttpServer
 
-        self._managers = {server.key: _manager(server) for server in self.servers}
+        self._managers = {server.key: _manager(server, self._admit) for server in self.servers}
         entered = asyncio.Event()
         self._stop = asyncio.Event()
         self._holder = asyncio.get_running_loop().create_task(self._hold(entered, self._stop),
@@ -187,9 +206,9 @@ async def _plain(send: _Send, status: int, body: bytes) -> None:
 
 
 @contextlib.asynccontextmanager
-async def serving(servers: tuple[ToolServer, ...]) -> AsyncIterator[AcpMcpRelay]:
+async def serving(servers: tuple[ToolServer, ...], admit: Admit | None = None) -> AsyncIterator[AcpMcpRelay]:
     """A started relay for `servers`, closed on exit (the unit tests' and tools' way)."""
-    relay = AcpMcpRelay(servers)
+    relay = AcpMcpRelay(servers, admit)
     await relay.start()
     try:
         yield relay
