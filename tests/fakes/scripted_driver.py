@@ -141,6 +141,8 @@ class ScriptedConnection:
         if not self.closed:
             self.closed = True
             self._queue.put_nowait(_CLOSE)
+            if self.driver.close_gate is not None:  # a runtime slow to close
+                await self.driver.close_gate.wait()
 
     def die(self, error: BaseException | None = None) -> None:
         """The runtime goes away on its own (the event stream ends or raises)."""
@@ -172,6 +174,8 @@ class ScriptedDriver:
         self.idle_inputs: list[RuntimeConnectInput] = []
         self.idle_event = asyncio.Event()
         self.connected = asyncio.Event()
+        #: Set: each connection's `close` returns only once the gate opens.
+        self.close_gate: asyncio.Event | None = None
         self.shut_down = False
 
     def validate_session(self, context: RuntimeSessionContext) -> None:

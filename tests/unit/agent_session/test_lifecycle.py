@@ -95,6 +95,32 @@ async def test_idle_window_keeps_then_closes_and_prewarms(repos: Repositories, t
     await h.runtime.stop()
 
 
+async def test_a_message_sent_while_the_idle_close_runs_starts_its_turn(repos: Repositories, tmp_path: Path) -> None:
+    """The idle window ran out and the runtime is still closing (the entry is CLOSING) when the
+    user sends: the turn waits for the close, then starts on a new connection (no error row)."""
+    h = make_harness(repos, tmp_path, idle_window_s=0.05)
+    conn = await h.first_turn("one")
+    conn.complete("1", resume_token="tok-a")
+    await h.idle()
+    h.driver.close_gate = asyncio.Event()
+    await until(lambda: conn.closed)
+    entry = h.runtime.get_entry(h.session.id)
+    assert entry is not None and entry.closed  # mid-close
+    sending = asyncio.ensure_future(h.send("two"))
+    await asyncio.sleep(0.05)
+    assert not sending.done()  # it waits for the close
+    h.driver.close_gate.set()
+    result = await sending
+    assert result.mode == "started"
+    conn2 = await h.driver.wait_connection(2)
+    await conn2.wait_sent(1)
+    assert h.driver.connect_inputs[1].resume_token == "tok-a"
+    conn2.complete("2")
+    await h.idle()
+    assert [r.status for r in h.rows()] == ["success"] * 4
+    await h.runtime.stop()
+
+
 async def test_stop_closes_every_connection_and_the_drivers(repos: Repositories, tmp_path: Path) -> None:
     h = make_harness(repos, tmp_path)
     conn = await h.first_turn("x")

@@ -161,6 +161,9 @@ class SessionConnection:
         self.last_resume_token: str | None = None
         self.context_usage: ContextUsage | None = None
         self._lock = asyncio.Lock()
+        #: Clear while `drop` runs (a close under way), set otherwise.
+        self.not_dropping = asyncio.Event()
+        self.not_dropping.set()
         # An agent edit the live connection cannot take: rebuild it once the turn is over.
         self._rebuild = False
 
@@ -242,12 +245,16 @@ class SessionConnection:
         (the idle close prewarms with them)."""
         conn, self.connection = self.connection, None
         pump, self.pump_task = self.pump_task, None
-        if conn is not None:
-            await close_connection(self.session_id, conn)
-        if pump is not None and not pump.done() and pump is not asyncio.current_task():
-            pump.cancel()
-            # Its cancellation runs now, not after the next connection's pump has started.
-            await asyncio.wait([pump], timeout=PUMP_STOP_S)
+        self.not_dropping.clear()
+        try:
+            if conn is not None:
+                await close_connection(self.session_id, conn)
+            if pump is not None and not pump.done() and pump is not asyncio.current_task():
+                pump.cancel()
+                # Its cancellation runs now, not after the next connection's pump has started.
+                await asyncio.wait([pump], timeout=PUMP_STOP_S)
+        finally:
+            self.not_dropping.set()
 
     def rebuild_after_turn(self) -> None:
         self._rebuild = True

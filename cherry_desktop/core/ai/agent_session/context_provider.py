@@ -9,6 +9,7 @@ dispatch with no models so `AiStreamManager.send` only upserts the subscriber.
 
 from __future__ import annotations
 
+from cherry_desktop.core.ai.agent_session import sessions_admin
 from cherry_desktop.core.ai.agent_session.errors import AgentSessionError, AgentSessionValidationError
 from cherry_desktop.core.ai.agent_session.service import AgentSessionRuntimeService
 from cherry_desktop.core.ai.stream.types import (
@@ -50,6 +51,7 @@ class AgentChatContextProvider:
         listeners: list[StreamListener] = [subscriber] if subscriber is not None else []
         runtime = self.runtime
         repos = runtime.repos
+        await sessions_admin.finish_closing(runtime, session_id, runtime.get_entry(session_id))
         if ctx.has_live_stream or runtime.is_session_busy(session_id) or runtime.streams.has_live_stream(req.topic_id):
             if repos.sessions.find_session(session_id) is None:
                 raise AgentSessionValidationError("session-not-found", session_id)

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Literal
 
@@ -31,6 +32,9 @@ from cherry_desktop.core.state.topics import session_topic_id
 log = logging.getLogger(__name__)
 
 RUNTIME_STATE_PREFIX = "agent.session.runtime."
+#: How long a new turn waits for the session's runtime to finish closing (its drop is bounded
+#: by the connection's own close timeout).
+FINISH_CLOSING_S = 10.0
 
 
 def agent_session_runtime_key(session_id: str) -> str:
@@ -45,6 +49,19 @@ EditOutcome = Literal["applied", "next-turn", "failed"]
 
 #: The issue code of an agent edit a live connection refused (the stream was paused).
 EDIT_NOT_APPLIED = "agent-edit-not-applied"
+
+
+async def finish_closing(host: SessionHost, session_id: str, session: LiveSession | None) -> None:
+    """A turn for a session whose runtime is closing (the idle window ran out, a close asked)
+    waits for that close (bounded), so it begins on a fresh entry instead of being refused."""
+    if session is None or not session.closed:
+        return
+    try:
+        # The close's own continuation marks the entry CLOSED as its drop returns.
+        await asyncio.wait_for(session.link.not_dropping.wait(), FINISH_CLOSING_S)
+    except TimeoutError:
+        log.warning("session %s: its runtime did not finish closing; a new entry takes the turn", session_id)
+    host.forget(session_id, session)
 
 
 async def close_session(host: SessionHost, session_id: str, session: LiveSession | None, *,
