@@ -49,8 +49,10 @@ async def test_a_new_acp_agent_runs_a_tool_turn_allowed_on_the_card(
     # Each agent lists the models it can run: opencode the OpenAI-compatible ones only.
     dialog.variant_combo.setCurrentIndex(dialog.variant_combo.findData("opencode"))
     assert dialog.model_combo.findData(openai_model) >= 0 and dialog.model_combo.findData(DEMO_UNIQUE_MODEL_ID) < 0
+    assert not dialog.skill_list.isVisibleTo(dialog)  # Cherry's skills do not reach opencode
     dialog.variant_combo.setCurrentIndex(dialog.variant_combo.findData("claude-agent-acp"))
     assert dialog.model_combo.findData(DEMO_UNIQUE_MODEL_ID) >= 0 and dialog.model_combo.findData(openai_model) < 0
+    assert dialog.skill_list.isVisibleTo(dialog)
     dialog.model_combo.setCurrentIndex(dialog.model_combo.findData(DEMO_UNIQUE_MODEL_ID))
     dialog.name_edit.setText("Claude over ACP")
     dialog.workspace_edit.setText(str(workspace))

@@ -188,6 +188,8 @@ class AgentDialog(QDialog):
         if caps is None:
             return
         variant = self.current_variant()
+        # Skills only where they reach the agent (the runtime, and the agent it runs, say so).
+        self._form.setRowVisible(self.skill_list, caps.supports_skills and (variant is None or variant.supports_skills))
         providers = {p.id: p for p in self.bridges.providers.list_providers()}
         for model in self.bridges.providers.list_models():
             provider = providers.get(model.provider_id)

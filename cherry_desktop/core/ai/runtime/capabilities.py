@@ -50,6 +50,9 @@ class RuntimeVariant:
     label_key: str
     label: str
     provider_types: tuple[str, ...]
+    #: Whether Cherry's skills reach this agent (ACP: Claude Agent takes Cherry's skills plugin;
+    #: opencode has no way in), within the runtime's own `supports_skills`.
+    supports_skills: bool = True
 
     def runs(self, provider: ProviderRecord | None) -> bool:
         """Whether this agent runs the models of `provider` (an Anthropic-compatible provider
@@ -166,7 +169,8 @@ PI_BUILTIN_TOOLS: tuple[BuiltinToolDescriptor, ...] = (
 def _acp_variants() -> tuple[RuntimeVariant, ...]:
     types = {"anthropic": ("anthropic",), "opencode": ("openai-compatible",)}
     return tuple(RuntimeVariant(id=p.id, label_key=f"agent.runtime.acp.{p.id}", label=p.label,
-                                provider_types=types[p.dialect]) for p in ACP_PRESETS.values())
+                                provider_types=types[p.dialect], supports_skills=p.dialect == "anthropic")
+                 for p in ACP_PRESETS.values())
 
 
 def _acp_model_compatible(provider: ProviderRecord | None, model: ModelRecord) -> bool:
