@@ -13,8 +13,8 @@ from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.ui import ChatWindow, start_ui
 from cherry_desktop.ui.chat import PAGE_SIZE
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, seed_agent_session
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

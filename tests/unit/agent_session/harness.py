@@ -4,11 +4,8 @@ wired as the app wires them (`core/app/bootstrap.py`): the manager streams throu
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from cherry_desktop.core.ai.agent_session import AgentChatContextProvider, AgentSessionRuntimeService
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
@@ -31,6 +28,7 @@ from cherry_desktop.core.state.shared_cache import SharedCache
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.paths import PathRegistry, build_path_registry
 from tests.fakes.scripted_driver import ScriptedConnection, ScriptedDriver
+from tests.waiting import until
 
 MODEL = "demo::sonnet"
 
@@ -65,16 +63,6 @@ class Subscriber:
 
     def text_for(self, anchor: str) -> str:
         return "".join(getattr(c, "delta", "") for a, c in self.chunks if a == anchor and c.type == "text-delta")
-
-
-async def until(cond: Callable[[], Any], *, limit: float = 5.0) -> None:
-    """Wait until `cond()` is truthy (a deadline only against hangs, never asserted)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError(f"condition never became true: {cond}")
-        await asyncio.sleep(0.001)
 
 
 @dataclass
