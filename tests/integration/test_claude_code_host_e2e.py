@@ -32,7 +32,7 @@ async def host(
     try:
         yield h
     finally:
-        await h.runtime.stop()
+        await h.aclose()
         await driver.shutdown()
 
 

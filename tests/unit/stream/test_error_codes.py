@@ -124,4 +124,4 @@ async def test_a_runtime_error_is_stored_with_a_stable_code_and_the_runtimes_wor
     assert part.type == "data-error"
     assert part.data["code"] == "rate-limited"  # type: ignore[union-attr]
     assert part.data["message"] == "API Error: 429 rate limited"  # type: ignore[union-attr]
-    await h.runtime.stop()
+    await h.aclose()

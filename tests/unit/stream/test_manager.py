@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -37,9 +38,22 @@ def dispatch(topic: str, *models: str) -> list[ModelDispatch]:
             for m in models]
 
 
+MADE: list[AiStreamManager] = []
+
+
 def make(**cfg: object) -> tuple[AiStreamManager, FakeAi]:
     fake = FakeAi()
-    return AiStreamManager(stream_text=fake.stream_text, **cfg), fake  # type: ignore[arg-type]
+    mgr = AiStreamManager(stream_text=fake.stream_text, **cfg)  # type: ignore[arg-type]
+    MADE.append(mgr)
+    return mgr, fake
+
+
+@pytest.fixture(autouse=True)
+async def managers_shut_down() -> AsyncIterator[None]:
+    """Every manager a test made is shut down after it (streams it left open end as the app's do)."""
+    yield
+    while MADE:
+        await MADE.pop().shutdown()
 
 
 def status(mgr: AiStreamManager, topic: str) -> TopicStatusSnapshotEntry:
