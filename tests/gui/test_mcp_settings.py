@@ -49,7 +49,9 @@ async def test_add_a_server_in_settings_use_it_from_an_agent_with_the_card(
     await until(lambda: panel.status_label.text() == "Ready: 2 tools", limit=60)
     assert "Ready: 2 tools" in panel.server_list.item(0).text()
     # convert_time never runs for anyone; get_current_time asks (the default).
-    _switch, combo = panel._tool_widgets["convert_time"]
+    controls = panel.tool_controls("convert_time")
+    assert controls is not None
+    _switch, combo = controls
     combo.setCurrentIndex(combo.findData("deny"))
     assert ui_core.mcp.hub.rule_for("mcp__time__convert_time").value == "deny"
     await asyncio.sleep(0.3)
