@@ -43,7 +43,7 @@ _SCRATCH = Path(tempfile.mkdtemp(prefix="cherry-bench-mcp-"))
 os.environ["HOME"] = str(_SCRATCH / "home")
 (_SCRATCH / "home").mkdir(exist_ok=True)
 
-from tests.unit.agent_session.harness import until  # noqa: E402
+from tests.waiting import until  # noqa: E402
 
 TIME_SERVER = str(Path(sys.executable).parent / "mcp-server-time")
 HANGING = "import sys, time\nsys.stdin.readline()\ntime.sleep(3600)\n"

@@ -283,16 +283,16 @@ def run_gui(paths: PathRegistry, *, demo: bool, screenshot: Path | None) -> int:
         try:
             # Child processes are watched on the loop, not by a thread (see ui.event_loop).
             with loop, watch_children_on(loop):
-                return int(loop.run_until_complete(_gui_main(paths, demo=demo, screenshot=screenshot,
-                                                             splash=splash, stop_signals=stop_signals)))
+                return int(loop.run_until_complete(gui_main(paths, demo=demo, screenshot=screenshot,
+                                                            splash=splash, stop_signals=stop_signals)))
         finally:
             asyncio.set_event_loop(None)
     finally:
         gc.enable()  # also when startup failed or the app quit within the pause
 
 
-async def _gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None, splash: Any = None,
-                    stop_signals: Any = None) -> int:
+async def gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None, splash: Any = None,
+                   stop_signals: Any = None) -> int:
     import asyncio
 
     from cherry_desktop.core.app.bootstrap import start_core

@@ -18,6 +18,8 @@ from cherry_desktop.core.state.shared_cache import SharedCache
 from tests.fakes.memory_keyring import MemoryKeyring
 from tests.fakes.scripted_provider_server import ScriptedServer
 
+pytest_plugins = ["tests.leak_checks", "pytester"]
+
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:

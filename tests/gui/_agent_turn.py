@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
-from tests.gui._scripted import until
+from tests.waiting import until
 
 ANSWER = "The note is in your workspace."
 
@@ -31,9 +31,9 @@ async def write_turn_allowed_on_the_card(controller: Any, repos: Any, qtbot: Any
     window.composer.editor.setPlainText("write a note")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     card = window.approval_card
-    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, limit=60)
     assert not note.exists()
     qtbot.mouseClick(card.allow_button, Qt.MouseButton.LeftButton)
-    await until(lambda: not window.is_streaming() and ANSWER in window.message_view.rows()[-1].text(), timeout=60)
+    await until(lambda: not window.is_streaming() and ANSWER in window.message_view.rows()[-1].text(), limit=60)
     assert note.read_text() == content
     return window, str(session.id)

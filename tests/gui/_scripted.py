@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import aclosing
-from typing import Any
 
 from cherry_desktop.core.ai.stream import AiStreamRequest
 from cherry_desktop.core.messages import (
@@ -17,6 +15,7 @@ from cherry_desktop.core.messages import (
     UIMessageChunk,
 )
 from tests.unit.stream.helpers import Feed as StreamFeed
+from tests.waiting import until
 
 
 class Feed(StreamFeed):
@@ -65,10 +64,3 @@ class ScriptedAi:
     async def feed(self, index: int = 0) -> Feed:
         await until(lambda: len(self.feeds) > index)
         return self.feeds[index]
-
-
-async def until(predicate: Callable[[], Any], timeout: float = 5.0) -> None:
-    """Wait (on the qasync loop) until `predicate()` is truthy."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.01)

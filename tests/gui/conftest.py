@@ -49,9 +49,9 @@ async def live_core(ui_core: CoreServices, scripted_ai: Any) -> Any:
     return ui_core
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def no_leaked_windows(qapp: Any) -> Iterator[None]:
-    """Fail a test that leaves a top-level window open."""
+    """Fail any gui test that leaves a top-level window open (visible): close what you show."""
     before = {id(w) for w in qapp.topLevelWidgets() if w.isVisible()}
     yield
     qapp.processEvents()

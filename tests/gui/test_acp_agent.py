@@ -18,9 +18,9 @@ from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, text
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_openai_provider, ensure_demo_records
 from cherry_desktop.ui.dialogs import AgentDialog
 from tests.gui._agent_turn import write_turn_allowed_on_the_card
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, save_screenshot
 from tests.integration.acp_helpers import ensure_test_agent
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(180)]
 
@@ -100,7 +100,7 @@ async def test_an_acp_session_queues_a_follow_up_stops_and_resumes_after_a_resta
             core.agent_runtime.registry.get("acp").install_root = claude_acp_root
             window = ctl.open_window(session_topic_id(session_id))
             window.resize(1000, 700)
-            await until(lambda: len(_texts(window)) == rows_before, timeout=10)
+            await until(lambda: len(_texts(window)) == rows_before, limit=10)
             await drive(window, session_id, core)
             texts = _texts(window)
             window.close()
@@ -114,17 +114,17 @@ async def test_an_acp_session_queues_a_follow_up_stops_and_resumes_after_a_resta
                        HangReply(text_before="A long answer that will be stopped "))
         window.composer.editor.setPlainText("remember the word kumquat")
         qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-        await until(lambda: "remember kumquat" in window.live_text(), timeout=60)
+        await until(lambda: "remember kumquat" in window.live_text(), limit=60)
         composer = window.composer
         assert composer.queue_button.isVisible() and not composer.steer_button.isVisible()
         composer.editor.setPlainText("and then say hi")
         qtbot.mouseClick(composer.queue_button, Qt.MouseButton.LeftButton)
-        await until(lambda: not window.is_streaming() and len(_texts(window)) == 4, timeout=60)
+        await until(lambda: not window.is_streaming() and len(_texts(window)) == 4, limit=60)
         window.composer.editor.setPlainText("write an essay")
         qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-        await until(lambda: "will be stopped" in window.live_text(), timeout=60)
+        await until(lambda: "will be stopped" in window.live_text(), limit=60)
         qtbot.mouseClick(composer.stop_button, Qt.MouseButton.LeftButton)
-        await until(lambda: not window.is_streaming(), timeout=60)
+        await until(lambda: not window.is_streaming(), limit=60)
         rows = core.repos.session_messages.list_messages(session_id)
         assert [r.status for r in rows] == ["success"] * 5 + ["paused"]
         await asyncio.sleep(0.3)
@@ -139,7 +139,7 @@ async def test_an_acp_session_queues_a_follow_up_stops_and_resumes_after_a_resta
         server.enqueue(text("The word was kumquat."))
         window.composer.editor.setPlainText("what was the word?")
         qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-        await until(lambda: not window.is_streaming() and len(_texts(window)) == 8, timeout=60)
+        await until(lambda: not window.is_streaming() and len(_texts(window)) == 8, limit=60)
         await asyncio.sleep(0.3)
         assert window.grab().save(str(ARTIFACTS / "acp_resumed.png"))
 

@@ -12,9 +12,9 @@ from cherry_desktop.core.ai.runtime.events import ChunkEvent, SteerBoundaryEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
 from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui._scripted import until
 from tests.gui.conftest import send_turn
 from tests.unit.agent_session.harness import add_model
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

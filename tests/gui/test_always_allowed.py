@@ -16,8 +16,8 @@ from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.ui.session import AlwaysAllowedButton, permission_mode_label
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -36,7 +36,7 @@ def _assistant_rows(window: Any) -> int:
 
 
 async def _turn_done(window: Any, assistants: int) -> None:
-    await until(lambda: not window.is_streaming() and _assistant_rows(window) == assistants, timeout=60)
+    await until(lambda: not window.is_streaming() and _assistant_rows(window) == assistants, limit=60)
 
 
 def _revoke_action(button: AlwaysAllowedButton, tool: str) -> Any:
@@ -55,7 +55,7 @@ async def test_always_allow_shows_in_the_header_and_asking_again_brings_the_card
 
     server.enqueue(_touch(files[0]), text("first"))
     await _send(qtbot, window, "touch the first file")
-    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, limit=60)
     assert "Bash" in card.always_button.text()
     qtbot.mouseClick(card.always_button, Qt.MouseButton.LeftButton)
     await _turn_done(window, 1)
@@ -93,7 +93,7 @@ async def test_always_allow_shows_in_the_header_and_asking_again_brings_the_card
     assert ui_core.agent_runtime.get_entry(session_id).connection is conn and not conn.always_allowed_tools
     server.enqueue(_touch(files[2]), text("asked again"))
     await _send(qtbot, window, "touch the third file")
-    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, limit=60)
     qtbot.mouseClick(card.deny_button, Qt.MouseButton.LeftButton)
     await _turn_done(window, 3)
     assert not files[2].exists()

@@ -18,8 +18,8 @@ from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.ui.chat import ArtifactsCard
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -41,7 +41,7 @@ async def test_report_artifacts_shows_the_card_with_openable_files(
     window.composer.editor.setPlainText("write the report")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     await until(lambda: not window.is_streaming()
-                and "The report is in your workspace." in window.message_view.rows()[-1].text(), timeout=60)
+                and "The report is in your workspace." in window.message_view.rows()[-1].text(), limit=60)
     assert not window.approval_waiting()
     [card] = window.message_view.rows()[-1].findChildren(ArtifactsCard)
     assert card.paths == [str(report.resolve())]

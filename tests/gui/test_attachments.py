@@ -18,8 +18,8 @@ from cherry_desktop.core.attachments.cleanup import SWEEP_DELAY_S
 from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.core.storage.paths import build_path_registry
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, save_screenshot
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 
@@ -61,7 +61,7 @@ def _user_row(window: Any) -> Any:
 async def _settled(window: Any, core: Any, topic_id: str, count: int) -> None:
     await until(lambda: len(core.repos.messages.branch(topic_id)) == count
                 and all(r.status != "pending" for r in core.repos.messages.branch(topic_id))
-                and not window.is_streaming(), timeout=15)
+                and not window.is_streaming(), limit=15)
 
 
 async def test_paste_and_drop_then_send_reaches_the_model_and_shows_in_the_row(
@@ -194,7 +194,7 @@ async def test_deleting_the_message_or_the_topic_removes_the_files_and_a_restart
 
         user_id = core.repos.messages.branch(topic_id)[0].id
         window.bridges.chats.delete_message(topic_id, user_id)
-        await until(lambda: not path.exists(), timeout=SWEEP_DELAY_S + 5)
+        await until(lambda: not path.exists(), limit=SWEEP_DELAY_S + 5)
         # Another message with a file, then the whole chat goes.
         window.composer.attachments.add_bytes("again.png", _png())
         provider_server.replies.append(Reply(echo=True))
@@ -203,7 +203,7 @@ async def test_deleting_the_message_or_the_topic_removes_the_files_and_a_restart
             r.status == "success" and r.role == "assistant" for r in core.repos.messages.branch(topic_id)[1:]))
         await _settled(window, core, topic_id, 3)
         await window.delete_topic(topic_id, confirm=False)
-        await until(lambda: core.attachments.scopes() == [], timeout=SWEEP_DELAY_S + 5)
+        await until(lambda: core.attachments.scopes() == [], limit=SWEEP_DELAY_S + 5)
     finally:
         await controller.aclose()
         await core.stop()

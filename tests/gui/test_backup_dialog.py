@@ -18,8 +18,8 @@ from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.ui.shell._backup_actions import back_up, restore
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, save_screenshot, seed_agent_session
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 
@@ -50,7 +50,7 @@ async def test_back_up_from_the_menu_then_restore_into_an_empty_data_dir(
             grabbed.append(_grab(dialog, "backup-progress"))
 
     controller.bridges.backup.progress.connect(on_progress)
-    await until(lambda: dialog.task.done(), timeout=60)
+    await until(lambda: dialog.task.done(), limit=60)
     controller.bridges.backup.progress.disconnect(on_progress)
     assert dialog.succeeded, dialog.result_label.text()
     assert "API keys are not in the backup" in dialog.result_label.text()
@@ -72,7 +72,7 @@ async def test_back_up_from_the_menu_then_restore_into_an_empty_data_dir(
         second.quit = lambda code=0: quits.append(code)  # type: ignore[method-assign]
         staged = restore(empty_window, second.bridges.backup, second.quit, archive, confirmed=True)
         assert staged is not None
-        await until(lambda: staged.task.done(), timeout=60)
+        await until(lambda: staged.task.done(), limit=60)
         assert staged.succeeded, staged.result_label.text()
         assert "Quit and start Cherry Desktop again" in staged.result_label.text()
         assert staged.quit_button is not None
@@ -177,7 +177,7 @@ async def test_cancel_in_the_dialog_writes_nothing(controller: Any, ui_core: Any
     dialog = back_up(window, controller.bridges.backup, archive)
     assert dialog is not None
     dialog.cancel_button.click()  # before the job got to its first bytes
-    await until(lambda: dialog.task.done(), timeout=30)
+    await until(lambda: dialog.task.done(), limit=30)
     assert not dialog.succeeded
     assert "Cancelled. Nothing was written." in dialog.result_label.text()
     assert list(tmp_path.glob("never.cherry-backup*")) == []

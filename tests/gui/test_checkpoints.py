@@ -18,8 +18,8 @@ from cherry_desktop.demo import ScriptedModelServer, text, tool_use, tool_uses
 from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.ui.chat import ADDED_BG
 from cherry_desktop.ui.session import ChangesDialog, RewindDialog
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -47,10 +47,10 @@ async def test_changes_dialog_and_restore_files_in_the_window(
     window.composer.editor.setPlainText("plan my day")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     await until(lambda: not window.is_streaming() and any(r.role == "assistant" and r.status == "success"
-                                                           for r in window.message_view.rows()), timeout=60)
+                                                           for r in window.message_view.rows()), limit=60)
     assert (ws / "plan.md").exists() and (ws / "stamp.txt").exists()
     header = window.session_header
-    await until(lambda: header.changes_button.isVisibleTo(window), timeout=10)
+    await until(lambda: header.changes_button.isVisibleTo(window), limit=10)
     assert header.changes_button.text() == "Changes: 3 file(s)"
 
     # The answer's Changes: three files, each with its diff.
@@ -119,7 +119,7 @@ async def test_a_folder_too_large_for_checkpoints_is_said_in_the_header(
     window.composer.editor.setPlainText("hello")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     header = window.session_header
-    await until(lambda: header.checkpoint_notice.isVisibleTo(window), timeout=60)
+    await until(lambda: header.checkpoint_notice.isVisibleTo(window), limit=60)
     assert header.checkpoint_notice.text() == (
         "No checkpoints: This folder has too many files for checkpoints (8).")
     answer = _row(window, "assistant")
@@ -140,14 +140,14 @@ async def test_restore_files_and_conversation_opens_a_forked_session(
         window.composer.editor.setPlainText(message)
         qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
         await until(lambda n=n: not window.is_streaming() and sum(
-            r.role == "assistant" and r.status == "success" for r in window.message_view.rows()) == n, timeout=60)
+            r.role == "assistant" and r.status == "success" for r in window.message_view.rows()) == n, limit=60)
     assert (ws / "draft.md").exists()
     second = [r for r in window.message_view.rows() if r.role == "user"][1]
     window.message_view.hover.show_over(second)
     qtbot.mouseClick(window.message_view.row_actions.rewind_button, Qt.MouseButton.LeftButton)
     await until(lambda: isinstance(window.checkpoint_actions.dialog, RewindDialog))
     qtbot.mouseClick(window.checkpoint_actions.dialog.fork_button, Qt.MouseButton.LeftButton)
-    await until(lambda: window.topic_id != session_topic_id(session_id), timeout=10)
+    await until(lambda: window.topic_id != session_topic_id(session_id), limit=10)
     assert not (ws / "draft.md").exists()
     rows = window.message_view.rows()
     assert [(r.role, r.text()) for r in rows] == [("user", "remember the word kumquat"),

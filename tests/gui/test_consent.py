@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QApplication
 from cherry_desktop.core.ai.runtime.events import ChunkEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk
 from cherry_desktop.ui.session import ARM_DELAY_MS, FOCUS_SHORTCUT, ApprovalCard
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 
@@ -119,7 +119,7 @@ async def test_keys_in_the_grace_period_or_after_an_unasked_focus_move_decide_no
 
     # The focus lands on the card on its own (Qt moves it when the focused widget goes away):
     # armed, but the user never came here, so its keys stay inert.
-    await until(lambda: card.armed, timeout=2)
+    await until(lambda: card.armed, limit=2)
     window.composer.editor.setFocus()
     await until(lambda: QApplication.focusWidget() is window.composer.editor)
     card.allow_button.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -24,8 +24,8 @@ from cherry_desktop.ui.chat import (
     warm_up_highlighting,
 )
 from cherry_desktop.ui.shell import HIGHLIGHT_WARM_UP_MS
-from tests.gui._scripted import until
 from tests.gui.test_code_blocks import LONG_ANSWER
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -12,8 +12,8 @@ from PySide6.QtGui import QAction
 from cherry_desktop.core.messages import TextPart, ToolPart
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.ui.shell import fenced
-from tests.gui._scripted import until
 from tests.gui.conftest import seed_agent_session
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

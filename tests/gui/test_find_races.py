@@ -16,7 +16,7 @@ from cherry_desktop.core.state.shared_cache import topic_title_key
 from cherry_desktop.demo import ScriptedModelServer, slow_text
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from cherry_desktop.ui.chat import TranslationBlock, translate_row
-from tests.gui._scripted import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 
@@ -25,7 +25,7 @@ async def _generators_closed() -> None:
     """Wait for the provider's SSE generator to finish closing: asyncio closes a finished async
     generator in a task of its own, and the test loop's teardown cancelling that close midway
     hangs (seen: qasync's run_until_complete in _cancel_all_tasks)."""
-    await until(lambda: not [t for t in asyncio.all_tasks() if "async_generator_athrow" in repr(t)], timeout=10)
+    await until(lambda: not [t for t in asyncio.all_tasks() if "async_generator_athrow" in repr(t)], limit=10)
 
 
 async def test_topic_deleted_while_naming_writes_nothing(controller: Any, ui_core: Any,
@@ -37,7 +37,7 @@ async def test_topic_deleted_while_naming_writes_nothing(controller: Any, ui_cor
     task = window.submit("What is a narwhal?", "send")
     assert task is not None
     await task
-    await until(lambda: topic_id in ui_core.topic_naming.in_flight, timeout=10)
+    await until(lambda: topic_id in ui_core.topic_naming.in_flight, limit=10)
     future = ui_core.topic_naming.in_flight[topic_id]
     await window.delete_topic(topic_id, confirm=False)
     assert await asyncio.wait_for(future, 15) == ""
@@ -60,12 +60,12 @@ async def test_message_deleted_while_its_translation_streams(controller: Any, ui
     task = translate_row(window.message_view, window.bridges.streams, message.id, "fr")
     assert task is not None
     block = window.message_view.row(message.id).findChildren(TranslationBlock)[0]
-    await until(lambda: block.text != "", timeout=10)
+    await until(lambda: block.text != "", limit=10)
     # A second request for the same message while it streams is refused, said in the block.
     assert await translate_row(window.message_view, window.bridges.streams, message.id, "fr") == "error"
     await window.delete_topic(topic.id, confirm=False)
     await asyncio.wait_for(task, 15)
-    await until(lambda: not ui_core.stream_manager.has_live_stream(translation_stream_id(message.id)), timeout=10)
+    await until(lambda: not ui_core.stream_manager.has_live_stream(translation_stream_id(message.id)), limit=10)
     assert repos.messages.find_message(message.id) is None
     window.close()
     await _generators_closed()

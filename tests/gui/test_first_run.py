@@ -11,8 +11,8 @@ import pytest
 
 from cherry_desktop.core.state.topics import is_agent_session_topic
 from cherry_desktop.ui import start_ui
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -21,8 +21,8 @@ from cherry_desktop.demo import ScriptedModelServer, text
 from cherry_desktop.ui.chat import ErrorBlock
 from cherry_desktop.ui.dialogs import AgentDialog, SettingsDialog
 from tests.gui._agent_turn import write_turn_allowed_on_the_card
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -105,7 +105,7 @@ async def test_with_the_gateway_off_the_error_row_turns_it_on(
         rows = window.message_view.rows()
         return rows[-1].findChild(QPushButton, "errorFixButton") if rows else None
 
-    await until(lambda: fix_button() is not None, timeout=30)
+    await until(lambda: fix_button() is not None, limit=30)
     row = window.message_view.rows()[-1]
     error = row.findChild(ErrorBlock)
     assert error is not None and "Cherry's API gateway, which is off" in error.text()
@@ -117,7 +117,7 @@ async def test_with_the_gateway_off_the_error_row_turns_it_on(
     ARTIFACTS.mkdir(exist_ok=True)
     assert window.grab().save(str(ARTIFACTS / "gateway_off_error_row.png"))
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    await until(lambda: "The API gateway is on" in window.statusBar().currentMessage(), timeout=20)
+    await until(lambda: "The API gateway is on" in window.statusBar().currentMessage(), limit=20)
     status = controller.bridges.gateway.status()
     assert status.state == "running" and status.port == port
     assert ui_core.settings.settings.gateway_enabled is True
@@ -126,5 +126,5 @@ async def test_with_the_gateway_off_the_error_row_turns_it_on(
     window.composer.editor.setPlainText("hello again")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     await until(lambda: not window.is_streaming()
-                and "Through the gateway now." in window.message_view.rows()[-1].text(), timeout=60)
+                and "Through the gateway now." in window.message_view.rows()[-1].text(), limit=60)
     assert {r.path for r in server.requests_for_model_turns()} == {"/v1/chat/completions"}

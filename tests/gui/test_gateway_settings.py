@@ -15,8 +15,8 @@ from PySide6.QtGui import QGuiApplication
 from cherry_desktop.core.gateway.control import GatewayControl
 from cherry_desktop.core.net.http_server import bind_loopback
 from cherry_desktop.ui.dialogs import SettingsDialog
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

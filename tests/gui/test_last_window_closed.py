@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.gui._scripted import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from cherry_desktop.core.state.shared_cache import topic_stream_status_key
 from cherry_desktop.ui.sidebar import SPINNER
-from tests.gui._scripted import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

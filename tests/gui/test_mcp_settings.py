@@ -20,8 +20,8 @@ from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.ui.dialogs import AgentDialog, SettingsDialog
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(150)]
 
@@ -40,16 +40,18 @@ async def test_add_a_server_in_settings_use_it_from_an_agent_with_the_card(
     panel.command_edit.setText(TIME_SERVER)
     panel.env_edit.setPlainText("TZ_HINT=Etc/UTC")
     qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)
-    await until(lambda: panel.status_label.text() and not panel.status_label.text().startswith("Testing"), timeout=60)
+    await until(lambda: panel.status_label.text() and not panel.status_label.text().startswith("Testing"), limit=60)
     assert panel.status_label.text() == "The test connected: 2 tools"
     assert panel.tools_table.rowCount() == 2
     qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
     [config] = ui_core.mcp.repository.list()
     assert config.env_names == ("TZ_HINT",)
-    await until(lambda: panel.status_label.text() == "Ready: 2 tools", timeout=60)
+    await until(lambda: panel.status_label.text() == "Ready: 2 tools", limit=60)
     assert "Ready: 2 tools" in panel.server_list.item(0).text()
     # convert_time never runs for anyone; get_current_time asks (the default).
-    _switch, combo = panel._tool_widgets["convert_time"]
+    controls = panel.tool_controls("convert_time")
+    assert controls is not None
+    _switch, combo = controls
     combo.setCurrentIndex(combo.findData("deny"))
     assert ui_core.mcp.hub.rule_for("mcp__time__convert_time").value == "deny"
     await asyncio.sleep(0.3)
@@ -73,10 +75,10 @@ async def test_add_a_server_in_settings_use_it_from_an_agent_with_the_card(
     window.composer.editor.setPlainText("what time is it?")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     card = window.approval_card
-    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, limit=60)
     qtbot.mouseClick(card.allow_button, Qt.MouseButton.LeftButton)
     await until(lambda: not window.is_streaming()
-                and "It is Wednesday in UTC." in window.message_view.rows()[-1].text(), timeout=60)
+                and "It is Wednesday in UTC." in window.message_view.rows()[-1].text(), limit=60)
     rows = repos.session_messages.list_messages(session_id)
     assert [r.status for r in rows][-2:] == ["success", "success"]
     [part] = [p for p in rows[-1].parts if isinstance(p, ToolPart)]

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton
 
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -23,8 +23,8 @@ from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.ui.chat import ROW_SPACING
 from cherry_desktop.ui.shell import apply_theme
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

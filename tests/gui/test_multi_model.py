@@ -26,8 +26,8 @@ from cherry_desktop.demo.bootstrap import (
 )
 from cherry_desktop.demo.naming import naming_reply
 from cherry_desktop.ui.chat import SiblingGroupView
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 
@@ -354,7 +354,7 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
             window = ctl.open_window(topic_id)
             window.resize(1100, 640)
             await _ask_both(qtbot, window, "What is light?")
-            await until(lambda: bool(_groups(window)) and not window.is_streaming(), timeout=15)
+            await until(lambda: bool(_groups(window)) and not window.is_streaming(), limit=15)
             await until(lambda: all(c.row.status == "success" for c in _groups(window)[0].columns))
             models = sorted(str(r.json.get("model")) for r in server.message_requests() if naming_reply(r) is None)
             assert models == ["claude-demo", "claude-demo-fast"]
@@ -399,13 +399,13 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
             def then_requests() -> list[Any]:
                 return [r for r in server.message_requests() if naming_reply(r) is None and "And then?" in r.all_text()]
 
-            await until(lambda: len(then_requests()) == 2, timeout=10)
+            await until(lambda: len(then_requests()) == 2, limit=10)
             assert sorted(str(r.json.get("model")) for r in then_requests()) == ["claude-demo", "claude-demo-fast"]
             for sent in then_requests():
                 assert [m.get("role") for m in sent.messages] == ["user", "assistant", "user"]
                 history = sent.all_text()
                 assert "The fast one says" in history and "Claude demo" not in history
-            await until(lambda: not window.is_streaming() and len(_groups(window)) == 2, timeout=10)
+            await until(lambda: not window.is_streaming() and len(_groups(window)) == 2, limit=10)
             assert [c.model_name for c in _groups(window)[1].columns] == ["Demo model", "Demo model (fast)"]
             # httpx's body iterators of the finished stream are finalised (asyncgen hooks) while
             # the provider's client is open: after core.stop the finaliser waits forever.
@@ -428,7 +428,7 @@ async def test_the_offline_demo_answers_a_chat_with_what_to_try(controller: Any,
     window.resize(1100, 720)
     await _ask_both(qtbot, window, "What can you do?")
     await until(lambda: not window.is_streaming() and len(_column_texts(window)) == 2
-                and all(_column_texts(window)), timeout=30)
+                and all(_column_texts(window)), limit=30)
     first, second = _column_texts(window)
     assert first.startswith("**Demo model** here, Cherry's offline demo model. You wrote: “What can you do?”.")
     assert second.startswith("**Demo model (fast)** here,") and "*Compare with…*" in second

@@ -23,7 +23,7 @@ from cherry_desktop.demo.bootstrap import (
     DEMO_UNIQUE_MODEL_ID,
     ensure_demo_records,
 )
-from tests.gui._scripted import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

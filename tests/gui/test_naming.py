@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 from cherry_desktop.core.ai.naming import NAMING_MARKER, clean_title, ui_locale
 from cherry_desktop.demo import ScriptedModelServer
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
-from tests.gui._scripted import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 
@@ -28,7 +28,7 @@ async def _exchange(window: Any, text_: str) -> None:
     task = window.submit(text_, "send")
     assert task is not None
     await task
-    await until(lambda: not window.is_streaming(), timeout=10)
+    await until(lambda: not window.is_streaming(), limit=10)
 
 
 async def test_first_exchange_names_the_chat_everywhere_and_only_once(controller: Any, ui_core: Any,
@@ -41,7 +41,7 @@ async def test_first_exchange_names_the_chat_everywhere_and_only_once(controller
     assert window.sidebar.item_for(topic_id).text(0) == "New chat"
     await _exchange(window, "How do I bake sourdough bread at home?")
     title = "演示: How do I bake sourdough"
-    await until(lambda: window.sidebar.item_for(topic_id).text(0) == title, timeout=10)
+    await until(lambda: window.sidebar.item_for(topic_id).text(0) == title, limit=10)
     assert other.sidebar.item_for(topic_id).text(0) == title
     assert window.title.text() == other.title.text() == title
     assert ui_core.repos.topics.get_topic(topic_id).name == title
@@ -92,7 +92,7 @@ async def test_a_rename_during_naming_wins_and_a_failed_naming_leaves_the_name(c
     topic_id = controller.bridges.chats.create_topic(model=DEMO_UNIQUE_MODEL_ID)
     window = controller.open_window(topic_id)
     await _exchange(window, "Plan a trip to Kyoto")
-    await until(lambda: len(_naming_requests(server)) == 1, timeout=10)
+    await until(lambda: len(_naming_requests(server)) == 1, limit=10)
     future = ui_core.topic_naming.in_flight[topic_id]
     controller.bridges.chats.rename_topic(topic_id, "Mine")
     ui_core.stream_manager.abort("naming:" + topic_id)
@@ -106,7 +106,7 @@ async def test_a_rename_during_naming_wins_and_a_failed_naming_leaves_the_name(c
     window.show_topic(second)
     await _exchange(window, "Another question")
     await until(lambda: second not in ui_core.topic_naming.in_flight and len(_naming_requests(server)) >= 2,
-                timeout=10)
+                limit=10)
     assert ui_core.repos.topics.get_topic(second).name == ""
     assert ui_core.repos.names.name_source(second) == ""
     window.close()

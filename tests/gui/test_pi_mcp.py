@@ -19,9 +19,9 @@ from cherry_desktop.core.messages import ToolPart
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from cherry_desktop.ui.dialogs import AgentDialog, SettingsDialog
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 from tests.integration.pi_helpers import ensure_test_pi
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(150)]
 
@@ -40,7 +40,7 @@ async def test_a_pi_agent_calls_an_mcp_server_with_the_card(controller: Any, ui_
     panel.name_edit.setText("time")
     panel.command_edit.setText(str(Path(sys.executable).parent / "mcp-server-time"))
     assert panel.save()
-    await until(lambda: panel.status_label.text() == "Ready: 2 tools", timeout=60)
+    await until(lambda: panel.status_label.text() == "Ready: 2 tools", limit=60)
     settings.close()
 
     window = controller.open_window(None)
@@ -62,7 +62,7 @@ async def test_a_pi_agent_calls_an_mcp_server_with_the_card(controller: Any, ui_
     window.composer.editor.setPlainText("what time is it?")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     card = window.approval_card
-    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, limit=60)
     assert "get_current_time (MCP server time)" in card.title.text()
     window.resize(1000, 700)
     await asyncio.sleep(0.2)
@@ -70,7 +70,7 @@ async def test_a_pi_agent_calls_an_mcp_server_with_the_card(controller: Any, ui_
     assert window.grab().save(str(ARTIFACTS / "pi_mcp_approval_card.png"))
     qtbot.mouseClick(card.allow_button, Qt.MouseButton.LeftButton)
     await until(lambda: not window.is_streaming()
-                and "It is Wednesday in UTC." in window.message_view.rows()[-1].text(), timeout=60)
+                and "It is Wednesday in UTC." in window.message_view.rows()[-1].text(), limit=60)
     session_id = window.topic_id.split(":", 1)[1]
     rows = ui_core.repos.session_messages.list_messages(session_id)
     [part] = [p for p in rows[-1].parts if isinstance(p, ToolPart)]

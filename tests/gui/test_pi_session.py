@@ -14,9 +14,9 @@ from PySide6.QtCore import Qt
 from cherry_desktop.core.ai.runtime.pi.driver import PiRuntimeDriver
 from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, text, tool_use
 from cherry_desktop.demo.bootstrap import DEMO_UNIQUE_MODEL_ID, ensure_demo_records
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
 from tests.integration.pi_helpers import ensure_test_pi, pi_demo_session
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(150)]
 
@@ -68,12 +68,12 @@ async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any,
     window.composer.editor.setPlainText("create made-by-pi.txt")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     card = window.approval_card
-    await until(lambda: window.approval_waiting() and card.armed, timeout=60)
+    await until(lambda: window.approval_waiting() and card.armed, limit=60)
     assert "bash" in card.title.text()
     assert not (workspace / "made-by-pi.txt").exists()
     await _shot(window, "pi_approval_card.png")
     qtbot.mouseClick(card.allow_button, Qt.MouseButton.LeftButton)
-    await until(lambda: not window.is_streaming() and _roles(window) == ["user", "assistant"], timeout=60)
+    await until(lambda: not window.is_streaming() and _roles(window) == ["user", "assistant"], limit=60)
     assert (workspace / "made-by-pi.txt").read_text().strip() == "from-pi"
 
     # A steer mid-turn: the rows roll (A1a, steer, A2).
@@ -81,10 +81,10 @@ async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any,
                    text("Steered: tabs it is."))
     window.composer.editor.setPlainText("tidy the project")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    await until(lambda: "Reading the project" in window.live_text(), timeout=60)
+    await until(lambda: "Reading the project" in window.live_text(), limit=60)
     window.composer.editor.setPlainText("use tabs")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    await until(lambda: not window.is_streaming() and len(_roles(window)) == 6, timeout=60)
+    await until(lambda: not window.is_streaming() and len(_roles(window)) == 6, limit=60)
     texts = [r.text() for r in window.message_view.rows()]
     assert texts[4] == "use tabs" and texts[5] == "Steered: tabs it is."
     await _shot(window, "pi_steered.png")
@@ -93,9 +93,9 @@ async def test_pi_agent_from_the_dialog_approval_steer_and_stop(controller: Any,
     server.enqueue(HangReply(text_before="A long answer that will be stopped "))
     window.composer.editor.setPlainText("write an essay")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    await until(lambda: "will be stopped" in window.live_text(), timeout=60)
+    await until(lambda: "will be stopped" in window.live_text(), limit=60)
     qtbot.mouseClick(window.composer.stop_button, Qt.MouseButton.LeftButton)
-    await until(lambda: not window.is_streaming(), timeout=60)
+    await until(lambda: not window.is_streaming(), limit=60)
     session_id = window.topic_id.split(":", 1)[1]
     rows = ui_core.repos.session_messages.list_messages(session_id)
     assert rows[-1].status == "paused"
@@ -125,10 +125,10 @@ async def test_a_pi_session_resumes_its_conversation_after_a_restart(qapp: Any, 
             session_id = pi_demo_session(core, server.base_url, installation)
             driver = core.agent_runtime.registry.get("pi")
             window = ctl.open_window(session_topic_id(session_id))
-            await until(lambda: len(_roles(window)) == rows_before, timeout=10)
+            await until(lambda: len(_roles(window)) == rows_before, limit=10)
             window.composer.editor.setPlainText(prompt)
             qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-            await until(lambda: not window.is_streaming() and len(_roles(window)) == rows_before + 2, timeout=60)
+            await until(lambda: not window.is_streaming() and len(_roles(window)) == rows_before + 2, limit=60)
             texts = [r.text() for r in window.message_view.rows()]
             if rows_before:
                 await _shot(window, "pi_resumed.png")
@@ -181,14 +181,14 @@ async def test_the_first_pi_turn_shows_the_install_in_the_session_header(
     assert not setup.isVisibleTo(window)
     window.composer.editor.setPlainText("hello pi")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    await until(lambda: setup.isVisibleTo(window), timeout=10)
+    await until(lambda: setup.isVisibleTo(window), limit=10)
     assert setup.text() == (f"Installing pi {PI_PINNED_VERSION} for its first use (about 15 s)… "
                             "npm http fetch GET 200 @mariozechner/pi-coding-agent 120ms (cache miss)")
     other = controller.open_window(session_topic_id(session_id))  # a window opened meanwhile says so too
     assert other.session_header.setup_label.isVisibleTo(other)
     await _shot(window, "pi_installing.png")
     release.set()
-    await until(lambda: not window.is_streaming() and _roles(window) == ["user", "assistant"], timeout=60)
+    await until(lambda: not window.is_streaming() and _roles(window) == ["user", "assistant"], limit=60)
     assert window.message_view.rows()[-1].text() == "pi is installed and answering."
     assert not setup.isVisibleTo(window) and not other.session_header.setup_label.isVisibleTo(other)
     other.close()

@@ -23,8 +23,8 @@ from cherry_desktop.ui.chat import ErrorWords
 from cherry_desktop.ui.dialogs import ProvidersDialog
 from cherry_desktop.ui.shell import i18n
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -18,8 +18,8 @@ from cherry_desktop.ui.chat import IssueWords
 from cherry_desktop.ui.dialogs import ProvidersDialog
 from tests.fakes.memory_keyring import MemoryKeyring
 from tests.fakes.scripted_provider_server import Reply, ScriptedServer, openai_delta, sse
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

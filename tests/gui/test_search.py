@@ -14,8 +14,8 @@ from PySide6.QtTest import QTest
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.ui.chat import PAGE_SIZE
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, seed_agent_session
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

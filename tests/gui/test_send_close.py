@@ -14,8 +14,8 @@ from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.paths import build_path_registry
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui._scripted import until
 from tests.unit.agent_session.harness import add_model
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

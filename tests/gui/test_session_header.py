@@ -14,8 +14,8 @@ from PySide6.QtCore import Qt
 from cherry_desktop.core.ai.runtime.events import ContextUsageEvent
 from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, send_turn
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -240,8 +240,8 @@ async def test_a_signal_during_startup_skips_the_rest_of_it(tmp_path: Path, qapp
     monkeypatch.setattr(bootstrap, "start_core", start_core_then_signal)
     windows_before = set(QApplication.topLevelWidgets())
     try:
-        code = await app_module._gui_main(build_path_registry(tmp_path / "app"), demo=True, screenshot=None,
-                                          stop_signals=watcher)
+        code = await app_module.gui_main(build_path_registry(tmp_path / "app"), demo=True, screenshot=None,
+                                         stop_signals=watcher)
     finally:
         watcher.close()
     assert code == 0 and exits == []

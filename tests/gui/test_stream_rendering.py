@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from cherry_desktop.core.messages import TextDeltaChunk
 from cherry_desktop.ui.bridge import FRAME_MS, PHASES, QtStreamListener, StreamChunk, next_frame_delay_ms
 from cherry_desktop.ui.chat import LiveText
-from tests.gui._scripted import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.stream import MessageServiceBackend, PersistInput
 from cherry_desktop.core.ai.stream.context import persistent as persistent_module
-from tests.gui._scripted import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 
 from cherry_desktop.core.ai.runtime.events import SteerBoundaryEvent
 from cherry_desktop.ui.shell import apply_theme
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

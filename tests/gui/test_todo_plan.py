@@ -21,9 +21,9 @@ from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStart
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.ui.chat import CompactionDivider, PlanCard, TodoCard, split_plan_heading
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, send_turn
 from tests.unit.agent_session.harness import add_model
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -14,8 +14,8 @@ from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStart
 from cherry_desktop.ui.chat import ADDED_BG, REMOVED_BG, MessageRow, ToolCard, tool_diff
 from cherry_desktop.ui.session import ApprovalCard
 from cherry_desktop.ui.shell import apply_theme
-from tests.gui._scripted import until
 from tests.gui.conftest import save_screenshot, scripted_agent_session, send_turn
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

@@ -13,8 +13,8 @@ from cherry_desktop.core.ai.runtime.events import UsageEvent
 from cherry_desktop.core.data.usage_cost import ModelPricing, PricingError
 from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui._scripted import until
 from tests.gui.conftest import send_turn
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 

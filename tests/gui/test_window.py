@@ -13,8 +13,8 @@ from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.ui import ChatWindow, start_ui
 from cherry_desktop.ui.chat import PAGE_SIZE
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS, seed_agent_session
+from tests.waiting import until
 
 pytestmark = pytest.mark.gui
 
@@ -198,15 +198,22 @@ async def test_settings_store_key_in_keyring_and_apply_theme(controller: Any, ui
 
 
 async def test_screenshot_of_the_main_window(ui_core: Any, qapp: Any, no_leaked_windows: None) -> None:
-    seed_agent_session(ui_core.repos, turns=2)
+    _agent_id, session_id = seed_agent_session(ui_core.repos, turns=2)
     controller = start_ui(ui_core)
     try:
         path = ARTIFACTS / "main_window.png"
         assert await controller.capture_when_idle(path)
         from PySide6.QtGui import QImage
 
+        # What the screenshot shows: the newest session open in the window, its two turns.
+        (window,) = controller.windows
+        assert window.isVisible() and window.topic_id == session_topic_id(session_id)
+        rows = window.message_view.rows()
+        assert [r.role for r in rows] == ["user", "assistant"] * 2
+        assert "Question 1?" in rows[2].text() and "Answer **1**." in rows[3].text()
         image = QImage(str(path))
-        assert not image.isNull() and image.width() >= 800
+        scale = window.devicePixelRatio()
+        assert (image.width(), image.height()) == (round(window.width() * scale), round(window.height() * scale))
     finally:
         await controller.aclose()
 

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QMessageBox
 from cherry_desktop.core.state.topics import session_id_from_topic
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import DEMO_AGENT_ID, ensure_demo_records
-from tests.gui._scripted import until
 from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
 
 pytestmark = [pytest.mark.gui, pytest.mark.integration, pytest.mark.timeout(120)]
 
@@ -56,7 +56,7 @@ async def test_a_session_in_its_own_worktree(controller: Any, ui_core: Any, qtbo
     git(repo, "commit", "-q", "-m", "v1")
     window.sidebar.new_worktree_session_requested.emit(DEMO_AGENT_ID)
     await until(lambda: window.topic_id is not None and window.session_header.branch_label.isVisibleTo(window),
-                timeout=30)
+                limit=30)
     session = ui_core.repos.sessions.get_session(session_id_from_topic(window.topic_id))
     worktree = session.worktree
     assert worktree is not None
@@ -71,17 +71,17 @@ async def test_a_session_in_its_own_worktree(controller: Any, ui_core: Any, qtbo
     window.composer.editor.setPlainText("update the app")
     qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
     await until(lambda: not window.is_streaming() and any(r.role == "assistant" and r.status == "success"
-                                                           for r in window.message_view.rows()), timeout=60)
+                                                           for r in window.message_view.rows()), limit=60)
     assert target.read_text() == "print('v2')\n"
     assert (repo / "app.py").read_text() == "print('v1')\n"     # the user's checkout is untouched
-    await until(lambda: header.changes_button.isVisibleTo(window), timeout=10)
+    await until(lambda: header.changes_button.isVisibleTo(window), limit=10)
     ARTIFACTS.mkdir(exist_ok=True)
     await asyncio.sleep(0.05)
     assert window.grab().save(str(ARTIFACTS / "worktree_session.png"))
 
     # Deleting asks about the worktree, naming what would be lost.
     task = window.delete_topic(window.topic_id)
-    await until(lambda: question(window) is not None and question(window).isVisible(), timeout=10)
+    await until(lambda: question(window) is not None and question(window).isVisible(), limit=10)
     box = question(window)
     assert worktree.path in box.text() and "1 file(s) in it are not committed" in box.informativeText()
     assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
@@ -90,5 +90,5 @@ async def test_a_session_in_its_own_worktree(controller: Any, ui_core: Any, qtbo
     next(b for b in box.buttons() if b.text() == "Delete session and worktree").click()
     await task
     assert ui_core.repos.sessions.find_session(session.id) is None
-    await until(lambda: not Path(worktree.path).exists(), timeout=10)
+    await until(lambda: not Path(worktree.path).exists(), limit=10)
     assert git(repo, "worktree", "list").count("\n") == 1

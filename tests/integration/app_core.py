@@ -33,7 +33,8 @@ from cherry_desktop.demo.bootstrap import (
     ensure_demo_records,
     ensure_pi_demo_records,
 )
-from tests.unit.agent_session.harness import Subscriber, until
+from tests.unit.agent_session.harness import Subscriber
+from tests.waiting import until
 
 AgentType = Literal["claude-code", "pi", "acp"]
 DriverT = TypeVar("DriverT")

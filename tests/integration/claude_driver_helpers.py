@@ -105,9 +105,10 @@ class EventReader:
         self.all.append(event)
         return event
 
-    async def until(
+    async def read_until(
         self, predicate: Callable[[AgentRuntimeEvent], bool], timeout: float = 15.0
     ) -> list[AgentRuntimeEvent]:
+        """Read events until one matches `predicate`; returns those read, the match last."""
         seen: list[AgentRuntimeEvent] = []
         while True:
             event = await self.next(timeout)
@@ -116,7 +117,7 @@ class EventReader:
                 return seen
 
     async def turn(self, timeout: float = 15.0) -> list[AgentRuntimeEvent]:
-        return await self.until(lambda e: e.type in TERMINAL, timeout)
+        return await self.read_until(lambda e: e.type in TERMINAL, timeout)
 
 
 async def send_text(connection: AgentRuntimeConnection, text: str) -> UIMessage:

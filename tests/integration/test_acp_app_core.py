@@ -20,7 +20,7 @@ from cherry_desktop.core.net.key_relay import TOKEN_PREFIX
 from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, text, tool_use
 from cherry_desktop.demo.cli_env import NO_RETRY_CLI_ENV
 from tests.integration.app_core import BOGUS_TOKEN, TURN_LIMIT_S, OpenApp, row_text
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 

@@ -13,7 +13,7 @@ from cherry_desktop.core.messages import ToolPart
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from tests.integration.acp_helpers import opencode_session
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp, row_text
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

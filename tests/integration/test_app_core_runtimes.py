@@ -9,7 +9,7 @@ import pytest
 from cherry_desktop.core.ai.runtime.types import STEER_REMINDER_OPEN
 from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, text
 from tests.integration.app_core import TURN_LIMIT_S, OpenApp, row_text
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 

@@ -24,7 +24,8 @@ from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import ScriptedModelServer, slow_text, text
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp, row_text
 from tests.integration.pi_helpers import pi_demo_session
-from tests.unit.agent_session.harness import Subscriber, until
+from tests.unit.agent_session.harness import Subscriber
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
 

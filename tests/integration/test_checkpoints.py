@@ -16,7 +16,7 @@ from cherry_desktop.core.checkpoints.fork import FORK_NOTICE_KEY, fork_conversat
 from cherry_desktop.demo import HangReply, Reply, ScriptedModelServer, text, tool_use, tool_uses
 from cherry_desktop.demo.replies import TextBlock, ToolUseBlock
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp, row_text
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 

@@ -18,7 +18,7 @@ import pytest
 from cherry_desktop.core.process import process_tie
 from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, tool_use
 from tests.integration.headless_app import kill_mid_turn
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 

@@ -18,7 +18,7 @@ import pytest
 from cherry_desktop.demo import HangReply, ScriptedModelServer, text
 from tests.integration.app_core import TURN_LIMIT_S, OpenApp, row_text
 from tests.integration.test_claude_code_app_core import cli_cmdline
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 

@@ -8,7 +8,7 @@ import pytest
 from cherry_desktop.demo import HangReply, ScriptedModelServer
 from tests.integration.app_core import TURN_LIMIT_S, OpenApp
 from tests.integration.test_claude_code_app_core import alive_children
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 

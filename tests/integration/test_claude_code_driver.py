@@ -138,7 +138,7 @@ async def test_steer_injected_mid_turn(driver: ClaudeCodeRuntimeDriver, harness:
     connection = await driver.connect(harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "do the work")
-    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    await reader.read_until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
     steer = UIMessage.user_text("Please also mention penguins")
     assert await connection.redirect(RuntimeRedirectInput(message=steer))
     events = await reader.turn()
@@ -167,7 +167,7 @@ async def test_the_demo_model_acknowledges_a_steer_the_cli_delivered(driver: Cla
     connection = await driver.connect(harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "show me the demo")
-    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    await reader.read_until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
     assert await connection.redirect(RuntimeRedirectInput(message=UIMessage.user_text("Please mention <penguins>")))
     events = await reader.turn()
     said = text_of(events)
@@ -185,7 +185,7 @@ async def test_steer_undelivered_when_turn_ends_first(driver: ClaudeCodeRuntimeD
     connection = await driver.connect(harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "answer without tools")
-    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    await reader.read_until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
     steer = UIMessage.user_text("late steer")
     assert await connection.redirect(RuntimeRedirectInput(message=steer))
     events = await reader.turn()
@@ -201,7 +201,7 @@ async def test_interrupt_ends_turn_as_aborted(driver: ClaudeCodeRuntimeDriver, h
     connection = await driver.connect(harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "hang")
-    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    await reader.read_until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
     await connection.interrupt()
     events = await reader.turn()
     assert events[-1].type == "turn-complete"
@@ -232,7 +232,7 @@ async def test_tool_approval(driver: ClaudeCodeRuntimeDriver, harness: Harness, 
     connection = await driver.connect(harness.connect_input(permission_mode="default"))
     reader = EventReader(connection)
     await send_text(connection, "write it")
-    before = await reader.until(lambda e: e.type == "tool-approval-request")
+    before = await reader.read_until(lambda e: e.type == "tool-approval-request")
     request = before[-1]
     assert request.tool_name == "Write"
     decision = ApprovalDecision(approved=approve, reason=None if approve else "not today")
@@ -258,7 +258,7 @@ async def test_always_allow_a_tool_for_the_rest_of_the_session(driver: ClaudeCod
     connection = await driver.connect(harness.connect_input(permission_mode="default"))
     reader = EventReader(connection)
     await send_text(connection, "write one")
-    request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
+    request = (await reader.read_until(lambda e: e.type == "tool-approval-request"))[-1]
     assert await connection.respond_tool_approval(request.approval_id,
                                                   ApprovalDecision(approved=True, always_allow=True))
     await reader.turn()
@@ -269,7 +269,7 @@ async def test_always_allow_a_tool_for_the_rest_of_the_session(driver: ClaudeCod
     # Another tool still asks.
     harness.server.enqueue(tool_use("Bash", {"command": f"touch {other}"}), text("three"))
     await send_text(connection, "touch three")
-    request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
+    request = (await reader.read_until(lambda e: e.type == "tool-approval-request"))[-1]
     assert request.tool_name == "Bash"
     assert await connection.respond_tool_approval(request.approval_id, ApprovalDecision(approved=False))
     await reader.turn()

@@ -16,7 +16,7 @@ from cherry_desktop.core.net.http_server import bind_loopback
 from cherry_desktop.demo import ScriptedModelServer, StreamErrorReply, http_error, slow_text, text, tool_use
 from cherry_desktop.demo.cli_env import NO_RETRY_CLI_ENV
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp, row_text
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.integration
 

@@ -13,7 +13,8 @@ from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.demo import ScriptedModelServer, build_cli_env, http_error, text, tool_use
-from tests.unit.agent_session.harness import Harness, make_harness, until
+from tests.unit.agent_session.harness import Harness, make_harness
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(60)]
 
@@ -31,7 +32,7 @@ async def host(
     try:
         yield h
     finally:
-        await h.runtime.stop()
+        await h.aclose()
         await driver.shutdown()
 
 

@@ -19,7 +19,7 @@ from cherry_desktop.core.mcp import McpServerConfig, ServerStatus, ToolPolicy, T
 from cherry_desktop.core.messages import ToolPart
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 

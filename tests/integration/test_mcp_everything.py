@@ -25,7 +25,7 @@ from cherry_desktop.core.mcp import (
 )
 from cherry_desktop.core.storage.credentials import CredentialStore
 from tests.integration.mcp_everything import everything_command
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

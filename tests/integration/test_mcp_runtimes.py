@@ -19,8 +19,8 @@ from cherry_desktop.core.messages import ToolPart
 from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp
 from tests.integration.test_mcp_claude_code import TIME_TOOL, add_server, add_time_server, tool_results_sent
-from tests.unit.agent_session.harness import until
 from tests.unit.test_mcp_hub import SMALL_SERVER
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 

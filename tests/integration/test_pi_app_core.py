@@ -16,7 +16,7 @@ from cherry_desktop.core.ai.runtime.types import STEER_REMINDER_OPEN, ApprovalDe
 from cherry_desktop.demo import HangReply, ScriptedModelServer, http_error, slow_text, text, tool_use
 from cherry_desktop.demo.script import demo_script
 from tests.integration.app_core import BOGUS_TOKEN, TURN_LIMIT_S, OpenApp, row_text
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 

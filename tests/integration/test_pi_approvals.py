@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 
 
 async def _approval(reader: EventReader) -> object:
-    events = await reader.until(lambda e: e.type in ("tool-approval-request", "turn-complete", "error"))
+    events = await reader.read_until(lambda e: e.type in ("tool-approval-request", "turn-complete", "error"))
     assert events[-1].type == "tool-approval-request", [e.type for e in events]
     return events[-1]
 

@@ -22,7 +22,7 @@ from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.demo import HangReply, ScriptedModelServer, slow_text, text, tool_use
 from cherry_desktop.demo.bootstrap import DEMO_PROVIDER_ID, DEMO_UNIQUE_MODEL_ID
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp, row_text
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 

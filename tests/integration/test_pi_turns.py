@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 
 
 async def _first_text(reader: EventReader) -> None:
-    await reader.until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
+    await reader.read_until(lambda e: e.type == "chunk" and e.chunk.type == "text-delta")
 
 
 async def test_steer_mid_turn_marks_the_boundary(pi_driver: PiRuntimeDriver, pi_harness: PiHarness) -> None:
@@ -62,7 +62,7 @@ async def test_steer_the_turn_never_took_is_undelivered(pi_driver: PiRuntimeDriv
     steer = UIMessage.user_text("late steer")
     assert await connection.redirect(RuntimeRedirectInput(message=steer))
     await connection.interrupt()
-    events = await reader.until(lambda e: e.type in ("turn-complete", "error"))
+    events = await reader.read_until(lambda e: e.type in ("turn-complete", "error"))
     undelivered = [e for e in events if e.type == "steer-undelivered"]
     assert [e.message_id for e in undelivered] == [steer.id]  # type: ignore[attr-defined]
     # pi still holds the steer in its queue: this child is retired so it never replays it.
@@ -298,7 +298,7 @@ async def test_pi_killed_mid_turn_salvages_the_partial_and_ends_the_stream(
     await _first_text(reader)
     pid = pi_driver.alive_pids()[0]
     os.kill(pid, signal.SIGKILL)
-    events = await reader.until(lambda e: e.type in ("turn-complete", "error"))
+    events = await reader.read_until(lambda e: e.type in ("turn-complete", "error"))
     assert events[-1].type == "turn-complete" and events[-1].salvaged  # type: ignore[attr-defined]
     assert not connection.is_alive
     with pytest.raises(StopAsyncIteration):
@@ -331,9 +331,9 @@ async def test_approval_answers_after_stop_or_close_are_refused(pi_driver: PiRun
     connection = await pi_driver.connect(pi_harness.connect_input())
     reader = EventReader(connection)
     await send_text(connection, "run it")
-    request = (await reader.until(lambda e: e.type == "tool-approval-request"))[-1]
+    request = (await reader.read_until(lambda e: e.type == "tool-approval-request"))[-1]
     await connection.interrupt()  # Stop while the card is up: the call is refused, the turn ends
-    events = await reader.until(lambda e: e.type in ("turn-complete", "error"))
+    events = await reader.read_until(lambda e: e.type in ("turn-complete", "error"))
     assert events[-1].type == "turn-complete"
     assert not await connection.respond_tool_approval(request.approval_id,  # type: ignore[attr-defined]
                                                       ApprovalDecision(approved=True))

@@ -21,8 +21,9 @@ from cherry_desktop.demo.bootstrap import ensure_demo_records
 from cherry_desktop.demo.echo import describe_files
 from cherry_desktop.demo.request_log import ModelRequest
 from tests.integration.pi_helpers import pi_demo_session
-from tests.unit.agent_session.harness import Subscriber, until
+from tests.unit.agent_session.harness import Subscriber
 from tests.unit.foundation.test_attachments import png_bytes
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(90)]
 TURN_LIMIT_S = 30.0

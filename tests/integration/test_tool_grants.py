@@ -20,7 +20,7 @@ from cherry_desktop.demo import ScriptedModelServer, text, tool_use
 from cherry_desktop.demo.bootstrap import DEMO_PROVIDER_ID
 from tests.integration.app_core import TURN_LIMIT_S, App, OpenApp
 from tests.integration.claude_driver_helpers import EventReader, Harness, send_text
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(150)]
 
@@ -166,7 +166,7 @@ async def test_plan_mode_asks_even_for_an_always_allowed_tool(model_server: Scri
                                                   always_allowed_tools=frozenset({"Bash"})))
         reader = EventReader(connection)
         await send_text(connection, "touch it while planning")
-        events = await reader.until(lambda e: e.type in ("tool-approval-request", "turn-complete", "error"))
+        events = await reader.read_until(lambda e: e.type in ("tool-approval-request", "turn-complete", "error"))
         assert events[-1].type == "tool-approval-request", [e.type for e in events]
         assert await connection.respond_tool_approval(events[-1].approval_id,  # type: ignore[union-attr]
                                                       ApprovalDecision(approved=False))

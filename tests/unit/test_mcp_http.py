@@ -26,7 +26,7 @@ from cherry_desktop.core.mcp import (
     ServerStatus,
 )
 from cherry_desktop.core.storage.credentials import CredentialStore
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.data.models import McpServer
+from cherry_desktop.core.data.models import database_proxy
 from cherry_desktop.core.mcp import (
     DuplicateToolError,
     HubTimeouts,
@@ -35,7 +35,7 @@ from cherry_desktop.core.mcp import (
 )
 from cherry_desktop.core.mcp.toolset import build_toolset
 from cherry_desktop.core.storage.credentials import CredentialStore
-from tests.unit.agent_session.harness import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -101,7 +101,7 @@ def test_names_are_normalised_and_secrets_live_in_the_keyring_only(registry: Mcp
     assert saved.env_names == ("API_TOKEN",) and saved.header_names == ("Authorization",)
     assert registry.secrets(saved.id).env == {"API_TOKEN": "s3cret-env"}
     assert "s3cret" not in repr(registry.secrets(saved.id))
-    McpServer._meta.database.execute_sql("PRAGMA wal_checkpoint(FULL)")
+    database_proxy.execute_sql("PRAGMA wal_checkpoint(FULL)")
     for file in db_path.parent.iterdir():
         assert b"s3cret" not in file.read_bytes(), file
     with pytest.raises(McpConfigError) as taken:

@@ -192,3 +192,4 @@ async def test_the_runtime_validates_each_fresh_turn_from_the_rows(repos: Reposi
     assert h.rows()[-1].model_id == "demo::opus"
     conn.complete("two")
     await h.idle()
+    await h.aclose()

@@ -310,6 +310,10 @@ class McpSettingsPanel(QWidget):
 
     # ---- tools -------------------------------------------------------------------------------
 
+    def tool_controls(self, tool: str) -> tuple[QCheckBox, QComboBox] | None:
+        """The on switch and the policy combo on `tool`'s row of the table (None: not listed)."""
+        return self._tool_widgets.get(tool)
+
     def _fill_tools(self, tools: tuple[McpToolSpec, ...]) -> None:
         config = self.mcp.find(self.server_id) if self.server_id else None
         self._tool_widgets = {}

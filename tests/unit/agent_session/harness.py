@@ -5,10 +5,8 @@ wired as the app wires them (`core/app/bootstrap.py`): the manager streams throu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from cherry_desktop.core.ai.agent_session import AgentChatContextProvider, AgentSessionRuntimeService
 from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistry
@@ -31,6 +29,7 @@ from cherry_desktop.core.state.shared_cache import SharedCache
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.paths import PathRegistry, build_path_registry
 from tests.fakes.scripted_driver import ScriptedConnection, ScriptedDriver
+from tests.waiting import until
 
 MODEL = "demo::sonnet"
 
@@ -67,17 +66,7 @@ class Subscriber:
         return "".join(getattr(c, "delta", "") for a, c in self.chunks if a == anchor and c.type == "text-delta")
 
 
-async def until(cond: Callable[[], Any], *, limit: float = 5.0) -> None:
-    """Wait until `cond()` is truthy (a deadline only against hangs, never asserted)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError(f"condition never became true: {cond}")
-        await asyncio.sleep(0.001)
-
-
-@dataclass
+@dataclass(eq=False)
 class Harness:
     repos: Repositories
     paths: PathRegistry
@@ -119,6 +108,29 @@ class Harness:
     async def idle(self) -> None:
         """Wait until the runtime released the session and the topic is no longer live."""
         await until(lambda: self.runtime.is_session_settled(self.session.id))
+
+    async def aclose(self) -> None:
+        """Stop as the app stops (core/app/bootstrap.py): the streams first, then the runtime
+        (its sessions, their connections and event pumps)."""
+        OPEN_HARNESSES.pop(self, None)
+        await self.manager.shutdown()
+        await self.runtime.stop()
+
+
+# The harnesses not yet closed, with the loop each was made on (None: made outside one).
+OPEN_HARNESSES: dict[Harness, asyncio.AbstractEventLoop | None] = {}
+
+
+async def close_open_harnesses() -> None:
+    """Stop the harnesses made on the running loop (tests/unit/agent_session/conftest.py does,
+    after each test); forget those of loops already gone (a test elsewhere that failed before
+    its own `aclose()`: its loop's end cancelled their tasks)."""
+    loop = asyncio.get_running_loop()
+    for harness, made_on in list(OPEN_HARNESSES.items()):
+        if made_on is loop:
+            await harness.aclose()
+        else:
+            OPEN_HARNESSES.pop(harness, None)
 
 
 def add_model(repos: Repositories, unique_model_id: str) -> None:
@@ -164,5 +176,10 @@ def attach_harness(repos: Repositories, paths: PathRegistry, driver: ScriptedDri
     ai_service.set_runtime_stream_handler(runtime.open_turn_stream)
     provider = AgentChatContextProvider(runtime)
     manager.set_context_providers([provider])
-    return Harness(repos=repos, paths=paths, driver=driver, runtime=runtime, manager=manager, provider=provider,
-                   session=session, workspace=workspace, ai_service=ai_service)
+    harness = Harness(repos=repos, paths=paths, driver=driver, runtime=runtime, manager=manager, provider=provider,
+                      session=session, workspace=workspace, ai_service=ai_service)
+    try:
+        OPEN_HARNESSES[harness] = asyncio.get_running_loop()
+    except RuntimeError:
+        OPEN_HARNESSES[harness] = None
+    return harness

@@ -10,7 +10,8 @@ from cherry_desktop.core.ai.runtime.events import ChunkEvent
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextDeltaChunk, TextEndChunk, TextStartChunk, UIMessageChunk, message_text
-from tests.unit.agent_session.harness import make_harness, until
+from tests.unit.agent_session.harness import make_harness
+from tests.waiting import until
 
 
 async def test_every_chunk_reaches_the_subscriber_through_the_pulled_source(repos: Repositories,

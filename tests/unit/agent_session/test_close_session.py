@@ -10,7 +10,8 @@ from pathlib import Path
 from cherry_desktop.core.ai.runtime.events import ResumeTokenEvent
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
-from tests.unit.agent_session.harness import make_harness, until
+from tests.unit.agent_session.harness import make_harness
+from tests.waiting import until
 
 
 async def test_closing_an_idle_session_lets_go_of_its_runtime_and_keeps_the_session(repos: Repositories,

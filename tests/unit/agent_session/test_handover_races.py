@@ -16,7 +16,8 @@ from cherry_desktop.core.ai.stream import TerminalListener
 from cherry_desktop.core.ai.stream.types import StreamDoneResult
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
-from tests.unit.agent_session.harness import Harness, Subscriber, make_harness, until
+from tests.unit.agent_session.harness import Harness, Subscriber, make_harness
+from tests.waiting import until
 
 
 class SendingSubscriber(Subscriber):

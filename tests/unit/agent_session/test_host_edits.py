@@ -16,7 +16,8 @@ from cherry_desktop.core.ai.agent_session.state import SessionState
 from cherry_desktop.core.ai.runtime.events import ResumeTokenEvent, UsageEvent
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
-from tests.unit.agent_session.harness import Harness, make_harness, until
+from tests.unit.agent_session.harness import Harness, make_harness
+from tests.waiting import until
 
 
 def published(h: Harness) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from cherry_desktop.core.ai.runtime.register_drivers import RuntimeDriverRegistr
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
-from tests.unit.agent_session.harness import attach_harness, make_harness, until
+from tests.unit.agent_session.harness import attach_harness, make_harness
+from tests.waiting import until
 
 
 async def test_start_next_turn_rechecks_ownership_before_touching_the_queue(repos: Repositories,

@@ -15,7 +15,7 @@ from cherry_desktop.core.ai.runtime.types import RuntimeConnectInput, RuntimeVal
 from cherry_desktop.core.ai.service import RuntimeMetadataRequiredError
 from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
-from cherry_desktop.core.data.models import AgentSession
+from cherry_desktop.core.data.models import database_proxy
 from cherry_desktop.core.data.records import WorkspaceRecord
 from cherry_desktop.core.messages import TextPart, message_text
 from cherry_desktop.core.storage.paths import build_path_registry
@@ -212,7 +212,7 @@ def test_session_context_reads_agent_workspace_provider_and_model(repos: Reposit
     # The agent's own model is served by a provider Claude Code cannot drive (a disabled one).
     on_agent_model = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id)
     assert code(on_agent_model.id) == "model-incompatible"
-    db = AgentSession._meta.database
+    db = database_proxy
     db.execute_sql('UPDATE "agent" SET "config" = ? WHERE "id" = ?', ("{not json", agent.id))
     assert code(session.id) == "agent-unreadable"
     db.execute_sql('UPDATE "agent_session" SET "agent_id" = NULL WHERE "id" = ?', (session.id,))

@@ -8,7 +8,8 @@ from pathlib import Path
 from cherry_desktop.core.ai.runtime.events import TurnCompleteEvent
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
-from tests.unit.agent_session.harness import Harness, make_harness, until
+from tests.unit.agent_session.harness import Harness, make_harness
+from tests.waiting import until
 
 
 async def _stop_without_settling(h: Harness) -> None:

@@ -14,7 +14,8 @@ from cherry_desktop.core.ai.runtime.events import ToolApprovalRequestEvent
 from cherry_desktop.core.ai.runtime.types import ApprovalDecision
 from cherry_desktop.core.data import NotFoundError, Repositories, open_database, schema_version
 from cherry_desktop.core.data.database import SCHEMA_VERSION
-from tests.unit.agent_session.harness import Harness, make_harness, until
+from tests.unit.agent_session.harness import Harness, make_harness
+from tests.waiting import until
 
 
 async def _ask(h: Harness, conn: object, approval_id: str, tool: str) -> None:

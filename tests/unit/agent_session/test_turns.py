@@ -7,7 +7,8 @@ from pathlib import Path
 from cherry_desktop.core.ai.runtime.events import ResumeTokenEvent, SteerBoundaryEvent, SteerUndeliveredEvent
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import message_text
-from tests.unit.agent_session.harness import MODEL, make_harness, until
+from tests.unit.agent_session.harness import MODEL, make_harness
+from tests.waiting import until
 
 
 async def test_fresh_turn_saves_rows_begins_and_streams(repos: Repositories, tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ from typing import Any
 from cherry_desktop.core.ai.runtime.events import ErrorEvent, SteerBoundaryEvent, UsageEvent
 from cherry_desktop.core.data import Repositories
 from tests.fakes.scripted_driver import ScriptedConnection
-from tests.unit.agent_session.harness import Harness, make_harness, until
+from tests.unit.agent_session.harness import Harness, make_harness
+from tests.waiting import until
 
 
 def _usage(output_tokens: int) -> UsageEvent:

@@ -20,8 +20,9 @@ from cherry_desktop.core.messages import TextPart, message_text
 from cherry_desktop.core.storage.credentials import provider_key_name
 from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo import ScriptedModelServer, text
-from tests.unit.agent_session.harness import Subscriber, until
+from tests.unit.agent_session.harness import Subscriber
 from tests.unit.backup.helpers import populated_core
+from tests.waiting import until
 
 
 class _Hold:

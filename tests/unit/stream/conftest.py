@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from cherry_desktop.core.ai.stream import AiStreamManager, PersistentChatContextProvider
@@ -10,10 +12,11 @@ from tests.unit.stream.helpers import FakeAi
 
 
 @pytest.fixture
-def chat_with_history(repos: Repositories) -> tuple[AiStreamManager, FakeAi, Repositories]:
+async def chat_with_history(repos: Repositories) -> AsyncIterator[tuple[AiStreamManager, FakeAi, Repositories]]:
     """A manager whose chat turns read and write their history in `repos` (the persistent
-    context provider), and the scripted AI it streams from."""
+    context provider), and the scripted AI it streams from; shut down after the test."""
     fake = FakeAi()
     mgr = AiStreamManager(stream_text=fake.stream_text, checkpoint_interval_ms=0)
     mgr.set_context_providers([PersistentChatContextProvider(repos)])
-    return mgr, fake, repos
+    yield mgr, fake, repos
+    await mgr.shutdown()

@@ -34,6 +34,7 @@ from cherry_desktop.core.messages import (
     ToolInputAvailableChunk,
     UIMessageChunk,
 )
+from tests.waiting import until
 
 END = object()
 
@@ -103,7 +104,7 @@ class FakeAi:
         return feed.iterate()
 
     async def feed(self, topic_id: str, model_id: str, index: int = 0) -> Feed:
-        await until(lambda: len(self.feeds.get((topic_id, model_id), [])) > index)
+        await until(lambda: len(self.feeds.get((topic_id, model_id), [])) > index, limit=3.0)
         return self.feeds[(topic_id, model_id)][index]
 
 
@@ -169,16 +170,6 @@ class TerminalRecorder(Recording, TerminalListener):
 
 class PersistingRecorder(Recording, PersistingListener):
     """A terminal-only listener that counts as persistence (`drain_in_flight` waits for it)."""
-
-
-async def until(cond: Callable[[], bool], timeout: float = 3.0) -> None:
-    """Wait (not assert) for `cond`; fails the test when it never holds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError("condition never held")
-        await asyncio.sleep(0.002)
 
 
 def text_chunks(text: str, *, part_id: str = "t1", pieces: int | None = None) -> list[UIMessageChunk]:

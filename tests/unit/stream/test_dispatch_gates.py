@@ -19,7 +19,8 @@ from cherry_desktop.core.ai.stream import (
 from cherry_desktop.core.app.bootstrap import build_core
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.unit.stream.helpers import END, FakeAi, PersistingRecorder, Recorder, submit, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, PersistingRecorder, Recorder, submit, text_chunks
+from tests.waiting import until
 
 M1 = "p::m1"
 
@@ -74,7 +75,7 @@ async def test_two_concurrent_dispatches_on_one_topic_serialize(repos: Repositor
     continuation = await fake.feed(topic.id, M1, 1)  # the queued "two" is answered next
     assert continuation.request.messages[-1].text() == "two"
     continuation.push(*text_chunks("b"), END)
-    await until(lambda: mgr.inspect(topic.id) is not None and mgr.inspect(topic.id).status == "done")  # type: ignore[union-attr]
+    await until(lambda: mgr.inspect(topic.id) is not None and mgr.inspect(topic.id).status == "done", limit=3.0)  # type: ignore[union-attr]
     assert pending_ids(repos, topic.id) == []
     assert mgr.dispatch_locks.active_topics() == []
 
@@ -85,7 +86,7 @@ async def test_dispatches_on_different_topics_do_not_wait_on_each_other(repos: R
     quick = repos.topics.create_topic(name="quick", model=M1)
     provider.gates[slow.id] = asyncio.Event()
     blocked = asyncio.ensure_future(dispatch_stream_request(mgr, Recorder("wc:1"), submit(slow.id, "wait")))
-    await until(lambda: mgr.dispatch_locks.active_topics() == [slow.id])
+    await until(lambda: mgr.dispatch_locks.active_topics() == [slow.id], limit=3.0)
     done = await dispatch_stream_request(mgr, Recorder("wc:2"), submit(quick.id, "go"))
     assert done.mode == "started" and not blocked.done()
     provider.gates[slow.id].set()

@@ -25,7 +25,8 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.state.shared_cache import topic_stream_status_key
-from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, reply, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, reply, text_chunks
+from tests.waiting import until
 
 M1 = "p::m1"
 M2 = "p::m2"
@@ -50,7 +51,7 @@ async def wait_status(mgr: AiStreamManager, topic: str, status: str) -> None:
     def check() -> bool:
         entry = mgr.shared_cache.get(topic_stream_status_key(topic))
         return isinstance(entry, TopicStatusSnapshotEntry) and entry.status == status
-    await until(check)
+    await until(check, limit=3.0)
 
 
 async def test_submit_persists_user_row_and_placeholder_then_finalises_it(setup: tuple) -> None:
@@ -182,7 +183,7 @@ async def test_temporary_topic_appends_in_memory_and_is_picked_before_persistent
     snap = mgr.inspect(t.id)
     assert snap is not None and f"persistence:temp:{t.id}:{M1}" in snap.listener_ids
     (await fake.feed(t.id, M1)).push(*text_chunks("hey"), END)
-    await until(lambda: len(temp.messages(t.id)) == 2)
+    await until(lambda: len(temp.messages(t.id)) == 2, limit=3.0)
     msgs = temp.messages(t.id)
     assert [m.role for m in msgs] == ["user", "assistant"] and msgs[1].text() == "hey"
     assert msgs[1].metadata["status"] == "success"
@@ -203,12 +204,12 @@ async def test_checkpoints_write_the_partial_onto_the_pending_row(repos: Reposit
         row = repos.messages.get_message(pid)
         return "".join(getattr(p, "text", "") for p in row.parts)
 
-    await until(lambda: partial_text() == "first half ")
+    await until(lambda: partial_text() == "first half ", limit=3.0)
     assert repos.messages.get_message(pid).status == "pending"
     listener = next(lst for lst in mgr.registry.get(topic.id).listener_seq if isinstance(lst, PersistenceListener))
     writes_before = listener.backend.checkpoints  # type: ignore[attr-defined]
     feed.push(*text_chunks("second"))
-    await until(lambda: partial_text().endswith("second"))
+    await until(lambda: partial_text().endswith("second"), limit=3.0)
     assert listener.backend.checkpoints > writes_before  # type: ignore[attr-defined]
     # The process dies here: at the next start the row keeps its parts and says why it stopped.
     recovered = recover_interrupted_messages(repos)

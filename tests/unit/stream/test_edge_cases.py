@@ -19,7 +19,8 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextDeltaChunk
-from tests.unit.stream.helpers import END, FakeAi, PersistingRecorder, Recorder, Recording, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, PersistingRecorder, Recorder, Recording, text_chunks
+from tests.waiting import until
 
 M1 = "p::m1"
 
@@ -43,10 +44,10 @@ async def test_window_closes_mid_stream_persistence_still_writes(repos: Reposito
     mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[win, persist]))
     feed = await fake.feed(topic, M1)
     feed.push(*text_chunks("ab"))
-    await until(lambda: len(win.chunks) == 4)
+    await until(lambda: len(win.chunks) == 4, limit=3.0)
     win.alive = False  # the window is destroyed
     feed.push(*text_chunks("cd", part_id="t2"), END)
-    await until(lambda: repos.messages.get_message(row_id).status == "success")
+    await until(lambda: repos.messages.get_message(row_id).status == "success", limit=3.0)
     assert len(win.chunks) == 4 and win.done == []
     assert "wc:1" not in mgr.inspect(topic).listener_ids  # type: ignore[union-attr]
 
@@ -61,7 +62,7 @@ async def test_all_windows_closed_background_continue_keeps_streaming(repos: Rep
     feed = await fake.feed(topic, M1)
     win.alive = False
     feed.push(*text_chunks("whole reply"), END)
-    await until(lambda: repos.messages.get_message(row_id).status == "success")
+    await until(lambda: repos.messages.get_message(row_id).status == "success", limit=3.0)
     assert repos.messages.get_message(row_id).parts[0].text == "whole reply"  # type: ignore[union-attr]
 
 
@@ -74,14 +75,14 @@ async def test_all_windows_closed_background_abort_persists_paused(repos: Reposi
     mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[a, b, persist]))
     feed = await fake.feed(topic, M1)
     feed.push(*text_chunks("par"))
-    await until(lambda: len(b.chunks) == 5)
+    await until(lambda: len(b.chunks) == 5, limit=3.0)
     a.alive = False
     feed.push(TextDeltaChunk(id="t1", delta="t"))
-    await until(lambda: len(b.chunks) == 6)
+    await until(lambda: len(b.chunks) == 6, limit=3.0)
     assert mgr.has_live_stream(topic)  # one window still watches
     b.alive = False
     feed.push(TextDeltaChunk(id="t1", delta="ial"))
-    await until(lambda: repos.messages.get_message(row_id).status == "paused")
+    await until(lambda: repos.messages.get_message(row_id).status == "paused", limit=3.0)
     row = repos.messages.get_message(row_id)
     assert "".join(getattr(p, "text", "") for p in row.parts) == "partial"
     assert feed.closed and mgr.inspect(topic).status == "aborted"  # type: ignore[union-attr]
@@ -110,7 +111,7 @@ async def test_background_abort_leaves_a_stream_that_never_had_a_window_to_run_a
     (await fake.feed("translate:1", M1)).push(*text_chunks("hello"), END)
 
     await until(lambda: repos.messages.get_message(row_id).status != "pending" and bool(api.terminals)
-                and mgr.inspect("translate:1") is None)
+                and mgr.inspect("translate:1") is None, limit=3.0)
     row = repos.messages.get_message(row_id)
     assert row.status == "success" and "".join(getattr(p, "text", "") for p in row.parts) == "whole reply"
     assert api.done and api.text() == "for the caller"
@@ -129,10 +130,10 @@ async def test_background_abort_counts_only_renderers_as_watching(repos: Reposit
     mgr.send(SendInput(topic_id=topic, models=models(topic, row_id), listeners=[win, api, persist]))
     feed = await fake.feed(topic, M1)
     feed.push(*text_chunks("par"))
-    await until(lambda: len(api.chunks) == 5)
+    await until(lambda: len(api.chunks) == 5, limit=3.0)
     win.alive = False
     feed.push(TextDeltaChunk(id="t1", delta="t"), END)
-    await until(lambda: repos.messages.get_message(row_id).status != "pending")
+    await until(lambda: repos.messages.get_message(row_id).status != "pending", limit=3.0)
     assert repos.messages.get_message(row_id).status == "paused"
     assert api.paused and api.paused[0].stop_reason == "no-subscribers"
 
@@ -144,11 +145,11 @@ async def test_multi_window_both_windows_get_every_chunk_in_order() -> None:
     mgr.send(SendInput(topic_id="t", models=models("t"), listeners=[a]))
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("hello"))
-    await until(lambda: len(a.chunks) == 7)
+    await until(lambda: len(a.chunks) == 7, limit=3.0)
     b = Recorder("wc:2:t")
     att = mgr.attach(b, "t")
     feed.push(*text_chunks(" world", part_id="t2"), END)
-    await until(lambda: bool(a.done) and bool(b.done))
+    await until(lambda: bool(a.done) and bool(b.done), limit=3.0)
     assert a.text() == "hello world"
     replayed = "".join(getattr(c, "delta", "") for c in att.replays[0].chunks if c.type == "text-delta")
     assert replayed + b.text() == "hello world"
@@ -162,7 +163,7 @@ async def test_channel_and_sse_scenario_differs_only_by_listener_composition() -
     assert res.mode == "started"
     mgr.send(SendInput(topic_id="t", models=[], listeners=[window]))  # the user watches too
     (await fake.feed("t", M1)).push(*text_chunks("pong"), END)
-    await until(lambda: bool(channel.done) and bool(sse.done) and bool(window.done))
+    await until(lambda: bool(channel.done) and bool(sse.done) and bool(window.done), limit=3.0)
     assert channel.text() == sse.text() == window.text() == "pong"
 
 

@@ -22,7 +22,8 @@ from cherry_desktop.core.ai.stream import (
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import ErrorChunk, ErrorCode, code_for_status, error_code_for
 from tests.unit.agent_session.harness import make_harness
-from tests.unit.stream.helpers import FakeAi, Recorder, text_chunks, until
+from tests.unit.stream.helpers import FakeAi, Recorder, text_chunks
+from tests.waiting import until
 
 M1 = "p::m1"
 
@@ -95,7 +96,7 @@ async def test_a_coded_error_chunk_reaches_listeners_and_the_row_with_its_code(r
     feed.push(*text_chunks("half"), ErrorChunk(error_text="Scripted: HTTP 429: slow down",
                                                error_code=ErrorCode.RATE_LIMITED))
     feed.end()
-    await until(lambda: bool(win.errors))
+    await until(lambda: bool(win.errors), limit=3.0)
     assert win.errors[0].error.code is ErrorCode.RATE_LIMITED
     assert win.errors[0].error.message == "Scripted: HTTP 429: slow down"
     stored = repos.messages.get_message(row.id)
@@ -107,7 +108,7 @@ async def test_a_coded_error_chunk_reaches_listeners_and_the_row_with_its_code(r
     mgr.send(SendInput(topic_id="t2", models=[ModelDispatch(M1, AiStreamRequest(model_id=M1, topic_id="t2"))],
                        listeners=[other := Recorder("wc:2")]))
     (await fake.feed("t2", M1)).push(ErrorChunk(error_text="their words")).end()
-    await until(lambda: bool(other.errors))
+    await until(lambda: bool(other.errors), limit=3.0)
     assert other.errors[0].error.code is ErrorCode.UNKNOWN and other.errors[0].error.message == "their words"
 
 
@@ -123,4 +124,4 @@ async def test_a_runtime_error_is_stored_with_a_stable_code_and_the_runtimes_wor
     assert part.type == "data-error"
     assert part.data["code"] == "rate-limited"  # type: ignore[union-attr]
     assert part.data["message"] == "API Error: 429 rate limited"  # type: ignore[union-attr]
-    await h.runtime.stop()
+    await h.aclose()

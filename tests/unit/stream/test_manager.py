@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -25,8 +26,8 @@ from tests.unit.stream.helpers import (
     reasoning_chunks,
     reply,
     text_chunks,
-    until,
 )
+from tests.waiting import until
 
 M1 = "p::m1"
 M2 = "p::m2"
@@ -37,9 +38,22 @@ def dispatch(topic: str, *models: str) -> list[ModelDispatch]:
             for m in models]
 
 
+MADE: list[AiStreamManager] = []
+
+
 def make(**cfg: object) -> tuple[AiStreamManager, FakeAi]:
     fake = FakeAi()
-    return AiStreamManager(stream_text=fake.stream_text, **cfg), fake  # type: ignore[arg-type]
+    mgr = AiStreamManager(stream_text=fake.stream_text, **cfg)  # type: ignore[arg-type]
+    MADE.append(mgr)
+    return mgr, fake
+
+
+@pytest.fixture(autouse=True)
+async def managers_shut_down() -> AsyncIterator[None]:
+    """Every manager a test made is shut down after it (streams it left open end as the app's do)."""
+    yield
+    while MADE:
+        await MADE.pop().shutdown()
 
 
 def status(mgr: AiStreamManager, topic: str) -> TopicStatusSnapshotEntry:
@@ -63,10 +77,10 @@ async def test_send_starts_one_execution_and_statuses_go_pending_streaming_done(
     assert status(mgr, "t").active_executions[0].anchor_message_id == f"a-{M1}"
     feed = await fake.feed("t", M1)
     feed.push(*reply("hi", usage={"total_tokens": 7}))
-    await until(lambda: len(rec.chunks) == 8)
+    await until(lambda: len(rec.chunks) == 8, limit=3.0)
     assert status(mgr, "t").status == "streaming"
     feed.end()
-    await until(lambda: bool(rec.done))
+    await until(lambda: bool(rec.done), limit=3.0)
     done = rec.done[0]
     assert done.is_topic_done and done.final_message is not None
     assert done.final_message.text() == "hi" and done.final_message.metadata["total_tokens"] == 7
@@ -90,20 +104,20 @@ async def test_single_model_chunks_are_untagged_multi_model_chunks_carry_model_a
     f1, f2 = await fake.feed("t", M1), await fake.feed("t", M2)
     f1.push(TextDeltaChunk(id="x", delta="a"))
     f2.push(TextDeltaChunk(id="x", delta="b"))
-    await until(lambda: len(rec.chunks) == 2)
+    await until(lambda: len(rec.chunks) == 2, limit=3.0)
     assert {(c.delta, m, a) for c, m, a in rec.chunks} == {("a", M1, f"a-{M1}"), ("b", M2, f"a-{M2}")}
     f1.end()
-    await until(lambda: len(rec.done) == 1)
+    await until(lambda: len(rec.done) == 1, limit=3.0)
     assert not rec.done[0].is_topic_done and mgr.has_live_stream("t")
     f2.end()
-    await until(lambda: len(rec.done) == 2)
+    await until(lambda: len(rec.done) == 2, limit=3.0)
     assert rec.done[1].is_topic_done and status(mgr, "t").status == "done"
 
     mgr2, fake2 = make()
     rec2 = Recorder()
     mgr2.send(SendInput(topic_id="s", models=dispatch("s", M1), listeners=[rec2]))
     (await fake2.feed("s", M1)).push(TextDeltaChunk(id="x", delta="a"))
-    await until(lambda: bool(rec2.chunks))
+    await until(lambda: bool(rec2.chunks), limit=3.0)
     assert rec2.chunks[0][1] is None and rec2.chunks[0][2] == f"a-{M1}"
 
 
@@ -121,7 +135,7 @@ async def test_send_on_live_topic_injects_listeners_and_ignores_models() -> None
     res = mgr.send(SendInput(topic_id="t", models=dispatch("t", M2), listeners=[b]))
     assert res.mode == "injected" and res.execution_ids == [M1]
     feed.push(TextDeltaChunk(id="x", delta="z"))
-    await until(lambda: bool(a.chunks) and bool(b.chunks))
+    await until(lambda: bool(a.chunks) and bool(b.chunks), limit=3.0)
     assert len(fake.requests) == 1
 
 
@@ -134,12 +148,12 @@ async def test_one_failing_listener_starves_no_other_and_dead_listeners_are_remo
     feed = await fake.feed("t", M1)
     dead.alive = False
     feed.push(*text_chunks("ab"))
-    await until(lambda: len(good.chunks) == 4)
+    await until(lambda: len(good.chunks) == 4, limit=3.0)
     snap = mgr.inspect("t")
     assert snap is not None and "dead" not in snap.listener_ids and "bad" in snap.listener_ids
     assert dead.chunks == []
     feed.end()
-    await until(lambda: bool(good.done))
+    await until(lambda: bool(good.done), limit=3.0)
     assert bad.done == []
 
 
@@ -149,10 +163,10 @@ async def test_terminal_dispatch_skips_a_listener_that_died_since_the_last_chunk
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[a, b]))
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("x"))
-    await until(lambda: len(a.chunks) == 3)
+    await until(lambda: len(a.chunks) == 3, limit=3.0)
     a.alive = False
     feed.end()
-    await until(lambda: bool(b.done))
+    await until(lambda: bool(b.done), limit=3.0)
     assert a.done == []
     snap = mgr.inspect("t")
     assert snap is not None and "a" not in snap.listener_ids
@@ -163,7 +177,7 @@ async def test_pre_stream_error_and_in_stream_error_chunk_and_raised_error_end_a
     fake.pre_errors[M1] = ValueError("no such model")
     rec = Recorder()
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
-    await until(lambda: bool(rec.errors))
+    await until(lambda: bool(rec.errors), limit=3.0)
     assert rec.errors[0].error.message == "no such model" and rec.errors[0].error.name == "ValueError"
     assert status(mgr, "t").status == "error"
     assert mgr.attach(Recorder("late"), "t").error is not None
@@ -173,7 +187,7 @@ async def test_pre_stream_error_and_in_stream_error_chunk_and_raised_error_end_a
     feed = await fake.feed("u", M2)
     feed.push(*text_chunks("part"), error_chunk("rate limited"))
     feed.end()
-    await until(lambda: bool(rec2.errors))
+    await until(lambda: bool(rec2.errors), limit=3.0)
     err = rec2.errors[0]
     assert err.error.message == "rate limited"
     assert err.final_message is not None and err.final_message.text() == "part"
@@ -181,7 +195,7 @@ async def test_pre_stream_error_and_in_stream_error_chunk_and_raised_error_end_a
     rec3 = Recorder()
     mgr.send(SendInput(topic_id="v", models=dispatch("v", M2), listeners=[rec3]))
     (await fake.feed("v", M2)).fail(ConnectionError("reset by peer"))
-    await until(lambda: bool(rec3.errors))
+    await until(lambda: bool(rec3.errors), limit=3.0)
     assert rec3.errors[0].error.message == "reset by peer"
 
 
@@ -191,9 +205,9 @@ async def test_user_abort_persists_paused_and_status_aborted() -> None:
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1, M2), listeners=[rec]))
     f1, f2 = await fake.feed("t", M1), await fake.feed("t", M2)
     f1.push(*text_chunks("partial")[:-1])
-    await until(lambda: len(rec.chunks) >= 8)
+    await until(lambda: len(rec.chunks) >= 8, limit=3.0)
     mgr.abort("t", "user")
-    await until(lambda: len(rec.paused) == 2)
+    await until(lambda: len(rec.paused) == 2, limit=3.0)
     assert f1.closed and f2.closed
     by_model = {p.model_id: p for p in rec.paused}
     assert by_model[M1].final_message is not None and by_model[M1].final_message.text() == "partial"
@@ -208,9 +222,9 @@ async def test_abort_with_approval_pending_surfaces_awaiting_approval() -> None:
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
     feed = await fake.feed("t", M1)
     feed.push(*approval_chunks())
-    await until(lambda: len(rec.chunks) == 2)
+    await until(lambda: len(rec.chunks) == 2, limit=3.0)
     mgr.abort("t")
-    await until(lambda: bool(rec.paused))
+    await until(lambda: bool(rec.paused), limit=3.0)
     assert status(mgr, "t").status == "awaiting-approval"
 
 
@@ -220,13 +234,13 @@ async def test_tool_approval_request_marks_execution_and_topic_awaiting_approval
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1, M2), listeners=[rec]))
     f1, f2 = await fake.feed("t", M1), await fake.feed("t", M2)
     f1.push(*approval_chunks())
-    await until(lambda: len(rec.chunks) == 2)
+    await until(lambda: len(rec.chunks) == 2, limit=3.0)
     snap = mgr.inspect("t")
     assert snap is not None and [e.awaiting_approval for e in snap.executions] == [True, False]
     f1.end()
     f2.push(*text_chunks("ok"))
     f2.end()
-    await until(lambda: len(rec.done) == 2)
+    await until(lambda: len(rec.done) == 2, limit=3.0)
     entry = status(mgr, "t")
     assert entry.status == "awaiting-approval"
     assert [a.model_id for a in entry.awaiting_approval_anchors] == [M1]
@@ -243,9 +257,9 @@ async def test_approval_inside_a_live_turn_surfaces_at_once_and_clears_on_answer
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("a"))
-    await until(lambda: status(mgr, "t").status == "streaming")
+    await until(lambda: status(mgr, "t").status == "streaming", limit=3.0)
     feed.push(*approval_chunks())
-    await until(lambda: len(rec.chunks) == 5)
+    await until(lambda: len(rec.chunks) == 5, limit=3.0)
     entry = status(mgr, "t")
     assert entry.status == "awaiting-approval"
     assert [a.model_id for a in entry.awaiting_approval_anchors] == [M1]
@@ -255,7 +269,7 @@ async def test_approval_inside_a_live_turn_surfaces_at_once_and_clears_on_answer
     assert status(mgr, "t").awaiting_approval_anchors == ()
     feed.push(*text_chunks("b", part_id="t2"))
     feed.end()
-    await until(lambda: len(rec.done) == 1)
+    await until(lambda: len(rec.done) == 1, limit=3.0)
     assert status(mgr, "t").status == "done"
 
 
@@ -263,14 +277,14 @@ async def test_last_completed_at_survives_later_non_done_terminals() -> None:
     mgr, fake = make()
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[]))
     (await fake.feed("t", M1)).end()
-    await until(lambda: mgr.inspect("t") is not None and mgr.inspect("t").status == "done")  # type: ignore[union-attr]
+    await until(lambda: mgr.inspect("t") is not None and mgr.inspect("t").status == "done", limit=3.0)  # type: ignore[union-attr]
     first = status(mgr, "t").last_completed_at
     assert first is not None
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[]))
     assert status(mgr, "t").status == "pending" and status(mgr, "t").last_completed_at == first
     await fake.feed("t", M1, 1)
     mgr.abort("t")
-    await until(lambda: status(mgr, "t").status == "aborted")
+    await until(lambda: status(mgr, "t").status == "aborted", limit=3.0)
     assert status(mgr, "t").last_completed_at == first
 
 
@@ -278,7 +292,7 @@ async def test_grace_period_evicts_but_keeps_the_shared_cache_entry() -> None:
     mgr, fake = make(grace_period_ms=30)
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[]))
     (await fake.feed("t", M1)).end()
-    await until(lambda: mgr.inspect("t") is None)
+    await until(lambda: mgr.inspect("t") is None, limit=3.0)
     assert mgr.attach(Recorder(), "t").status == "not-found"
     assert status(mgr, "t").status == "done"
 
@@ -289,7 +303,7 @@ async def test_retry_after_stop_evicts_the_grace_period_remnant_first() -> None:
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[old]))
     await fake.feed("t", M1)
     mgr.abort("t")
-    await until(lambda: bool(old.paused))
+    await until(lambda: bool(old.paused), limit=3.0)
     before = mgr.inspect("t")
     assert before is not None and before.expires_at is not None
     new = Recorder("new")
@@ -306,7 +320,7 @@ async def test_attach_mid_stream_returns_compact_replay_per_execution() -> None:
     f1, f2 = await fake.feed("t", M1), await fake.feed("t", M2)
     f1.push(*reasoning_chunks("think"), *text_chunks("hello"))
     f2.push(*text_chunks("yo"))
-    await until(lambda: f1.yielded + f2.yielded == 18)
+    await until(lambda: f1.yielded + f2.yielded == 18, limit=3.0)
     await asyncio.sleep(0)
     late = Recorder("late")
     att = mgr.attach(late, "t")
@@ -317,7 +331,7 @@ async def test_attach_mid_stream_returns_compact_replay_per_execution() -> None:
     assert replays[M1].chunks[1].delta == "think" and replays[M1].chunks[4].delta == "hello"  # type: ignore[union-attr]
     assert replays[M2].chunks[1].delta == "yo"  # type: ignore[union-attr]
     f1.push(TextDeltaChunk(id="t2", delta="!"))
-    await until(lambda: bool(late.chunks))
+    await until(lambda: bool(late.chunks), limit=3.0)
     assert late.chunks[0][0].delta == "!"  # type: ignore[union-attr]
 
 
@@ -326,7 +340,7 @@ async def test_attach_states_not_found_done_and_prompt_streams_refuse() -> None:
     assert mgr.attach(Recorder(), "nope").status == "not-found"
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[]))
     (await fake.feed("t", M1)).push(*text_chunks("done!"), END)
-    await until(lambda: mgr.inspect("t") is not None and mgr.inspect("t").status == "done")  # type: ignore[union-attr]
+    await until(lambda: mgr.inspect("t") is not None and mgr.inspect("t").status == "done", limit=3.0)  # type: ignore[union-attr]
     att = mgr.attach(Recorder("w"), "t")
     assert att.status == "done" and att.final_messages[M1].text() == "done!"
     snap = mgr.inspect("t")
@@ -338,7 +352,7 @@ async def test_ring_buffer_overflow_counts_dropped_chunks_and_attach_logs_it(cap
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[]))
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("abcdef"))  # 8 chunks into a ring of 3
-    await until(lambda: feed.yielded == 8)
+    await until(lambda: feed.yielded == 8, limit=3.0)
     await asyncio.sleep(0)
     snap = mgr.inspect("t")
     assert snap is not None and snap.executions[0].buffer_size == 3 and snap.executions[0].dropped_chunks == 5
@@ -358,7 +372,7 @@ async def test_same_window_reattach_upserts_by_id() -> None:
     mgr.attach(again, "t")
     assert mgr.add_listener("t", again) is True
     feed.push(TextDeltaChunk(id="x", delta="q"))
-    await until(lambda: bool(again.chunks))
+    await until(lambda: bool(again.chunks), limit=3.0)
     snap = mgr.inspect("t")
     assert snap is not None and snap.listener_ids.count("wc:7:t") == 1
     assert first.chunks == [] and len(again.chunks) == 1
@@ -373,7 +387,7 @@ async def test_idle_timeout_stops_a_silent_upstream_as_paused_with_its_reason() 
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("a"))
-    await until(lambda: bool(rec.terminals))
+    await until(lambda: bool(rec.terminals), limit=3.0)
     assert rec.errors == [] and len(rec.paused) == 1 and feed.closed
     assert rec.paused[0].stop_reason == "idle-timeout"
     assert rec.paused[0].final_message is not None and rec.paused[0].final_message.text() == "a"
@@ -389,7 +403,7 @@ async def test_stream_prompt_is_silent_unattachable_and_evicted_at_once() -> Non
     feed = await fake.feed("naming:1", M1)
     assert feed.request.messages[0].text() == "Name this"
     feed.push(*text_chunks("Quantum talk"), END)
-    await until(lambda: bool(rec.done))
+    await until(lambda: bool(rec.done), limit=3.0)
     assert rec.done[0].final_message is not None and rec.done[0].final_message.text() == "Quantum talk"
     assert mgr.inspect("naming:1") is None
     assert mgr.shared_cache.snapshot() == {}
@@ -403,11 +417,11 @@ async def test_an_execution_settles_once_at_its_first_terminal() -> None:
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
     feed = await fake.feed("t", M1)
     feed.push(TextDeltaChunk(id="x", delta="direct"))
-    await until(lambda: bool(rec.chunks))
+    await until(lambda: bool(rec.chunks), limit=3.0)
     assert rec.chunks[-1][0].delta == "direct"  # type: ignore[union-attr]
     feed.fail(RuntimeError("boom"))
     feed.push(TextDeltaChunk(id="x", delta="late"), END)
-    await until(lambda: bool(rec.errors))
+    await until(lambda: bool(rec.errors), limit=3.0)
     assert rec.errors[0].error.message == "boom"
     assert status(mgr, "t").status == "error"
     await asyncio.sleep(0.01)
@@ -419,7 +433,7 @@ async def test_shutdown_pauses_running_streams_and_awaits_their_persistence() ->
     rec = Recorder()
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[rec]))
     (await fake.feed("t", M1)).push(*text_chunks("x"))
-    await until(lambda: len(rec.chunks) == 3)
+    await until(lambda: len(rec.chunks) == 3, limit=3.0)
     await mgr.shutdown()
     assert len(rec.paused) == 1 and mgr.topic_ids() == []
 
@@ -430,9 +444,9 @@ async def test_background_mode_can_change_while_running() -> None:
     mgr.send(SendInput(topic_id="t", models=dispatch("t", M1), listeners=[win]))
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("ab"))
-    await until(lambda: len(win.chunks) >= 2)
+    await until(lambda: len(win.chunks) >= 2, limit=3.0)
     mgr.set_background_mode("abort")
     assert mgr.config.background_mode == "abort"
     win.alive = False
     feed.push(TextDeltaChunk(id="t1", delta="c"))
-    await until(lambda: status(mgr, "t").status == "aborted")
+    await until(lambda: status(mgr, "t").status == "aborted", limit=3.0)

@@ -13,14 +13,15 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.sibling_groups import SiblingChoiceError, choose_answer, load_group
-from tests.unit.stream.helpers import END, FakeAi, Recorder, submit, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, submit, text_chunks
+from tests.waiting import until
 
 M1 = "p::m1"
 M2 = "p::m2"
 
 
 async def _idle(mgr: AiStreamManager, topic_id: str) -> None:
-    await until(lambda: not mgr.has_live_stream(topic_id))
+    await until(lambda: not mgr.has_live_stream(topic_id), limit=3.0)
 
 
 async def _two_answers(mgr: AiStreamManager, fake: FakeAi, repos: Repositories, topic_id: str,
@@ -82,9 +83,9 @@ async def test_stop_one_model_while_the_other_finishes(chat_with_history: tuple)
     res = await dispatch_stream_request(mgr, win, submit(topic.id, "Q", M1, M2))
     f1, f2 = await fake.feed(topic.id, M1), await fake.feed(topic.id, M2)
     f1.push(*text_chunks("partial")[:-1])
-    await until(lambda: "partial" in win.text())
+    await until(lambda: "partial" in win.text(), limit=3.0)
     mgr.abort(topic.id, model_id=M1)
-    await until(lambda: repos.messages.get_message(res.placeholder_ids[0]).status == "paused")
+    await until(lambda: repos.messages.get_message(res.placeholder_ids[0]).status == "paused", limit=3.0)
     assert mgr.has_live_stream(topic.id)  # the other model still answers
     f2.push(*text_chunks("full answer"), END)
     await _idle(mgr, topic.id)

@@ -39,7 +39,8 @@ from cherry_desktop.core.messages import (
     TextPart,
     UIMessage,
 )
-from tests.unit.stream.helpers import END, FakeAi, reasoning_chunks, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, reasoning_chunks, text_chunks
+from tests.waiting import until
 
 M1, M2 = "p::m1", "p::m2"
 
@@ -159,7 +160,7 @@ async def test_translation_backend_writes_a_data_translation_part_on_success_onl
     mgr.stream_prompt(stream_id=f"translate:{target.id}", unique_model_id=M1, prompt="Translate: Hello",
                       listener=listener)
     (await fake.feed(f"translate:{target.id}", M1)).push(*text_chunks("Bonjour"), END)
-    await until(lambda: len(repos.messages.get_message(target.id).parts) == 2)
+    await until(lambda: len(repos.messages.get_message(target.id).parts) == 2, limit=3.0)
     part = repos.messages.get_message(target.id).parts[1]
     assert part.type == "data-translation" and part.data["text"] == "Bonjour"  # type: ignore[union-attr]
     await backend.persist_assistant(PersistInput(final_message=message("Salut"), status="paused"))
@@ -196,6 +197,6 @@ async def test_manager_persistence_through_send_with_temporary_backend() -> None
     mgr = AiStreamManager(stream_text=fake.stream_text)
     mgr.send(SendInput(topic_id="t", models=[ModelDispatch(M1, AiStreamRequest(model_id=M1))], listeners=[listener]))
     (await fake.feed("t", M1)).push(*reasoning_chunks("hmm"), *text_chunks("ok"), END)
-    await until(lambda: bool(backend.inputs))
+    await until(lambda: bool(backend.inputs), limit=3.0)
     assert backend.inputs[0].stats is not None and "time_first_token_ms" in backend.inputs[0].stats
     assert [p.type for p in service.messages("t")[0].parts] == ["reasoning", "text"]

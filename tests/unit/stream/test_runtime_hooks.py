@@ -18,7 +18,8 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.messages import TextDeltaChunk
 from cherry_desktop.core.state.shared_cache import topic_stream_status_key
-from tests.unit.stream.helpers import END, FakeAi, Recorder, Recording, TerminalRecorder, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, Recording, TerminalRecorder, text_chunks
+from tests.waiting import until
 
 T = "agent-session:s1"
 M = "claude-code::sonnet"
@@ -59,7 +60,7 @@ async def test_will_continue_then_start_runtime_turn_keeps_listeners_on_the_same
     feed = await fake.feed(T, M)
     assert mgr.will_continue_topic(T) is True
     feed.push(*text_chunks("first"), END)
-    await until(lambda: bool(persist_1.done))
+    await until(lambda: bool(persist_1.done), limit=3.0)
     assert not persist_1.done[0].is_topic_done and status(mgr) == "streaming"
     assert mgr.has_live_stream(T) and mgr.inspect(T).held  # type: ignore[union-attr]
 
@@ -70,7 +71,7 @@ async def test_will_continue_then_start_runtime_turn_keeps_listeners_on_the_same
     feed2 = await fake.feed(T, M, 1)
     assert feed2.request.runtime is not None and feed2.request.runtime.turn_id == "turn-2"
     feed2.push(*text_chunks("second"), END)
-    await until(lambda: status(mgr) == "done")
+    await until(lambda: status(mgr) == "done", limit=3.0)
     assert win.chunks[-1][2] == "a2" and win.done[-1].is_topic_done
     assert len(persist_1.done) == 1 and persist_2.done[0].anchor_message_id == "a2"
 
@@ -82,7 +83,7 @@ async def test_will_continue_can_be_called_from_a_terminal_listener() -> None:
     host.on_terminal = lambda result: mgr.will_continue_topic(T)
     start(mgr, host)
     (await fake.feed(T, M)).push(*text_chunks("x"), END)
-    await until(lambda: bool(host.done))
+    await until(lambda: bool(host.done), limit=3.0)
     assert mgr.inspect(T).held and status(mgr) == "streaming"  # type: ignore[union-attr]
 
 
@@ -94,10 +95,10 @@ async def test_terminate_held_topic_stream_ends_it_as_error() -> None:
     feed = await fake.feed(T, M)
     mgr.will_continue_topic(T)
     feed.push(END)
-    await until(lambda: mgr.inspect(T) is not None and mgr.inspect(T).held)  # type: ignore[union-attr]
+    await until(lambda: mgr.inspect(T) is not None and mgr.inspect(T).held, limit=3.0)  # type: ignore[union-attr]
     assert await mgr.terminate_held_topic_stream(T, "placeholder save failed") is True
     assert status(mgr) == "error" and win.errors[-1].error.message == "placeholder save failed"
-    await until(lambda: mgr.inspect(T) is None)
+    await until(lambda: mgr.inspect(T) is None, limit=3.0)
     assert await mgr.terminate_held_topic_stream(T) is False
 
 
@@ -110,11 +111,11 @@ async def test_start_runtime_turn_after_terminal_inherits_live_subscribers_and_r
     with pytest.raises(StreamManagerError):
         mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-x", "ax"))
     feed.push(END)
-    await until(lambda: status(mgr) == "done")
+    await until(lambda: status(mgr) == "done", limit=3.0)
     mgr.start_runtime_turn(topic_id=T, model_id=M, request=runtime_request("turn-2", "a2"))
     assert mgr.inspect(T).listener_ids == ("wc:1",)  # type: ignore[union-attr]
     (await fake.feed(T, M, 1)).push(TextDeltaChunk(id="x", delta="again"), END)
-    await until(lambda: status(mgr) == "done")
+    await until(lambda: status(mgr) == "done", limit=3.0)
     assert win.chunks[-1][0].delta == "again"  # type: ignore[union-attr]
 
 
@@ -142,7 +143,7 @@ async def test_topic_is_never_neither_live_nor_idle_across_a_hold_and_its_contin
     feed2 = await fake.feed(T, M, 1)
     assert mgr.has_live_stream(T)
     feed2.push(*text_chunks("two"), END)
-    await until(lambda: len(win.done) == 2)
+    await until(lambda: len(win.done) == 2, limit=3.0)
     assert seen == [("host", True), ("window", True), ("window", True)]
     assert not mgr.has_live_stream(T) and status(mgr) == "done"
     assert [r.anchor_message_id for r in win.done] == ["a1", "a2"]
@@ -156,7 +157,7 @@ async def test_wait_until_idle_returns_only_once_the_held_topic_is_finalised() -
     assert mgr.will_continue_topic(T)
     idle = asyncio.ensure_future(mgr.wait_until_idle(T))
     (await fake.feed(T, M)).push(*text_chunks("x"), END)
-    await until(lambda: bool(win.done))
+    await until(lambda: bool(win.done), limit=3.0)
     await asyncio.sleep(0.01)
     assert not idle.done() and mgr.has_live_stream(T)  # held: the host continues next
     assert await mgr.terminate_held_topic_stream(T, "gone")

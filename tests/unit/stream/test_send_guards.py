@@ -20,7 +20,8 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.messages import TextDeltaChunk
-from tests.unit.stream.helpers import END, FakeAi, Recorder, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, text_chunks
+from tests.waiting import until
 
 M1, M2 = "p::m1", "p::m2"
 
@@ -105,14 +106,14 @@ async def test_chunks_after_a_stop_reach_no_listener_by_the_loop_or_deliver() ->
     mgr.send(SendInput(topic_id="t", models=models("t", M1), listeners=[rec]))
     feed = await fake.feed("t", M1)
     feed.push(*text_chunks("ab")[:-1])
-    await until(lambda: len(rec.chunks) == 3)
+    await until(lambda: len(rec.chunks) == 3, limit=3.0)
     stream = mgr.stream("t")
     assert stream is not None
     ex = stream.executions[M1]
     mgr.abort("t")
     mgr.runner.deliver(stream, ex, delta("late-deliver"))
     feed.push(delta("late-loop"))
-    await until(lambda: bool(rec.paused))
+    await until(lambda: bool(rec.paused), limit=3.0)
     assert rec.text() == "ab"
     assert rec.paused[0].final_message is not None and rec.paused[0].final_message.text() == "ab"
 
@@ -126,7 +127,7 @@ async def test_chunks_after_an_executions_own_terminal_reach_no_listener() -> No
     assert stream is not None
     ex = stream.executions[M1]
     (await fake.feed("t", M1)).push(*text_chunks("ok"), END)
-    await until(lambda: bool(rec.done))
+    await until(lambda: bool(rec.done), limit=3.0)
     mgr.runner.deliver(stream, ex, delta("after-done"))
     assert rec.text() == "ok"
     assert mgr.inspect("t").executions[0].buffer_size == 4  # type: ignore[union-attr]
@@ -141,12 +142,12 @@ async def test_chunks_of_a_replaced_execution_reach_neither_the_old_nor_the_new_
     assert old_stream is not None
     old_ex = old_stream.executions[M1]
     (await fake.feed("t", M1)).push(*text_chunks("one"), END)
-    await until(lambda: bool(first.done))
+    await until(lambda: bool(first.done), limit=3.0)
     second = Recorder("wc:2")
     mgr.send(SendInput(topic_id="t", models=models("t", M1), listeners=[second]))
     mgr.runner.deliver(old_stream, old_ex, delta("stale"))
     (await fake.feed("t", M1, 1)).push(*text_chunks("two"), END)
-    await until(lambda: bool(second.done))
+    await until(lambda: bool(second.done), limit=3.0)
     assert first.text() == "one" and second.text() == "two"
 
 
@@ -159,10 +160,10 @@ async def test_evicting_a_stream_stops_its_running_execution() -> None:
     assert stream is not None
     feed = await fake.feed("t", M1)
     feed.push(delta("a"))
-    await until(lambda: len(rec.chunks) == 1)
+    await until(lambda: len(rec.chunks) == 1, limit=3.0)
     mgr.registry.evict(stream)
     feed.push(delta("b"))
-    await until(lambda: bool(rec.paused))
+    await until(lambda: bool(rec.paused), limit=3.0)
     assert rec.text() == "a" and rec.paused[0].stop_reason == "replaced"
 
 
@@ -181,7 +182,7 @@ async def test_abort_in_the_same_tick_as_send_cancels_the_execution(repos: Repos
     assert placeholder is not None
     mgr.send(prepared)
     mgr.abort(topic.id)
-    await until(lambda: bool(rec.terminals))
+    await until(lambda: bool(rec.terminals), limit=3.0)
     assert rec.chunks == [] and len(rec.paused) == 1 and rec.done == []
     assert repos.messages.get_message(placeholder).status == "paused"
     assert fake.requests == []  # the upstream was never asked

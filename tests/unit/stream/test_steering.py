@@ -16,7 +16,8 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.state.shared_cache import topic_stream_status_key
-from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, step_boundary, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, step_boundary, text_chunks
+from tests.waiting import until
 
 M1 = "p::m1"
 M2 = "p::m2"
@@ -38,7 +39,7 @@ async def test_resubmit_mid_stream_yields_persists_success_and_chains_a_continua
     first = await dispatch_stream_request(mgr, win, submit(topic.id, "Tell me about cats"))
     feed = await fake.feed(topic.id, M1)
     feed.push(*text_chunks("Cats are"))
-    await until(lambda: len(win.chunks) == 10)
+    await until(lambda: len(win.chunks) == 10, limit=3.0)
 
     steer = await dispatch_stream_request(mgr, Recorder("wc:2"), submit(topic.id, "and dogs?"))
     assert steer.mode == "injected" and steer.execution_ids == [M1]
@@ -59,7 +60,7 @@ async def test_resubmit_mid_stream_yields_persists_success_and_chains_a_continua
     assert repos.messages.get_message(new_anchor or "").parent_id == steer_row.id
 
     cont.push(*text_chunks("Dogs too."), END)
-    await until(lambda: topic_status(mgr, topic.id) == "done")
+    await until(lambda: topic_status(mgr, topic.id) == "done", limit=3.0)
     # Both windows were carried forward onto the continuation, tagged with its anchor.
     assert win.chunks[-1][2] == new_anchor
     assert win.done[-1].is_topic_done and win.done[-1].anchor_message_id == new_anchor
@@ -74,7 +75,7 @@ async def test_steer_is_dropped_when_the_turn_is_aborted(chat_with_history: tupl
     steer = await dispatch_stream_request(mgr, None, submit(topic.id, "two"))
     assert mgr.has_pending_steer(topic.id)
     mgr.abort(topic.id)
-    await until(lambda: topic_status(mgr, topic.id) == "aborted")
+    await until(lambda: topic_status(mgr, topic.id) == "aborted", limit=3.0)
     assert feed.closed and len(fake.requests) == 1
     assert repos.messages.get_message(steer.user_message_id or "").role == "user"  # dangling, resendable
     assert mgr.enqueue_pending_steer(topic.id, "late") is False  # a late steer after a stop is dropped
@@ -87,7 +88,7 @@ async def test_steer_is_dropped_when_the_turn_errors(chat_with_history: tuple) -
     feed = await fake.feed(topic.id, M1)
     await dispatch_stream_request(mgr, None, submit(topic.id, "two"))
     feed.fail(RuntimeError("upstream 500"))
-    await until(lambda: topic_status(mgr, topic.id) == "error")
+    await until(lambda: topic_status(mgr, topic.id) == "error", limit=3.0)
     assert not mgr.has_pending_steer(topic.id) and len(fake.requests) == 1
 
 
@@ -98,7 +99,7 @@ async def test_no_chaining_while_awaiting_approval_until_the_continuation_comple
     feed = await fake.feed(topic.id, M1)
     await dispatch_stream_request(mgr, None, submit(topic.id, "also tests"))
     feed.push(*approval_chunks(), END)
-    await until(lambda: topic_status(mgr, topic.id) == "awaiting-approval")
+    await until(lambda: topic_status(mgr, topic.id) == "awaiting-approval", limit=3.0)
     assert len(fake.requests) == 1 and mgr.has_pending_steer(topic.id)
     from cherry_desktop.core.ai.stream import MainContinueConversationRequest
 
@@ -110,7 +111,7 @@ async def test_no_chaining_while_awaiting_approval_until_the_continuation_comple
     chained = await fake.feed(topic.id, M1, 2)
     assert chained.request.messages[-1].text() == "also tests"
     chained.push(*text_chunks("tests added"), END)
-    await until(lambda: topic_status(mgr, topic.id) == "done")
+    await until(lambda: topic_status(mgr, topic.id) == "done", limit=3.0)
 
 
 async def test_multi_model_resubmit_queues_once_every_model_yields_one_continuation(chat_with_history: tuple) -> None:
@@ -127,7 +128,7 @@ async def test_multi_model_resubmit_queues_once_every_model_yields_one_continuat
     assert c1.request.messages[-1].text() == "steer" == c2.request.messages[-1].text()
     c1.push(END)
     c2.push(END)
-    await until(lambda: topic_status(mgr, topic.id) == "done")
+    await until(lambda: topic_status(mgr, topic.id) == "done", limit=3.0)
     assert len(fake.requests) == 4
 
 
@@ -149,7 +150,7 @@ async def test_continuation_launch_failure_drives_the_topic_to_error(repos: Repo
     feed = await fake.feed(topic.id, M1)
     await dispatch_stream_request(mgr, None, submit(topic.id, "two"))
     feed.push(*text_chunks("ok"), END)
-    await until(lambda: topic_status(mgr, topic.id) == "error")
+    await until(lambda: topic_status(mgr, topic.id) == "error", limit=3.0)
     assert win.errors and win.errors[0].is_topic_done and "disk full" in win.errors[0].error.message
     assert not mgr.has_live_stream(topic.id)
 
@@ -162,12 +163,12 @@ async def test_chaining_waits_for_the_last_quiesce_hold(chat_with_history: tuple
     await dispatch_stream_request(mgr, None, submit(topic.id, "two"))
     a, b = mgr.pause("backup"), mgr.pause("restore")
     feed.push(*text_chunks("ok"), END)
-    await until(lambda: feed.closed)
-    await until(lambda: mgr.inspect(topic.id).held)
+    await until(lambda: feed.closed, limit=3.0)
+    await until(lambda: mgr.inspect(topic.id).held, limit=3.0)
     assert mgr.has_live_stream(topic.id) and len(fake.requests) == 1
     a.dispose()
     assert len(fake.requests) == 1
     b.dispose()
     cont = await fake.feed(topic.id, M1, 1)
     cont.push(END)
-    await until(lambda: topic_status(mgr, topic.id) == "done")
+    await until(lambda: topic_status(mgr, topic.id) == "done", limit=3.0)

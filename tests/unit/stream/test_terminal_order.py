@@ -19,7 +19,8 @@ from cherry_desktop.core.ai.stream import (
 )
 from cherry_desktop.core.ai.stream.context import persistent as persistent_module
 from cherry_desktop.core.data import Repositories
-from tests.unit.stream.helpers import END, FakeAi, Recorder, TerminalRecorder, step_boundary, submit, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, TerminalRecorder, step_boundary, submit, text_chunks
+from tests.waiting import until
 
 M1 = "p::m1"
 
@@ -56,7 +57,7 @@ async def test_window_hears_done_only_after_the_row_is_written(repos: Repositori
     pid = res.placeholder_ids[0]
     win.on_terminal = lambda _r: seen_at_terminal.append(repos.messages.get_message(pid).status)
     (await fake.feed(topic.id, M1)).push(*text_chunks("hello"), END)
-    await until(lambda: bool(win.done))
+    await until(lambda: bool(win.done), limit=3.0)
     assert seen_at_terminal == ["success"]
 
 
@@ -70,7 +71,7 @@ async def turn_on_flaky_disk(repos: Repositories, monkeypatch: pytest.MonkeyPatc
     win = Recorder("wc:1")
     res = await dispatch_stream_request(mgr, win, submit(topic.id, "hi"))
     (await fake.feed(topic.id, M1)).push(*text_chunks("hello"), END)
-    await until(lambda: bool(win.terminals))
+    await until(lambda: bool(win.terminals), limit=3.0)
     return mgr, topic.id, win, res.placeholder_ids[0]
 
 
@@ -104,7 +105,7 @@ async def test_topic_stays_live_while_its_terminal_listeners_run() -> None:
     mgr.send(SendInput(topic_id="t", models=[ModelDispatch(M1, AiStreamRequest(model_id=M1))],
                        listeners=[win, persist]))
     (await fake.feed("t", M1)).push(*text_chunks("x"), END)
-    await until(lambda: bool(win.done))
+    await until(lambda: bool(win.done), limit=3.0)
     assert live_in_persistence == [True] and live_in_window == [True]
     assert not mgr.has_live_stream("t")
 
@@ -123,7 +124,7 @@ async def test_a_message_sent_while_the_turn_persists_joins_the_queue(repos: Rep
         first = await dispatch_stream_request(mgr, win, submit(topic.id, "one"))
         (await fake.feed(topic.id, M1)).push(*text_chunks("first"), step_boundary(), END)
         await until(lambda: (mgr.inspect(topic.id) is not None
-                             and mgr.inspect(topic.id).executions[0].status == "done"))  # type: ignore[union-attr]
+                             and mgr.inspect(topic.id).executions[0].status == "done"), limit=3.0)  # type: ignore[union-attr]
         assert mgr.has_live_stream(topic.id)
         second = await dispatch_stream_request(mgr, win, submit(topic.id, "two"))
         assert second.mode == "injected" and second.placeholder_ids == []
@@ -132,7 +133,7 @@ async def test_a_message_sent_while_the_turn_persists_joins_the_queue(repos: Rep
         assert feed.request.messages[-1].text() == "two"
         feed.push(*text_chunks("second"), END)
         await until(lambda: mgr.inspect(topic.id) is not None
-                    and mgr.inspect(topic.id).status == "done")  # type: ignore[union-attr]
+                    and mgr.inspect(topic.id).status == "done", limit=3.0)  # type: ignore[union-attr]
         rows = repos.messages.list_messages(topic.id)
         assert [r.status for r in rows if r.role == "assistant"] == ["success", "success"]
         assert repos.messages.get_message(first.placeholder_ids[0]).status == "success"

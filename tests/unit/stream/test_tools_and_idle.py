@@ -29,7 +29,8 @@ from cherry_desktop.core.messages import (
 from cherry_desktop.core.state.shared_cache import topic_stream_status_key
 from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.core.storage.settings import SettingsStore
-from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, text_chunks, until
+from tests.unit.stream.helpers import END, FakeAi, Recorder, approval_chunks, text_chunks
+from tests.waiting import until
 
 M1 = "p::m1"
 IDLE_MS = 100
@@ -66,12 +67,12 @@ async def test_a_tool_output_for_the_pending_approval_clears_it_and_the_topic_en
     start(mgr, rec)
     feed = await fake.feed("t", M1)
     feed.push(*approval_chunks("call-1"))
-    await until(lambda: entry(mgr).status == "awaiting-approval")
+    await until(lambda: entry(mgr).status == "awaiting-approval", limit=3.0)
     feed.push(output("call-1"))
-    await until(lambda: entry(mgr).status == "streaming")
+    await until(lambda: entry(mgr).status == "streaming", limit=3.0)
     assert entry(mgr).awaiting_approval_anchors == ()
     feed.push(*text_chunks("done"), END)
-    await until(lambda: bool(rec.done))
+    await until(lambda: bool(rec.done), limit=3.0)
     assert entry(mgr).status == "done" and entry(mgr).last_completed_at is not None
 
 
@@ -82,17 +83,17 @@ async def test_a_denied_tool_clears_its_approval_and_another_tools_output_does_n
     start(mgr, rec)
     feed = await fake.feed("t", M1)
     feed.push(*approval_chunks("call-1"), *approval_chunks("call-2"))
-    await until(lambda: entry(mgr).status == "awaiting-approval")
+    await until(lambda: entry(mgr).status == "awaiting-approval", limit=3.0)
     feed.push(output("call-1"))  # answers call-1 only
-    await until(lambda: len(rec.chunks) == 5)
+    await until(lambda: len(rec.chunks) == 5, limit=3.0)
     assert entry(mgr).status == "awaiting-approval"
     feed.push(output("unrelated"))
-    await until(lambda: len(rec.chunks) == 6)
+    await until(lambda: len(rec.chunks) == 6, limit=3.0)
     assert entry(mgr).status == "awaiting-approval"
     feed.push(ToolOutputDeniedChunk(tool_call_id="call-2"))
-    await until(lambda: entry(mgr).status == "streaming")
+    await until(lambda: entry(mgr).status == "streaming", limit=3.0)
     feed.push(END)
-    await until(lambda: bool(rec.done))
+    await until(lambda: bool(rec.done), limit=3.0)
     assert entry(mgr).status == "done"
 
 
@@ -108,7 +109,7 @@ async def test_idle_timeout_persists_the_partial_paused_with_a_visible_reason(re
     fake.preload(topic.id, M1, text_chunks("part")[:-1])
     res = await dispatch_stream_request(mgr, win, AiStreamOpenRequest(topic_id=topic.id,
                                                                       user_message_parts=user_parts("hi")))
-    await until(lambda: bool(win.terminals))
+    await until(lambda: bool(win.terminals), limit=3.0)
     assert win.errors == [] and win.paused[0].stop_reason == "idle-timeout"
     row = repos.messages.get_message(res.placeholder_ids[0])
     assert row.status == "paused"
@@ -130,7 +131,7 @@ async def test_idle_timeout_waits_while_a_tool_runs_then_stays_bounded() -> None
     await quiet_for(6)  # a long build: no chunk for several idle periods
     assert rec.terminals == [] and mgr.has_live_stream("t")
     feed.push(output("build"))
-    await until(lambda: bool(rec.terminals))  # silent after the tool: bounded again
+    await until(lambda: bool(rec.terminals), limit=3.0)  # silent after the tool: bounded again
     assert rec.paused[0].stop_reason == "idle-timeout"
 
 
@@ -145,7 +146,7 @@ async def test_idle_timeout_waits_while_an_approval_is_awaited() -> None:
     assert rec.terminals == [] and entry(mgr).status == "awaiting-approval"
     mgr.clear_awaiting_approval("t")
     feed.push(output("call-1"))
-    await until(lambda: bool(rec.terminals))
+    await until(lambda: bool(rec.terminals), limit=3.0)
     assert rec.paused[0].stop_reason == "idle-timeout"
 
 

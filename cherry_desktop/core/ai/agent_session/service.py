@@ -68,7 +68,9 @@ class AgentSessionRuntimeService(Service):
     """The agent-session runtime host (see module docstring); implements `SessionHost`."""
 
     name = "agent_session_runtime"
-    depends_on = ("database",)
+    # After the checkpoints start, before they stop: the turns a shutdown stops still commit
+    # their end checkpoint (`LiveSession.release`) into stores that are not stopped yet.
+    depends_on = ("database", "checkpoints")
 
     def __init__(self, *, repos: Repositories, paths: PathRegistry, stream_host: RuntimeStreamHost | None = None,
                  credentials: KeyReader | None = None, settings: Callable[[], HostSettings] | None = None,

@@ -170,7 +170,9 @@ class AcpRuntimeDriver:
             await connection.start()
         except BaseException:
             self._connections.discard(connection)
-            await connection.process.terminate()
+            # All of it, not only the process: the ACP connection's send loop and the exit
+            # watcher would stay pending on the loop.
+            await connection.close()
             raise
         return connection
 
