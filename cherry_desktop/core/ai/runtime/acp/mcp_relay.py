@@ -126,6 +126,12 @@ class AcpMcpRelay:
         if manager is None:
             await _plain(send, 404, b"no such server")
             return
+        if scope.get("method") == "GET":
+            # No server-initiated stream (the MCP spec's 405 for it): every exchange is one
+            # POST. Its SSE response would start sse-starlette's loop-wide shutdown watcher, a
+            # task that outlives the relay.
+            await _plain(send, 405, b"no server-initiated stream")
+            return
         await manager.handle_request(scope, receive, send)
 
     # ---- start / stop --------------------------------------------------------------------
