@@ -127,3 +127,34 @@ async def test_a_name_longer_than_the_header_has_room_for_is_elided_and_only_the
         assert header.rect().contains(header.permission_combo.geometry())
     finally:
         window.close()
+
+
+async def test_many_always_allowed_tools_collapse_into_a_count_and_the_menu_names_them(
+        controller: Any, demo_session: str) -> None:
+    window = controller.open_window(demo_session)
+    header = window.session_header
+    _fill(header)
+    button = header.always_allowed
+    tools = ["Bash", "Write", "Edit", "WebFetch", "NotebookEdit"]
+    window.resize(760, 720)
+    window.show()
+    await settle()
+    try:
+        button.set_tools(tools)
+        await settle()
+        assert button.text() == "Always allowed (5)"
+        assert window.width() == 760 and header.rect().contains(button.geometry())
+        assert all(tool in button.toolTip() for tool in tools)
+        assert [a.data() for a in button.menu().actions() if a.data()] == tools
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert header.grab().save(str(ARTIFACTS / "layout_always_allowed_count.png"))
+        # Two short names show; squeezed below them, the button counts instead.
+        button.set_tools(tools[:2])
+        await settle()
+        assert button.text() == "Always allowed: Bash, Write"
+        button.resize(button.minimumSizeHint())
+        assert button.text() == "Always allowed (2)"
+        button.resize(button.sizeHint())
+        assert button.text() == "Always allowed: Bash, Write"
+    finally:
+        window.close()
