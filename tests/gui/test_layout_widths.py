@@ -158,3 +158,41 @@ async def test_many_always_allowed_tools_collapse_into_a_count_and_the_menu_name
         assert button.text() == "Always allowed: Bash, Write"
     finally:
         window.close()
+
+
+async def test_the_rename_and_queue_edit_dialogs_are_as_wide_as_their_text(
+        controller: Any, monkeypatch: Any) -> None:
+    """Qt's `getText` opened at a fixed narrow width: a long name showed cut in its field."""
+    from PySide6.QtWidgets import QInputDialog, QLineEdit, QPlainTextEdit
+
+    long_name = "Notes on the migration of the billing service to the new queue, week 12"
+    topic_id = controller.bridges.chats.create_topic(long_name)
+    window = controller.open_window(topic_id)
+    seen: list[tuple[str, int, int, int]] = []
+
+    def run(dialog: Any) -> int:  # stands in for the user: looks, then cancels
+        dialog.show()
+        dialog.layout().activate()  # as the first event of exec() would
+        field = next(w for w in dialog.findChildren(QWidget) if isinstance(w, QLineEdit | QPlainTextEdit)
+                     and w.isVisible())
+        text = dialog.textValue().splitlines() or [""]
+        needed = max(field.fontMetrics().horizontalAdvance(line) for line in text)
+        seen.append((dialog.windowTitle(), field.width(), needed, field.height()))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert dialog.grab().save(str(ARTIFACTS / f"layout_dialog_{len(seen)}.png"))
+        dialog.hide()
+        return 0
+
+    monkeypatch.setattr(QInputDialog, "exec", run)
+    try:
+        window.rename_topic(topic_id)
+        title, width, needed, _height = seen[-1]
+        assert title == "Rename" and width >= needed + 16  # its frame and padding too
+        message = "First check the invoices table.\nThen the queue consumers.\nThen the retries.\n" * 2
+        window.queue_dock._edit("m1", message)
+        title, width, needed, height = seen[-1]
+        assert title == "Edit queued message" and width >= needed
+        lines = len(message.splitlines())
+        assert height >= window.fontMetrics().lineSpacing() * lines  # every line shows
+    finally:
+        window.close()

@@ -1,5 +1,5 @@
-"""Small helpers every part of the screen uses: tasks spawned from widgets, a flow layout, the
-locales the app is translated into."""
+"""Small helpers every part of the screen uses: tasks spawned from widgets, a flow layout, a text
+dialog sized to its text, the locales the app is translated into."""
 
 from __future__ import annotations
 
@@ -7,13 +7,16 @@ from cherry_desktop.ui.common._flow_layout import FlowLayout, flow_policy
 from cherry_desktop.ui.common._json import Json, JsonObject
 from cherry_desktop.ui.common._locales import LOCALES
 from cherry_desktop.ui.common._tasks import drain, spawn
+from cherry_desktop.ui.common._text_dialog import ask_text, text_dialog
 
 __all__ = [
     "LOCALES",
     "FlowLayout",
     "Json",
     "JsonObject",
+    "ask_text",
     "drain",
     "flow_policy",
-    "spawn"
+    "spawn",
+    "text_dialog",
 ]
