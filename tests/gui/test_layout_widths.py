@@ -196,3 +196,27 @@ async def test_the_rename_and_queue_edit_dialogs_are_as_wide_as_their_text(
         assert height >= window.fontMetrics().lineSpacing() * lines  # every line shows
     finally:
         window.close()
+
+
+async def test_the_providers_dialog_shows_its_placeholders_whole(controller: Any) -> None:
+    """"Model id, e.g. gpt-4o" beside its buttons showed cut to "Model id, e.g.…"."""
+    from PySide6.QtWidgets import QLineEdit
+
+    from cherry_desktop.ui.dialogs import ProvidersDialog
+
+    window = controller.open_window(None)
+    dialog = ProvidersDialog(controller.bridges.providers, None, window)
+    try:
+        dialog.show()
+        await settle()
+        edits = [e for e in dialog.findChildren(QLineEdit) if e.isVisible() and e.placeholderText()]
+        assert dialog.panel.model_edit in edits
+        for edit in edits:
+            needed = edit.fontMetrics().horizontalAdvance(edit.placeholderText())
+            assert edit.width() >= needed + 8, edit.objectName()  # its frame and margins too
+        assert dialog.width() <= 1000  # sized to its content, not grown without bound
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert dialog.grab().save(str(ARTIFACTS / "layout_providers_dialog.png"))
+    finally:
+        dialog.close()
+        window.close()

@@ -1,11 +1,12 @@
 """Small helpers every part of the screen uses: tasks spawned from widgets, a flow layout, a text
-dialog sized to its text, the locales the app is translated into."""
+dialog sized to its text, a field as wide as its placeholder, the locales the app is translated into."""
 
 from __future__ import annotations
 
 from cherry_desktop.ui.common._flow_layout import FlowLayout, flow_policy
 from cherry_desktop.ui.common._json import Json, JsonObject
 from cherry_desktop.ui.common._locales import LOCALES
+from cherry_desktop.ui.common._placeholder_edit import PlaceholderLineEdit
 from cherry_desktop.ui.common._tasks import drain, spawn
 from cherry_desktop.ui.common._text_dialog import ask_text, text_dialog
 
@@ -14,6 +15,7 @@ __all__ = [
     "FlowLayout",
     "Json",
     "JsonObject",
+    "PlaceholderLineEdit",
     "ask_text",
     "drain",
     "flow_policy",
