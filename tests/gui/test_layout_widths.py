@@ -220,3 +220,48 @@ async def test_the_providers_dialog_shows_its_placeholders_whole(controller: Any
     finally:
         dialog.close()
         window.close()
+
+
+async def test_the_attach_and_folder_pickers_show_readable_columns(
+        controller: Any, monkeypatch: Any, tmp_path: Any, qtbot: Any) -> None:
+    """Qt's own file dialog (no native one offscreen): the Detail view, the name column taking
+    the room, size, type and date whole and inside the view (no scrolling sideways)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QTreeView
+
+    from cherry_desktop.ui.common import ReadableFileDialog, existing_directory
+
+    folder = tmp_path / "pick"
+    folder.mkdir()
+    for name in ("a rather long file name for the quarterly report draft.md", "notes.txt", "chart.png"):
+        (folder / name).write_text("x")
+    (folder / "sub folder").mkdir()
+    window = controller.open_window(controller.bridges.chats.create_topic("Files"))
+    seen: list[str] = []
+
+    def run(dialog: Any) -> int:  # stands in for the user: looks, then cancels
+        dialog.setDirectory(str(folder))
+        dialog.show()
+        view = dialog.findChild(QTreeView, "treeView")
+        header = view.header()
+        seen.append(dialog.windowTitle())
+        assert dialog.viewMode() == ReadableFileDialog.ViewMode.Detail and view.isVisible()
+        assert header.sectionSize(0) >= view.viewport().width() // 3  # names have the room
+        for column in (1, 2, 3):
+            title = str(view.model().headerData(column, Qt.Orientation.Horizontal))
+            assert header.sectionSize(column) > header.fontMetrics().horizontalAdvance(title), title
+        assert header.length() <= view.viewport().width()  # every column inside the view
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert dialog.grab().save(str(ARTIFACTS / f"layout_file_dialog_{len(seen)}.png"))
+        dialog.hide()
+        return 0
+
+    monkeypatch.setattr(ReadableFileDialog, "exec", run)
+    try:
+        window.show()
+        qtbot.mouseClick(window.composer.attach_button, Qt.MouseButton.LeftButton)
+        assert seen == ["Attach files"]
+        assert existing_directory(window, "Choose a workspace folder", str(folder)) == ""
+        assert seen[-1] == "Choose a workspace folder"
+    finally:
+        window.close()
