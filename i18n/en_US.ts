@@ -1565,6 +1565,13 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Always allowed: %1</source>
         <translation>Always allowed: %1</translation>
     </message>
+    <message numerus="yes">
+        <source>Always allowed (%n)</source>
+        <translation>
+            <numerusform>Always allowed (%n)</numerusform>
+            <numerusform>Always allowed (%n)</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Ask again for %1</source>
         <translation>Ask again for %1</translation>

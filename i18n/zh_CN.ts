@@ -1564,6 +1564,12 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Always allowed: %1</source>
         <translation>始终允许：%1</translation>
     </message>
+    <message numerus="yes">
+        <source>Always allowed (%n)</source>
+        <translation>
+            <numerusform>始终允许（%n）</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Ask again for %1</source>
         <translation>%1 改回每次询问</translation>

@@ -1564,6 +1564,12 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Always allowed: %1</source>
         <translation>一律允許：%1</translation>
     </message>
+    <message numerus="yes">
+        <source>Always allowed (%n)</source>
+        <translation>
+            <numerusform>一律允許（%n）</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Ask again for %1</source>
         <translation>%1 改回每次詢問</translation>

@@ -63,13 +63,14 @@ async def test_first_exchange_names_the_chat_everywhere_and_only_once(controller
 
     asked: list[str] = []
 
-    def get_text(*_a: Any, **k: Any) -> tuple[str, bool]:
-        asked.append(k.get("text", ""))
-        return "Bread notes", True
+    def get_text(dialog: Any) -> int:  # QInputDialog.exec: the user types a name and accepts
+        asked.append(dialog.textValue())
+        dialog.setTextValue("Bread notes")
+        return 1
 
     import unittest.mock as mock
 
-    with mock.patch.object(QInputDialog, "getText", staticmethod(get_text)):
+    with mock.patch.object(QInputDialog, "exec", get_text):
         window.sidebar.setCurrentItem(window.sidebar.item_for(topic_id))
         QTest.keyClick(window.sidebar, Qt.Key.Key_F2)
         assert asked == [title]
@@ -134,11 +135,12 @@ async def test_f2_renames_the_open_topic_wherever_the_keyboard_focus_is(controll
     await asyncio.sleep(0.05)
     asked: list[str] = []
 
-    def get_text(*_a: Any, **k: Any) -> tuple[str, bool]:
-        asked.append(k.get("text", ""))
-        return "Soup notes", True
+    def get_text(dialog: Any) -> int:  # QInputDialog.exec: the user types a name and accepts
+        asked.append(dialog.textValue())
+        dialog.setTextValue("Soup notes")
+        return 1
 
-    with mock.patch.object(QInputDialog, "getText", staticmethod(get_text)):
+    with mock.patch.object(QInputDialog, "exec", get_text):
         for focused in (window.composer.editor, window.search_panel.box):
             focused.setFocus()
             await until(focused.hasFocus)

@@ -41,8 +41,8 @@ async def test_header_shows_the_session_and_applies_permission_changes_live(
     window = controller.open_window(topic_id)
     header = window.session_header
     assert header.objectName() == "sessionHeader" and header.isVisibleTo(window)
-    assert header.agent_label.text() == "Agent: Ada"
-    assert header.model_label.text() == "Model: Sonnet 4.5"
+    assert (header.agent_label.text(), header.agent_label.toolTip()) == ("Ada", "Agent: Ada")
+    assert (header.model_label.text(), header.model_label.toolTip()) == ("Sonnet 4.5", "Model: Sonnet 4.5")
     assert header.folder_button.text().endswith("my-project")
     opened: list[str] = []
     header.opener = opened.append
@@ -132,7 +132,7 @@ async def test_the_permission_combo_shows_its_whole_text_at_the_default_and_a_na
                 await asyncio.sleep(0.05)  # the layout runs
                 text_width = combo.fontMetrics().horizontalAdvance(combo.currentText())
                 assert _edit_field_width(combo) >= text_width, (label, combo.currentText())
-                assert combo.geometry().right() < header.context_meter.geometry().left()
+                assert not combo.geometry().intersects(header.context_meter.geometry())
                 assert header.rect().contains(combo.geometry())
             assert header.agent_label.toolTip() == "Agent: An agent with a rather long name"
             # The notice is under the controls, not squeezed beside them.

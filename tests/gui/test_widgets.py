@@ -115,7 +115,7 @@ def test_queue_dock_edit_remove_reorder_steer(qtbot: Any, monkeypatch: pytest.Mo
     assert len(rows) == 2
     from PySide6.QtWidgets import QInputDialog, QToolButton
 
-    monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *a, **k: ("one, edited", True)))
+    monkeypatch.setattr(QInputDialog, "exec", lambda dialog: (dialog.setTextValue("one, edited"), 1)[1])
     second = dock.rows()[1]
     qtbot.mouseClick(second.findChild(QToolButton, "queueUp"), Qt.MouseButton.LeftButton)
     qtbot.mouseClick(dock.rows()[0].findChild(QToolButton, "queueEdit"), Qt.MouseButton.LeftButton)

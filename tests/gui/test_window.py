@@ -75,7 +75,7 @@ async def test_session_actions_new_rename_delete(controller: Any, ui_core: Any,
     assert new_topic != session_topic_id(session_id)
     from PySide6.QtWidgets import QInputDialog
 
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("Renamed", True)))
+    monkeypatch.setattr(QInputDialog, "exec", lambda dialog: (dialog.setTextValue("Renamed"), 1)[1])
     window.rename_topic(new_topic)
     assert window.sidebar.item_for(new_topic).text(0) == "Renamed"
     task = window.delete_topic(new_topic, confirm=False)

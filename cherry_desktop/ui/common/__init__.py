@@ -1,19 +1,29 @@
-"""Small helpers every part of the screen uses: tasks spawned from widgets, a flow layout, the
-locales the app is translated into."""
+"""Small helpers every part of the screen uses: tasks spawned from widgets, a flow layout, a text
+dialog sized to its text, a field as wide as its placeholder, file pickers whose columns read,
+the locales the app is translated into."""
 
 from __future__ import annotations
 
+from cherry_desktop.ui.common._file_dialog import ReadableFileDialog, existing_directory, open_file_names
 from cherry_desktop.ui.common._flow_layout import FlowLayout, flow_policy
 from cherry_desktop.ui.common._json import Json, JsonObject
 from cherry_desktop.ui.common._locales import LOCALES
+from cherry_desktop.ui.common._placeholder_edit import PlaceholderLineEdit
 from cherry_desktop.ui.common._tasks import drain, spawn
+from cherry_desktop.ui.common._text_dialog import ask_text, text_dialog
 
 __all__ = [
     "LOCALES",
     "FlowLayout",
     "Json",
     "JsonObject",
+    "PlaceholderLineEdit",
+    "ReadableFileDialog",
+    "ask_text",
     "drain",
+    "existing_directory",
     "flow_policy",
-    "spawn"
+    "open_file_names",
+    "spawn",
+    "text_dialog",
 ]

@@ -9,10 +9,13 @@ from PySide6.QtWidgets import QLayout, QLayoutItem, QSizePolicy, QWidget
 
 
 class FlowLayout(QLayout):
-    def __init__(self, parent: QWidget | None = None, *, spacing: int = 6) -> None:
+    def __init__(self, parent: QWidget | None = None, *, spacing: int = 6, center_lines: bool = False) -> None:
+        """`center_lines`: items of a line centred on its height (a header's buttons and labels),
+        not aligned to its top (chips of one height)."""
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
+        self._center_lines = center_lines
         self.setContentsMargins(QMargins(0, 0, 0, 0))
 
     # -- the QLayout interface ----------------------------------------------------------------
@@ -43,7 +46,8 @@ class FlowLayout(QLayout):
 
     def sizeHint(self) -> QSize:
         """All items in one line (Qt asks `heightForWidth` of this width for the height)."""
-        width = sum(i.sizeHint().width() for i in self._items) + self._spacing * max(0, len(self._items) - 1)
+        shown = self._shown()
+        width = sum(i.sizeHint().width() for i in shown) + self._spacing * max(0, len(shown) - 1)
         m = self.contentsMargins()
         return QSize(width + m.left() + m.right(), self.heightForWidth(width + m.left() + m.right()))
 
@@ -56,24 +60,35 @@ class FlowLayout(QLayout):
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
 
     # -- placing ------------------------------------------------------------------------------
+    def _shown(self) -> list[QLayoutItem]:
+        return [i for i in self._items if (w := i.widget()) is None or not w.isHidden()]
+
     def _arrange(self, rect: QRect, *, move: bool) -> int:
-        """Place the items in lines within `rect` (or only measure); returns the height used."""
+        """Place the items in lines within `rect` (or only measure); returns the height used. An
+        item wider than the line narrows to it, down to its minimum width."""
         m = self.contentsMargins()
         area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
         x, y, line_height = area.x(), area.y(), 0
-        for item in self._items:
-            widget = item.widget()
-            if widget is not None and widget.isHidden():
-                continue
+        line: list[tuple[QLayoutItem, QRect]] = []
+        for item in self._shown():
             hint = item.sizeHint()
+            hint.setWidth(max(item.minimumSize().width(), min(hint.width(), area.width())))
             if x > area.x() and x + hint.width() > area.right() + 1:
-                x, y, line_height = area.x(), y + line_height + self._spacing, 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
+                self._place(line, line_height, move=move)
+                x, y, line_height, line = area.x(), y + line_height + self._spacing, 0, []
+            line.append((item, QRect(QPoint(x, y), hint)))
             x += hint.width() + self._spacing
             line_height = max(line_height, hint.height())
+        self._place(line, line_height, move=move)
         return y + line_height - rect.y() + m.bottom()
 
+    def _place(self, line: list[tuple[QLayoutItem, QRect]], line_height: int, *, move: bool) -> None:
+        if not move:
+            return
+        for item, geometry in line:
+            if self._center_lines:
+                geometry.translate(0, (line_height - geometry.height()) // 2)
+            item.setGeometry(geometry)
 
 def flow_policy(widget: QWidget) -> None:
     """A widget holding a `FlowLayout`: it takes the width it is given and the height its lines need there."""

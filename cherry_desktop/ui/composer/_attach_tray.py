@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QIODevice, QMimeData, Signal
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.bridge import (
     AttachmentCandidate,
@@ -22,7 +22,7 @@ from cherry_desktop.ui.chat import (
     describe_attachment_error,
     thumbnail_from_bytes,
 )
-from cherry_desktop.ui.common import FlowLayout, flow_policy
+from cherry_desktop.ui.common import FlowLayout, flow_policy, open_file_names
 
 #: Raw image formats a clipboard may carry, taken as they are (a JPEG stays a JPEG).
 _RAW_IMAGE_FORMATS = ("image/png", "image/jpeg", "image/webp", "image/gif")
@@ -105,7 +105,7 @@ class AttachmentTray(QFrame):
 
     def pick_files(self) -> int:
         """The "Attach" button: a file dialog."""
-        names, _ = QFileDialog.getOpenFileNames(
+        names = open_file_names(
             self, self.tr("Attach files"), "",
             self.tr("Images and text files (*.png *.jpg *.jpeg *.webp *.gif *.txt *.md *.json *.csv *.py *.log);;"
                     "All files (*)"))

@@ -9,7 +9,6 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from cherry_desktop.ui.bridge import AttachmentCandidate, QueuedFollowUp
+from cherry_desktop.ui.common import ask_text
 from cherry_desktop.ui.composer._attach_tray import AttachmentTray, offers_files
 
 
@@ -279,6 +279,6 @@ class QueueDock(QFrame):
             self.reorder_requested.emit(ids)
 
     def _edit(self, message_id: str, text: str) -> None:
-        new, ok = QInputDialog.getMultiLineText(self, self.tr("Edit queued message"), self.tr("Message"), text)
+        new, ok = ask_text(self, self.tr("Edit queued message"), self.tr("Message"), text, multiline=True)
         if ok and new.strip() and new != text:
             self.edit_requested.emit(message_id, new.strip())

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -26,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from cherry_desktop.ui.bridge import Bridges
-from cherry_desktop.ui.common import LOCALES, JsonObject
+from cherry_desktop.ui.common import LOCALES, JsonObject, existing_directory
 from cherry_desktop.ui.dialogs._providers_dialog import ProvidersDialog
 from cherry_desktop.ui.dialogs._providers_panel import ProvidersPanel
 from cherry_desktop.ui.session import permission_mode_label, runtime_label, variant_label
@@ -229,8 +228,8 @@ class AgentDialog(QDialog):
         self._select(self.model_combo, current)
 
     def _browse(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, self.tr("Choose a workspace folder"),
-                                                self.workspace_edit.text() or str(Path.home()))
+        path = existing_directory(self, self.tr("Choose a workspace folder"),
+                                  self.workspace_edit.text() or str(Path.home()))
         if path:
             self.workspace_edit.setText(path)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.bridge import ProvidersBridge
@@ -15,7 +16,6 @@ class ProvidersDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("providersDialog")
         self.setWindowTitle(self.tr("Providers"))
-        self.resize(820, 560)
         layout = QVBoxLayout(self)
         self.panel = ProvidersPanel(bridge, self)
         if provider_id:
@@ -24,6 +24,8 @@ class ProvidersDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        # Wider than this when its fields ask for it (a placeholder shown whole).
+        self.resize(self.sizeHint().expandedTo(QSize(820, 560)))
 
     def reject(self) -> None:
         # Close, Esc and the title bar all end here: what is typed is applied, and a key

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from cherry_desktop.ui.bridge import ProvidersBridge
 from cherry_desktop.ui.chat import IssueWords
+from cherry_desktop.ui.common import PlaceholderLineEdit
 from cherry_desktop.ui.dialogs._api_key_box import ApiKeyBox
 from cherry_desktop.ui.dialogs._provider_check import ProviderCheckRow
 
@@ -96,7 +96,7 @@ class ProvidersPanel(QWidget):
     def _build_form(self) -> None:
         form = QFormLayout(self.form)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        self.name_edit = QLineEdit(self.form)
+        self.name_edit = PlaceholderLineEdit(self.form)
         self.name_edit.setObjectName("providerName")
         self.name_edit.editingFinished.connect(self._commit_name)
         form.addRow(self.tr("Name"), self.name_edit)
@@ -106,7 +106,7 @@ class ProvidersPanel(QWidget):
             self.type_combo.addItem(self.type_label(kind), kind)
         self.type_combo.activated.connect(lambda _i: self._commit_type())
         form.addRow(self.tr("Type"), self.type_combo)
-        self.url_edit = QLineEdit(self.form)
+        self.url_edit = PlaceholderLineEdit(self.form)
         self.url_edit.setObjectName("providerBaseUrl")
         self.url_edit.editingFinished.connect(self._commit_url)
         form.addRow(self.tr("Base URL"), self.url_edit)
@@ -135,7 +135,7 @@ class ProvidersPanel(QWidget):
         self.model_list.setMinimumHeight(110)
         form.addRow(self.tr("Models"), self.model_list)
         model_row = QHBoxLayout()
-        self.model_edit = QLineEdit(self.form)
+        self.model_edit = PlaceholderLineEdit(self.form)
         self.model_edit.setObjectName("newModelId")
         self.model_edit.setPlaceholderText(self.tr("Model id, e.g. gpt-4o"))
         self.model_edit.returnPressed.connect(self.add_model)

@@ -8,91 +8,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QPainter, QPaintEvent
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QSizePolicy,
-    QStyle,
-    QStyleOptionComboBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QStyle, QVBoxLayout, QWidget
 
+from cherry_desktop.ui.common import FlowLayout
 from cherry_desktop.ui.session._always_allowed import AlwaysAllowedButton
+from cherry_desktop.ui.session._header_widgets import CurrentTextCombo, ElidedLabel, HeaderRow
 from cherry_desktop.ui.session._permission_modes import permission_mode_label
 
 if TYPE_CHECKING:
     from cherry_desktop.core.state.shared_cache import AgentRuntimeSetup
     from cherry_desktop.core.views.session_header import SessionHeaderInfo
     from cherry_desktop.ui.bridge import StreamChunk
-
-
-class ElidedLabel(QLabel):
-    """A one-line label that gives way when the header is narrow: it shrinks to a few
-    characters and draws its text elided ("Agent: A very lo…"), the full text in its tooltip."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-
-    def setText(self, text: str) -> None:
-        super().setText(text)
-        self.setToolTip(text)
-
-    def minimumSizeHint(self) -> QSize:
-        hint = super().minimumSizeHint()
-        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("M") * 6), hint.height())
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        rect = self.contentsRect()
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
-        painter = QPainter(self)
-        painter.setPen(self.palette().color(self.foregroundRole()))
-        painter.drawText(rect, int(self.alignment()), text)
-
-
-class CurrentTextCombo(QComboBox):
-    """A combo exactly as wide as its current text (and its arrow), at every width: it never
-    truncates what is chosen, and takes no room for a longer mode that is not. The popup is as
-    wide as its longest item."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        self.currentIndexChanged.connect(self.updateGeometry)
-
-    def sizeHint(self) -> QSize:
-        option = QStyleOptionComboBox()
-        self.initStyleOption(option)
-        text = QSize(self.fontMetrics().horizontalAdvance(self.currentText()), self.fontMetrics().height())
-        return self.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, self)
-
-    def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
-
-    def set_items(self, items: list[tuple[str, str]], current: str) -> None:
-        """Replace the (label, data) items and choose `current`, with no `activated` or
-        `currentIndexChanged` (not the user's choice). The geometry is updated here: with the
-        signals blocked, nothing else tells the layout that the current text changed (a window
-        opened empty and then shown a session kept its combo at an empty combo's width)."""
-        self.blockSignals(True)
-        self.clear()
-        for label, data in items:
-            self.addItem(label, data)
-        self.setCurrentIndex(max(0, self.findData(current)))
-        self.blockSignals(False)
-        self.updateGeometry()
-
-    def showPopup(self) -> None:
-        view = self.view()
-        view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width())
-        super().showPopup()
 
 
 class SessionHeader(QFrame):
@@ -114,9 +42,11 @@ class SessionHeader(QFrame):
         v = QVBoxLayout(self)
         v.setContentsMargins(14, 4, 14, 4)
         v.setSpacing(2)
-        h = QHBoxLayout()
-        h.setSpacing(10)
-        v.addLayout(h)
+        # Agent, model and folder beside the controls when both fit, the controls under them
+        # when not (a narrow window, or a long name): see `HeaderRow`.
+        self.row = HeaderRow(QHBoxLayout(), FlowLayout(spacing=8, center_lines=True), spacing=8)
+        self.row.identity.setSpacing(8)
+        v.addLayout(self.row)
         self.agent_label = ElidedLabel(self)
         self.agent_label.setObjectName("sessionAgent")
         self.model_label = ElidedLabel(self)
@@ -165,16 +95,12 @@ class SessionHeader(QFrame):
         self.notice.setObjectName("sessionNotice")
         self.notice.setWordWrap(True)
         self.notice.setVisible(False)
-        for w in (self.agent_label, self.model_label, self.folder_button):
-            h.addWidget(w)
-        h.addStretch(1)
-        h.addWidget(self.todo_label)
-        h.addWidget(self.branch_label)
-        h.addWidget(self.changes_button)
-        h.addWidget(self.undo_rewind_button)
-        h.addWidget(self.always_allowed)
-        h.addWidget(self.permission_combo)
-        h.addWidget(self.context_meter)
+        for identity in (self.agent_label, self.model_label, self.folder_button):
+            self.row.identity.addWidget(identity)
+        self.row.identity.addStretch(1)
+        for w in (self.todo_label, self.branch_label, self.changes_button, self.undo_rewind_button,
+                  self.always_allowed, self.permission_combo, self.context_meter):
+            self.row.controls.addWidget(w)
         v.addWidget(self.notice)
         v.addWidget(self.checkpoint_notice)
         # The session's runtime being set up before it can start (pi installed on first use).
@@ -197,8 +123,11 @@ class SessionHeader(QFrame):
         if info is None:
             self.agent_type = ""
             return
-        self.agent_label.setText(self.tr("Agent: %1").replace("%1", info.agent_name or self.tr("Untitled agent")))
-        self.model_label.setText(self.tr("Model: %1").replace("%1", info.model_name or self.tr("the agent's default")))
+        # The names alone (the prefixes took the room that cut them): the tooltip says which is which.
+        agent = info.agent_name or self.tr("Untitled agent")
+        model = info.model_name or self.tr("the agent's default")
+        self.agent_label.set_text(agent, self.tr("Agent: %1").replace("%1", agent))
+        self.model_label.set_text(model, self.tr("Model: %1").replace("%1", model))
         self.workspace_path = info.workspace_path
         path = info.workspace_path
         self.folder_button.setVisible(bool(path))

@@ -5,15 +5,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QInputDialog,
     QLabel,
     QMainWindow,
     QSplitter,
@@ -33,14 +31,15 @@ from cherry_desktop.ui.chat import (
     UsageSummary,
     translate_row,
 )
+from cherry_desktop.ui.common import ask_text
 from cherry_desktop.ui.composer import Composer, QueueDock
 from cherry_desktop.ui.session import FOCUS_SHORTCUT, ApprovalCard, SessionHeader
 from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
-from cherry_desktop.ui.shell._backup_actions import back_up, restore
 from cherry_desktop.ui.shell._checkpoint_actions import CheckpointActions
 from cherry_desktop.ui.shell._export import export_topic
 from cherry_desktop.ui.shell._multi_model import connect_window
 from cherry_desktop.ui.shell._window_follow import WindowFollow
+from cherry_desktop.ui.shell._window_menu import build_menu
 from cherry_desktop.ui.shell._window_send import WindowSend
 from cherry_desktop.ui.shell._window_stream import WindowStream
 from cherry_desktop.ui.shell._worktree_actions import WorktreeActions
@@ -86,7 +85,8 @@ class ChatWindow(QMainWindow):
         self.setWindowTitle(self.tr("Cherry Desktop"))
         self.resize(1100, 720)
         self._build()
-        self._build_menu()
+        self.new_window_action = build_menu(self, controller, open_in_new_window=self.open_in_new_window,
+                                            new_chat=self.new_chat, export_markdown=self.export_markdown)
         self.cache.topic_status_changed.connect(self._on_topic_status)
         self.cache.changed.connect(self.follow.on_cache_changed)
         self.bridges.providers.providers_changed.connect(self.follow.refresh_header)
@@ -189,38 +189,6 @@ class ChatWindow(QMainWindow):
         self.checkpoint_actions.refresh_on(self.stream.reloaded, self.turn_finished)
         self.stream.failed.connect(self.report_error)
         connect_window(self)  # multi-model answers: stop one, regenerate one, use one
-
-    def _build_menu(self) -> None:
-        menu = self.menuBar().addMenu(self.tr("&File"))
-
-        def action(text: str, slot: Callable[[], object], shortcut: QKeySequence.StandardKey | str | None = None,
-                   name: str = "") -> QAction:
-            a = QAction(text, self)
-            if shortcut is not None:
-                a.setShortcut(QKeySequence(shortcut))
-            if name:
-                a.setObjectName(name)
-            a.triggered.connect(slot)
-            menu.addAction(a)
-            self.addAction(a)
-            return a
-
-        self.new_window_action = action(self.tr("Open in new window"), self.open_in_new_window,
-                                        "Ctrl+Shift+N", "openInNewWindow")
-        action(self.tr("New chat"), self.new_chat, QKeySequence.StandardKey.New)
-        action(self.tr("New agent…"), lambda: self.controller.edit_agent(self, None))
-        action(self.tr("Export to Markdown…"), lambda: self.export_markdown(), "Ctrl+Shift+E", "exportMarkdown")
-        menu.addSeparator()
-        action(self.tr("Back up…"), lambda: back_up(self, self.bridges.backup), name="backupAction")
-        action(self.tr("Restore…"), lambda: restore(self, self.bridges.backup, self.controller.quit),
-               name="restoreAction")
-        menu.addSeparator()
-        action(self.tr("Providers and API keys…"), lambda: self.controller.open_providers(self, None),
-               name="providersAction")
-        action(self.tr("Settings…"), lambda: self.controller.open_settings(self), QKeySequence.StandardKey.Preferences)
-        menu.addSeparator()
-        action(self.tr("Close window"), self.close, QKeySequence.StandardKey.Close)
-        action(self.tr("Quit"), self.controller.quit, QKeySequence.StandardKey.Quit)
 
     def export_markdown(self, path: Path | None = None) -> Path | None:
         """Write this window's conversation to Markdown (`path` is asked for when None)."""
@@ -347,8 +315,7 @@ class ChatWindow(QMainWindow):
             self.empty_state.set_has_conversations(self.bridges.chats.has_conversations())
 
     def rename_topic(self, topic_id: str) -> None:
-        name, ok = QInputDialog.getText(self, self.tr("Rename"), self.tr("Name"),
-                                        text=self.bridges.chats.topic_title(topic_id))
+        name, ok = ask_text(self, self.tr("Rename"), self.tr("Name"), self.bridges.chats.topic_title(topic_id))
         if ok and name.strip():
             # Every window's sidebar and header follow the shared cache.
             self.bridges.chats.rename_topic(topic_id, name.strip())
