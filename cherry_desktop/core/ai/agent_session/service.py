@@ -68,8 +68,7 @@ class AgentSessionRuntimeService(Service):
     """The agent-session runtime host (see module docstring); implements `SessionHost`."""
 
     name = "agent_session_runtime"
-    # After the checkpoints start, before they stop: the turns a shutdown stops still commit
-    # their end checkpoint (`LiveSession.release`) into stores that are not stopped yet.
+    # Stops before the checkpoints: a turn a shutdown stops still commits its end checkpoint.
     depends_on = ("database", "checkpoints")
 
     def __init__(self, *, repos: Repositories, paths: PathRegistry, stream_host: RuntimeStreamHost | None = None,
