@@ -2573,4 +2573,19 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Zip files (*.zip)</translation>
     </message>
 </context>
+<context>
+    <name>VersionSwitcher</name>
+    <message>
+        <source>Previous version</source>
+        <translation>Previous version</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>Next version</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2</source>
+        <translation>Version %1 of %2</translation>
+    </message>
+</context>
 </TS>

@@ -2572,4 +2572,19 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Zip 文件 (*.zip)</translation>
     </message>
 </context>
+<context>
+    <name>VersionSwitcher</name>
+    <message>
+        <source>Previous version</source>
+        <translation>上一个版本</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一个版本</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2</source>
+        <translation>第 %1 个版本，共 %2 个</translation>
+    </message>
+</context>
 </TS>

@@ -2572,4 +2572,19 @@ To try everything offline, without an account, start the app with cherry-desktop
         <translation>Zip 檔 (*.zip)</translation>
     </message>
 </context>
+<context>
+    <name>VersionSwitcher</name>
+    <message>
+        <source>Previous version</source>
+        <translation>上一個版本</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一個版本</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2</source>
+        <translation>第 %1 個版本，共 %2 個</translation>
+    </message>
+</context>
 </TS>
