@@ -48,6 +48,13 @@ class ChatsBridge(CoreBridge):
         topics = self._repos.topics.list_topics()
         return topics[0].id if topics else None
 
+    def topic_exists(self, topic_id: str) -> bool:
+        """Whether the chat or agent session of `topic_id` is still there."""
+        session_id = session_id_from_topic(topic_id)
+        if session_id is not None:
+            return self._repos.sessions.find_session(session_id) is not None
+        return self._repos.topics.find_topic(topic_id) is not None
+
     # -- topics ---------------------------------------------------------------------------------
     def create_topic(self, name: str = "", model: str | None = None) -> str:
         return self._repos.topics.create_topic(name=name, model=model).id

@@ -64,6 +64,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self.empty_hint = QLabel(self.tr("No messages yet. Say hello!"))
         self.empty_hint.setObjectName("emptyHint")
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)
         self.empty_hint.setVisible(self.bridges.services_running())  # see `reload`
         self._layout.addWidget(self.empty_hint)
         self._layout.addStretch(1)
@@ -158,6 +159,10 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self._by_id[stored.id] = row
         self.versions.sync(row)
         return row
+
+    def set_empty_text(self, text: str | None) -> None:
+        """The words shown while the topic has no rows (None: the default greeting)."""
+        self.empty_hint.setText(text or self.tr("No messages yet. Say hello!"))
 
     def show_version(self, message_id: str) -> bool:
         """Show another version of a message (its branch, saved, in every window of the chat)."""
