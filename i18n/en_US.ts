@@ -517,6 +517,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Create a chat to talk with a model, or an agent to let Claude Code work in a folder of yours.</source>
         <translation>Create a chat to talk with a model, or an agent to let Claude Code work in a folder of yours.</translation>
     </message>
+    <message>
+        <source>This is Cherry's offline demo: no account, no network. Open the demo agent's session on the left to watch an agent run a tool, approve it, and steer it while it works; or start a new chat, which the demo model answers.</source>
+        <translation>This is Cherry's offline demo: no account, no network. Open the demo agent's session on the left to watch an agent run a tool, approve it, and steer it while it works; or start a new chat, which the demo model answers.</translation>
+    </message>
 </context>
 <context>
     <name>ErrorBlock</name>
@@ -2578,6 +2582,36 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Zip files (*.zip)</source>
         <translation>Zip files (*.zip)</translation>
+    </message>
+</context>
+<context>
+    <name>VersionSwitcher</name>
+    <message>
+        <source>Previous version</source>
+        <translation>Previous version</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>Next version</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2</source>
+        <translation>Version %1 of %2</translation>
+    </message>
+</context>
+<context>
+    <name>StartGuide</name>
+    <message>
+        <source>This session talks to Cherry's offline demo agent: no account, no network.
+
+Try a task that uses a tool, for example: “Write a short note about pelicans into my workspace”. The agent streams its answer slowly, then asks before it runs its Write tool: Allow or Deny.
+
+While it is still writing, type another message and press Ctrl+Enter to steer it, or press Stop to end the turn.</source>
+        <translation>This session talks to Cherry's offline demo agent: no account, no network.
+
+Try a task that uses a tool, for example: “Write a short note about pelicans into my workspace”. The agent streams its answer slowly, then asks before it runs its Write tool: Allow or Deny.
+
+While it is still writing, type another message and press Ctrl+Enter to steer it, or press Stop to end the turn.</translation>
     </message>
 </context>
 </TS>

@@ -517,6 +517,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Create a chat to talk with a model, or an agent to let Claude Code work in a folder of yours.</source>
         <translation>新建对话与模型交流，或新建智能体，让 Claude Code 在你的文件夹中工作。</translation>
     </message>
+    <message>
+        <source>This is Cherry's offline demo: no account, no network. Open the demo agent's session on the left to watch an agent run a tool, approve it, and steer it while it works; or start a new chat, which the demo model answers.</source>
+        <translation>这是 Cherry 的离线演示：无需账号，无需联网。打开左侧演示智能体的会话，观看智能体运行工具、批准它，并在它工作时引导它；或新建一个聊天，由演示模型回答。</translation>
+    </message>
 </context>
 <context>
     <name>ErrorBlock</name>
@@ -2576,6 +2580,36 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Zip files (*.zip)</source>
         <translation>Zip 文件 (*.zip)</translation>
+    </message>
+</context>
+<context>
+    <name>VersionSwitcher</name>
+    <message>
+        <source>Previous version</source>
+        <translation>上一个版本</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一个版本</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2</source>
+        <translation>第 %1 个版本，共 %2 个</translation>
+    </message>
+</context>
+<context>
+    <name>StartGuide</name>
+    <message>
+        <source>This session talks to Cherry's offline demo agent: no account, no network.
+
+Try a task that uses a tool, for example: “Write a short note about pelicans into my workspace”. The agent streams its answer slowly, then asks before it runs its Write tool: Allow or Deny.
+
+While it is still writing, type another message and press Ctrl+Enter to steer it, or press Stop to end the turn.</source>
+        <translation>这个会话连接 Cherry 的离线演示智能体：无需账号，无需联网。
+
+试试一个会用到工具的任务，例如：“在我的工作区写一篇关于鹈鹕的短笔记”。智能体会慢慢地流式输出回答，然后在运行 Write 工具前询问你：允许或拒绝。
+
+在它还在写的时候，输入另一条消息并按 Ctrl+Enter 来引导它，或按“停止”结束这一轮。</translation>
     </message>
 </context>
 </TS>

@@ -517,6 +517,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Create a chat to talk with a model, or an agent to let Claude Code work in a folder of yours.</source>
         <translation>新建對話與模型交流，或新建智慧體，讓 Claude Code 在你的資料夾中工作。</translation>
     </message>
+    <message>
+        <source>This is Cherry's offline demo: no account, no network. Open the demo agent's session on the left to watch an agent run a tool, approve it, and steer it while it works; or start a new chat, which the demo model answers.</source>
+        <translation>這是 Cherry 的離線示範：無需帳號，無需連網。打開左側示範智慧體的工作階段，觀看智慧體執行工具、核准它，並在它工作時引導它；或新建一個聊天，由示範模型回答。</translation>
+    </message>
 </context>
 <context>
     <name>ErrorBlock</name>
@@ -2576,6 +2580,36 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Zip files (*.zip)</source>
         <translation>Zip 檔 (*.zip)</translation>
+    </message>
+</context>
+<context>
+    <name>VersionSwitcher</name>
+    <message>
+        <source>Previous version</source>
+        <translation>上一個版本</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一個版本</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2</source>
+        <translation>第 %1 個版本，共 %2 個</translation>
+    </message>
+</context>
+<context>
+    <name>StartGuide</name>
+    <message>
+        <source>This session talks to Cherry's offline demo agent: no account, no network.
+
+Try a task that uses a tool, for example: “Write a short note about pelicans into my workspace”. The agent streams its answer slowly, then asks before it runs its Write tool: Allow or Deny.
+
+While it is still writing, type another message and press Ctrl+Enter to steer it, or press Stop to end the turn.</source>
+        <translation>這個工作階段連接 Cherry 的離線示範智慧體：無需帳號，無需連網。
+
+試試一個會用到工具的任務，例如：「在我的工作區寫一篇關於鵜鶘的短筆記」。智慧體會慢慢地串流輸出回答，然後在執行 Write 工具前詢問你：允許或拒絕。
+
+在它還在寫的時候，輸入另一則訊息並按 Ctrl+Enter 來引導它，或按「停止」結束這一輪。</translation>
     </message>
 </context>
 </TS>

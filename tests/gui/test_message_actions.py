@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton
 
+from cherry_desktop.ui.chat._versions import VersionSwitcher
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
 from tests.waiting import until
 
@@ -94,6 +95,9 @@ async def test_copy_edit_branch_regenerate_and_delete_with_undo_in_a_chat(
     feed.text("Another answer.")
     feed.end()
     await until(lambda: not window.is_streaming() and "Another answer." in window.live_text())
+    # The earlier answer stays reachable: the new one is version 2 of 2.
+    await until(lambda: [s.label.text() for r in view.rows() for s in r.findChildren(VersionSwitcher)
+                         if r.role == "assistant"] == ["2/2"])
 
 
 async def test_edit_in_an_agent_session_sends_a_new_turn_and_up_edits_the_last(

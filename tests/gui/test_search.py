@@ -95,7 +95,7 @@ async def test_search_box_finds_titles_and_messages_and_reveals_an_old_hit(contr
     window.close()
 
 
-async def test_hit_on_another_branch_says_so(controller: Any, ui_core: Any) -> None:
+async def test_hit_on_another_branch_opens_it(controller: Any, ui_core: Any) -> None:
     repos = ui_core.repos
     topic = repos.topics.create_topic(name="Branches")
     root = repos.messages.create_message(topic_id=topic.id, role="user", parts=[TextPart(text="question")])
@@ -109,6 +109,7 @@ async def test_hit_on_another_branch_says_so(controller: Any, ui_core: Any) -> N
     window.search_panel.run_query()
     assert [e.message_id for e in window.search_panel.entries()] == [old.id]
     window.open_search_hit(topic.id, old.id)
-    assert window.topic_id == topic.id and window.message_view.row(old.id) is None
-    assert "another branch" in window.statusBar().currentMessage()
+    assert window.topic_id == topic.id and window.message_view.row(new.id) is None
+    assert window.message_view.row(old.id) is not None
+    assert "another branch" not in window.statusBar().currentMessage()
     window.close()

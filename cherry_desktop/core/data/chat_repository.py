@@ -205,6 +205,10 @@ class TopicRepository:
     def set_active_node(self, topic_id: str, node_id: str | None) -> None:
         Topic.update(active_node_id=node_id, updated_at=now_ms()).where(Topic.id == topic_id).execute()
 
+    def show_node(self, topic_id: str, node_id: str) -> None:
+        """Another version of a message is shown: the active node moves, `updated_at` stays."""
+        Topic.update(active_node_id=node_id).where(Topic.id == topic_id).execute()
+
     def delete_topic(self, topic_id: str) -> None:
         Topic.delete().where(Topic.id == topic_id).execute()
 

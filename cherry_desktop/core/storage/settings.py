@@ -61,6 +61,9 @@ class AppSettings:
     auto_backup_enabled: bool = False
     auto_backup_folder: str = ""
     auto_backup_keep: int = 7
+    # The conversation (a chat's or an agent session's topic id) last open in a window: the
+    # next start opens it again when it still exists ("" none yet).
+    last_topic_id: str = ""
 
     def __post_init__(self) -> None:
         values = asdict(self)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from cherry_desktop.core.state.shared_cache import topic_title_key
 from cherry_desktop.core.state.topics import session_id_from_topic, session_topic_id
 from cherry_desktop.ui.bridge._base import CoreBridge
+from cherry_desktop.ui.bridge._cache_keys import topic_continuation_key
 from cherry_desktop.ui.bridge._types import SidebarAgent, SidebarSession, SidebarTopic
 from cherry_desktop.ui.bridge._usage_rows import with_usage
 
@@ -46,6 +47,13 @@ class ChatsBridge(CoreBridge):
             return session_topic_id(sessions[0].id)
         topics = self._repos.topics.list_topics()
         return topics[0].id if topics else None
+
+    def topic_exists(self, topic_id: str) -> bool:
+        """Whether the chat or agent session of `topic_id` is still there."""
+        session_id = session_id_from_topic(topic_id)
+        if session_id is not None:
+            return self._repos.sessions.find_session(session_id) is not None
+        return self._repos.topics.find_topic(topic_id) is not None
 
     # -- topics ---------------------------------------------------------------------------------
     def create_topic(self, name: str = "", model: str | None = None) -> str:
@@ -132,6 +140,34 @@ class ChatsBridge(CoreBridge):
         message): the active node is cleared, so the new message has no parent."""
         if session_id_from_topic(topic_id) is None:
             self._repos.topics.set_active_node(topic_id, None)
+
+    # -- versions (Regenerate, Edit-and-resend) -------------------------------------------------
+    def message_versions(self, topic_id: str) -> dict[str, list[str]]:
+        """For each row of a chat's shown branch that has other versions: every version's id,
+        oldest first (agent sessions have none)."""
+        if session_id_from_topic(topic_id) is not None:
+            return {}
+        from cherry_desktop.core.data.versions import version_map
+
+        rows = self._repos.messages.list_messages(topic_id)
+        return version_map(rows, self._repos.messages.branch(topic_id))
+
+    def show_version(self, topic_id: str, message_id: str) -> bool:
+        """Show the branch through `message_id` (a version of a message, a search hit on another
+        branch), saved, in every window of the chat (`topic_continuation_key`). False: not a
+        message of this chat, or the chat is streaming (its branch must not move under it)."""
+        if session_id_from_topic(topic_id) is not None:
+            return False
+        manager = self._stream_manager()
+        if manager is not None and manager.has_live_stream(topic_id):
+            return False
+        from cherry_desktop.core.data.versions import show_branch_of
+
+        leaf = show_branch_of(self._repos, topic_id, message_id)
+        if leaf is None:
+            return False
+        self.core.shared_cache.set_shared(topic_continuation_key(topic_id), leaf)
+        return True
 
     def usage_totals(self, topic_id: str) -> UsageSums:
         """A chat's or session's `UsageSums` so far."""

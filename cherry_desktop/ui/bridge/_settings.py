@@ -28,3 +28,13 @@ class SettingsBridge(CoreBridge):
         if mode and manager is not None:  # before the services run, the manager is built from settings
             manager.set_background_mode(mode)
         self.settings_changed.emit(self.settings_values())
+
+    def last_topic(self) -> str:
+        """The conversation last open in a window ("" none)."""
+        return self.core.settings.settings.last_topic_id
+
+    def remember_last_topic(self, topic_id: str) -> None:
+        """A window opened `topic_id`: saved for the next start (not a preference: no
+        `settings_changed`)."""
+        if topic_id != self.core.settings.settings.last_topic_id:
+            self.core.settings.update(last_topic_id=topic_id)

@@ -55,18 +55,29 @@ class EmptyState(QWidget):
         outer.addSpacing(12)
         outer.addLayout(buttons)
         outer.addSpacing(12)
-        self.hint = QLabel(self.tr(
-            "Chats answer with a model of one of your providers: add an API key in Providers, or use a "
-            "local server such as Ollama. Claude Code agents work in a folder you choose and can use your "
-            "own Claude Code login.\n\nTo try everything offline, without an account, start the app with "
-            "cherry-desktop --demo"), self)
+        self.hint = QLabel(self)
         self.hint.setObjectName("emptyHint")
         self.hint.setWordWrap(True)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.hint)
         outer.addStretch(2)
+        self.set_demo(False)
         self.set_has_conversations(False)
+
+    def set_demo(self, demo: bool) -> None:
+        """In the offline demo the hint says what the demo offers, never to start it."""
+        if demo:
+            self.hint.setText(self.tr(
+                "This is Cherry's offline demo: no account, no network. Open the demo agent's session on "
+                "the left to watch an agent run a tool, approve it, and steer it while it works; or start "
+                "a new chat, which the demo model answers."))
+        else:
+            self.hint.setText(self.tr(
+                "Chats answer with a model of one of your providers: add an API key in Providers, or use a "
+                "local server such as Ollama. Claude Code agents work in a folder you choose and can use "
+                "your own Claude Code login.\n\nTo try everything offline, without an account, start the "
+                "app with cherry-desktop --demo"))
 
     def set_has_conversations(self, has_any: bool) -> None:
         """First words differ when there is something on the left to open."""

@@ -15,6 +15,7 @@ from cherry_desktop.ui.chat._message_row import MessageRow
 from cherry_desktop.ui.chat._older_rows import PAGE_SIZE, OlderPage, OlderRowsLoading, ScrollAnchor
 from cherry_desktop.ui.chat._row_hover import RowHover
 from cherry_desktop.ui.chat._sibling_group import SiblingGroups
+from cherry_desktop.ui.chat._versions import RowVersions
 from cherry_desktop.ui.common import JsonObject
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self.setObjectName("messageView")
         self.bridges = bridges
         self.topic_id: str | None = None
+        self.reloads = 0  # how many times the rows were rebuilt (a version switch reloads once)
         # The view sizes its content itself (`fit_content`): a resizable scroll area makes the
         # content at least its minimum size hint, and word-wrapped labels report that hint at a
         # narrow width, so the content grew empty space below the last row until the view,
@@ -62,6 +64,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self.empty_hint = QLabel(self.tr("No messages yet. Say hello!"))
         self.empty_hint.setObjectName("emptyHint")
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)
         self.empty_hint.setVisible(self.bridges.services_running())  # see `reload`
         self._layout.addWidget(self.empty_hint)
         self._layout.addStretch(1)
@@ -69,6 +72,8 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self._content.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self._content.customContextMenuRequested.connect(lambda pos: self.hover.menu(pos))
         self._rows: list[MessageRow] = []
+        # The shown branch's rows that have other versions (Regenerate, Edit-and-resend).
+        self.versions = RowVersions(self, bridges.chats)
         self._by_id: dict[str, MessageRow] = {}
         # Multi-model turns: their answers' rows sit in a group widget, side by side.
         self.groups = SiblingGroups(bridges.multi_model, self._content)
@@ -98,6 +103,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         # widgets already show the persisted content, and re-rendering a long reply's
         # Markdown would cost a visible hitch.
         live = {r.message_id: r for r in self._rows if r.live or r.streamed}
+        self.reloads += 1
         for row in live.values():
             self._take_out(row)
             self._rows.remove(row)
@@ -107,6 +113,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
             self.empty_hint.setVisible(self.bridges.services_running())
             return
         rows = self.bridges.chats.load_messages(self.topic_id, limit=PAGE_SIZE)
+        self.versions.load(self.topic_id)
         self._has_more = len(rows) >= PAGE_SIZE
         self._oldest_ordering = rows[0].ordering if rows else None
         for stored in rows:
@@ -124,6 +131,8 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
                 self._append_row(kept)
             else:
                 kept.deleteLater()
+        for shown in self._rows:
+            self.versions.sync(shown)
         self.empty_hint.setVisible(not self._rows)
         self._stick_to_bottom = True
         self.fit_content()
@@ -148,7 +157,16 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         row.set_parts(stored.parts, status=stored.status, stats=stored.stats, load_error=stored.load_error)
         row.apply_metadata(stored.metadata)
         self._by_id[stored.id] = row
+        self.versions.sync(row)
         return row
+
+    def set_empty_text(self, text: str | None) -> None:
+        """The words shown while the topic has no rows (None: the default greeting)."""
+        self.empty_hint.setText(text or self.tr("No messages yet. Say hello!"))
+
+    def show_version(self, message_id: str) -> bool:
+        """Show another version of a message (its branch, saved, in every window of the chat)."""
+        return self.versions.show(message_id)
 
     def _new_row(self, message_id: str, role: str, *, steer: bool = False) -> MessageRow:
         row = MessageRow(message_id, role, steer=steer, files=self.bridges.attachments)

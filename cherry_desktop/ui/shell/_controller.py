@@ -17,6 +17,7 @@ from cherry_desktop.ui.chat import warm_up_highlighting
 from cherry_desktop.ui.common import JsonObject, drain, spawn
 from cherry_desktop.ui.shell._backup_actions import show_restore_notice
 from cherry_desktop.ui.shell._resources import apply_theme, icon
+from cherry_desktop.ui.shell._start import StartGuide
 from cherry_desktop.ui.shell._window import ChatWindow
 from cherry_desktop.ui.shell.i18n import Translations
 
@@ -78,6 +79,8 @@ class UiController(QObject):
             # would stop the qasync loop under core's shutdown.
             app.setQuitOnLastWindowClosed(False)
         self.tray = self._make_tray()
+        self.start_guide = StartGuide(self.bridges, demo=demo, parent=self,
+                                      demo_topic=lambda: str(self.core.demo.topic_id) if self.core.demo else None)
         self.apply_settings(self.bridges.settings.settings_values())
 
     # -- settings ----------------------------------------------------------------------------------
@@ -104,6 +107,7 @@ class UiController(QObject):
         window = ChatWindow(self)
         window.closed.connect(lambda w=window: self._on_window_closed(w))
         self.windows.append(window)
+        self.start_guide.watch(window)
         if topic_id is not None:
             window.show_topic(topic_id)
         elif not self.bridges.services_running():
@@ -140,12 +144,8 @@ class UiController(QObject):
         return window
 
     def first_topic(self) -> str | None:
-        """What the app's first window opens: the demo session, else the newest session, else
-        the newest chat topic."""
-        demo_handle = self.core.demo
-        if self.demo and demo_handle is not None:
-            return str(demo_handle.topic_id)
-        return self.bridges.chats.first_topic()
+        """What the app's first window opens (`StartGuide.first_topic`)."""
+        return self.start_guide.first_topic()
 
     async def _settle_when_services_run(self, window: ChatWindow, *, first: bool) -> None:
         # A window opened before core's stream services run shows a blank view; once they run

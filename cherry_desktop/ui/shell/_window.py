@@ -43,7 +43,7 @@ from cherry_desktop.ui.shell._window_menu import build_menu
 from cherry_desktop.ui.shell._window_send import WindowSend
 from cherry_desktop.ui.shell._window_stream import WindowStream
 from cherry_desktop.ui.shell._worktree_actions import WorktreeActions
-from cherry_desktop.ui.sidebar import SearchPanel, SessionList, reveal_message
+from cherry_desktop.ui.sidebar import SearchPanel, SessionList, reveal_hit
 
 if TYPE_CHECKING:
     from cherry_desktop.ui.shell._window_parts import WindowHost
@@ -202,9 +202,9 @@ class ChatWindow(QMainWindow):
             self.show_topic(topic_id)
 
     def open_search_hit(self, topic_id: str, message_id: str) -> None:
-        """Show a search result's topic; for a message hit, scroll to it and highlight it."""
+        """Show a search result's topic; a message hit is revealed (`reveal_hit`)."""
         self.show_topic(topic_id)
-        if message_id and not reveal_message(self.message_view, message_id):
+        if message_id and not reveal_hit(self.message_view, message_id):
             self.statusBar().showMessage(self.tr("That message is on another branch of this chat"), 5000)
 
     def open_in_new_window(self) -> None:

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from cherry_desktop.ui.sidebar._search import SearchPanel, reveal_message
+from cherry_desktop.ui.sidebar._search import SearchPanel, reveal_hit, reveal_message
 from cherry_desktop.ui.sidebar._sidebar import SPINNER, SessionList
 
 __all__ = [
-    "SPINNER", "SearchPanel", "SessionList", "reveal_message"
+    "SPINNER", "SearchPanel", "SessionList", "reveal_hit", "reveal_message"
 ]

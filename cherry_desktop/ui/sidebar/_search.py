@@ -161,6 +161,13 @@ class SearchPanel(QWidget):
             self.hit_opened.emit(entry.topic_id, entry.message_id)
 
 
+def reveal_hit(view: Any, message_id: str) -> bool:
+    """`reveal_message`; a hit on another branch of a chat opens that branch first (as the
+    message's version switcher would). False: it cannot be shown (the chat is streaming)."""
+    return reveal_message(view, message_id) or (view.show_version(message_id)
+                                                and reveal_message(view, message_id))
+
+
 def reveal_message(view: Any, message_id: str) -> bool:
     """Load older pages of `view` (a MessageView) until the message's row is there, scroll to it
     and highlight it for `HIGHLIGHT_MS`. False when the topic's shown branch lacks it."""
@@ -178,15 +185,16 @@ def reveal_message(view: Any, message_id: str) -> bool:
 
     # After the layout placed the row (and after load_older's own scroll fix-up), and once
     # more when late layout passes have moved it.
-    QTimer.singleShot(0, scroll)
-    QTimer.singleShot(120, scroll)
+    # The row is the timers' context: a window closed meanwhile takes them along.
+    QTimer.singleShot(0, row, scroll)
+    QTimer.singleShot(120, row, scroll)
 
     def unmark() -> None:
         if view.row(message_id) is row:
             row.setProperty("searchHit", False)
             _repolish(row)
 
-    QTimer.singleShot(HIGHLIGHT_MS, unmark)
+    QTimer.singleShot(HIGHLIGHT_MS, row, unmark)
     return True
 
 
