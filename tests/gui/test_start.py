@@ -4,6 +4,7 @@ run several times."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,7 +16,7 @@ from PySide6.QtCore import Qt
 from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.gui.conftest import seed_agent_session
+from tests.gui.conftest import ARTIFACTS, seed_agent_session
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
@@ -68,4 +69,45 @@ async def test_the_conversation_last_open_reopens_at_the_next_start(
         ctl.core.settings.update(last_topic_id=chat)  # a conversation deleted meanwhile
     async with _app(paths) as ctl:
         assert ctl.windows[0].topic_id == session_topic_id(session_id)  # the newest, as before
+    qapp.processEvents()
+
+
+async def test_in_the_demo_the_empty_states_speak_of_the_demo(
+        qapp: Any, qtbot: Any, tmp_path: Path, no_leaked_windows: None) -> None:
+    """`--demo`: the welcome hint describes the demo instead of telling the user to start it, and
+    an empty agent session suggests a task with a tool, steering and Stop."""
+    from cherry_desktop.ui import start_ui
+
+    core = await start_core(build_path_registry(tmp_path / "data-root"))
+    ctl = start_ui(core, demo=True)
+    try:
+        window = ctl.windows[0]
+        window.show()
+        hint = window.empty_state.hint.text()
+        assert "offline demo" in hint and "--demo" not in hint
+        _agent, session_id = seed_agent_session(core.repos, name="Empty session", turns=0)
+        ctl.reload_sidebars()
+        _click_in_sidebar(qtbot, window, session_topic_id(session_id))
+        await until(lambda: window.topic_id == session_topic_id(session_id))
+        empty = window.message_view.empty_hint
+        await until(lambda: "Ctrl+Enter" in empty.text())
+        assert "Allow or Deny" in empty.text() and "Stop" in empty.text()
+        assert empty.isVisibleTo(window)
+        await asyncio.sleep(0.3)  # let the window lay itself out before the screenshot
+        window.grab().save(str(ARTIFACTS / "demo_empty_session.png"))
+    finally:
+        for open_window in list(ctl.windows):
+            open_window.close()
+        await ctl.aclose()
+        await core.stop()
+    # Outside the demo the hint says how to start it.
+    core = await start_core(build_path_registry(tmp_path / "plain"))
+    ctl = start_ui(core)
+    try:
+        assert "--demo" in ctl.windows[0].empty_state.hint.text()
+    finally:
+        for open_window in list(ctl.windows):
+            open_window.close()
+        await ctl.aclose()
+        await core.stop()
     qapp.processEvents()

@@ -44,9 +44,17 @@ class StartGuide(QObject):
 
     def watch(self, window: ChatWindow) -> None:
         window.empty_state.set_demo(self.demo)
-        window.topic_changed.connect(lambda topic_id, w=window: self._on_topic(w, topic_id))
+        # A bound method, not a lambda holding the window: the window's own signal would keep it.
+        window.topic_changed.connect(self._on_topic_changed)
         if window.topic_id is not None:
             self._on_topic(window, window.topic_id)
+
+    def _on_topic_changed(self, topic_id: str) -> None:
+        from cherry_desktop.ui.shell._window import ChatWindow
+
+        window = self.sender()
+        if isinstance(window, ChatWindow):
+            self._on_topic(window, topic_id)
 
     def _on_topic(self, window: ChatWindow, topic_id: str) -> None:
         self.bridges.settings.remember_last_topic(topic_id)
