@@ -82,6 +82,8 @@ def qt_translation_datas(pyside6_dir: str, locales: list[str]) -> tuple[list[tup
     datas: list[tuple[str, str]] = []
     missing: list[str] = []
     for locale in locales:
+        if locale.split("_")[0] == "en":
+            continue  # Qt's own words are English: PySide6 ships no catalogue for it
         for name in QT_TRANSLATIONS:
             path = folder / f"{name}_{locale}.qm"
             if path.is_file():

@@ -128,3 +128,12 @@ def test_a_missing_qt_translation_is_reported(tmp_path: Path) -> None:
     datas, missing = manifest.qt_translation_datas(str(tmp_path), ["zh_CN", "zh_TW"])
     assert [Path(src).name for src, _ in datas] == ["qtbase_zh_CN.qm"]
     assert missing == [str(tmp_path / "Qt" / "translations" / "qtbase_zh_TW.qm")]
+
+
+def test_english_needs_no_qt_catalogue(tmp_path: Path) -> None:
+    """The app's source locale (en_US, compiled like the others) has no Qt catalogue to
+    collect: Qt's own words are English (the spec passes every compiled locale)."""
+    (tmp_path / "Qt" / "translations").mkdir(parents=True)
+    (tmp_path / "Qt" / "translations" / "qtbase_zh_CN.qm").write_bytes(b"x")
+    datas, missing = manifest.qt_translation_datas(str(tmp_path), ["en_US", "zh_CN"])
+    assert [Path(src).name for src, _ in datas] == ["qtbase_zh_CN.qm"] and missing == []
