@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -97,11 +98,30 @@ def shared_cache() -> SharedCache:
 
 
 def _qasync_loop_factory() -> Any:
+    import asyncio
+
     from PySide6.QtWidgets import QApplication
 
     from cherry_desktop.ui.shell.event_loop import new_event_loop
 
-    return new_event_loop(QApplication.instance() or QApplication([]))
+    loop = new_event_loop(QApplication.instance() or QApplication([]))
+    if sys.version_info < (3, 12) and hasattr(os, "pidfd_open"):
+        # Children watched with pidfds on the loop itself, as the app does (`watch_children_on`):
+        # asyncio's default watcher is a waitpid thread per child whose exit reaches a qasync
+        # loop as a cross-thread Qt signal, and a lost one left a test's teardown hanging.
+        watcher = asyncio.PidfdChildWatcher()
+        watcher.attach_loop(loop)
+        asyncio.set_child_watcher(watcher)
+    return loop
+
+
+def _asyncio_loop_factory() -> Any:
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    if sys.version_info < (3, 12):
+        asyncio.set_child_watcher(asyncio.ThreadedChildWatcher())  # not a GUI test's pidfd watcher
+    return loop
 
 
 def pytest_asyncio_loop_factories(
@@ -110,9 +130,7 @@ def pytest_asyncio_loop_factories(
     """Async GUI tests run on a qasync loop (Qt timers, widgets and asyncio together)."""
     if item.get_closest_marker("gui") is not None:
         return {"qasync": _qasync_loop_factory}
-    import asyncio
-
-    return {"asyncio": asyncio.new_event_loop}
+    return {"asyncio": _asyncio_loop_factory}
 
 
 @pytest.fixture
