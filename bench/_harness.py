@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# bench/ goes last: its mcp.py would otherwise shadow the `mcp` package the app imports (an ACP
+# connection's tool relay, the MCP hub), as bench/mcp.py does for itself.
+_BENCH_DIR = Path(__file__).resolve().parent
+for _entry in [e for e in sys.path if e and Path(e).resolve() == _BENCH_DIR]:
+    sys.path.remove(_entry)
+sys.path.append(str(_BENCH_DIR))
 
 
 def run_qasync(main: Callable[[], Awaitable[Any]]) -> Any:
