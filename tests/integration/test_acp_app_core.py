@@ -6,10 +6,12 @@ in the database. The core and its helpers: `tests/integration/app_core.py`."""
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 import uuid
 from pathlib import Path
 
+import httpx
 import psutil
 import pytest
 
@@ -173,3 +175,31 @@ async def test_the_provider_key_never_reaches_the_agent_or_what_it_runs(open_acp
         assert secret.encode() not in Path(f"/proc/{process.pid}/environ").read_bytes()
         assert secret not in " ".join(process.cmdline())
     assert TOKEN_PREFIX.encode() in Path(f"/proc/{tree[-1].pid}/environ").read_bytes()  # what it got instead
+
+
+async def test_the_key_relay_token_is_worth_nothing_once_the_connection_closed(
+        open_acp_app: OpenApp, model_server: ScriptedModelServer) -> None:
+    """What a tool could read from the agent's CLI (the relay's URL and token) reaches the model
+    while the connection lives and nothing once the session's runtime closed."""
+    app = await open_acp_app(extra_env={"ANTHROPIC_API_KEY": f"sk-ant-{uuid.uuid4().hex}"})
+    model_server.enqueue(text("keyed"))
+    assert (await app.turn("hello")).status == "success"
+    (pid,) = app.driver.alive_pids()
+    cli = psutil.Process(pid).children(recursive=True)[-1]
+    environ = dict(entry.split("=", 1) for entry in
+                   Path(f"/proc/{cli.pid}/environ").read_text().split("\0") if "=" in entry)
+    base_url = environ["ANTHROPIC_BASE_URL"].rstrip("/")
+    match = re.search(re.escape(TOKEN_PREFIX) + r"[A-Za-z0-9_-]+", "\n".join(environ.values()))
+    assert match is not None and base_url.startswith("http://127.0.0.1:")
+    request = {"model": "claude-sonnet-4-5", "max_tokens": 16, "messages": [{"role": "user", "content": "hi"}]}
+    model_server.enqueue(text("a tool's own request"))
+    async with httpx.AsyncClient(timeout=10) as client:
+        live = await client.post(f"{base_url}/v1/messages", json=request, headers={"x-api-key": match.group()})
+        assert live.status_code == 200  # the token works while the connection lives
+        assert await app.core.agent_runtime.close_session(app.session_id)
+        await until(lambda: app.driver.alive_pids() == [], limit=TURN_LIMIT_S)
+        try:
+            after = await client.post(f"{base_url}/v1/messages", json=request, headers={"x-api-key": match.group()})
+        except httpx.TransportError:
+            return  # the relay is gone with its connection
+        assert after.status_code in (401, 503), after.text

@@ -7,10 +7,10 @@ for one run instead, which is never stored.
 
 from __future__ import annotations
 
-import hmac
 import secrets
 from collections.abc import Mapping
 
+from cherry_desktop.core.net.request_keys import key_matches, presented_key
 from cherry_desktop.core.storage.credentials import CredentialStore
 
 KEY_PREFIX = "cs-sk-"
@@ -45,20 +45,6 @@ def regenerate_gateway_key(credentials: CredentialStore) -> str:
     return key
 
 
-def presented_key(headers: Mapping[str, str]) -> str:
-    """The key a request carries: ``x-api-key``, else a bearer ``authorization``; "" if none."""
-    key = headers.get("x-api-key", "").strip()
-    if key:
-        return key
-    scheme, _, value = headers.get("authorization", "").strip().partition(" ")
-    return value.strip() if scheme.lower() == "bearer" else ""
-
-
-def key_matches(presented: str, expected: str) -> bool:
-    """Constant-time comparison; an empty expected key never matches."""
-    return bool(expected) and hmac.compare_digest(presented.encode(), expected.encode())
-
-
 class GatewayKeyCheck:
     """Checks requests against a fixed key (`serve --key`) or the keyring's (read once and kept,
     `refresh()` after a regenerate)."""
@@ -83,5 +69,5 @@ class GatewayKeyCheck:
         return key_matches(presented_key(headers), self.key)
 
 
-__all__ = ["GATEWAY_KEY_NAME", "KEY_PREFIX", "GatewayKeyCheck", "ensure_gateway_key", "key_matches",
-           "new_gateway_key", "presented_key", "regenerate_gateway_key", "stored_gateway_key"]
+__all__ = ["GATEWAY_KEY_NAME", "KEY_PREFIX", "GatewayKeyCheck", "ensure_gateway_key",
+           "new_gateway_key", "regenerate_gateway_key", "stored_gateway_key"]

@@ -17,7 +17,6 @@ child's request paths map one to one onto the provider's.
 
 from __future__ import annotations
 
-import hmac
 import secrets
 from collections.abc import AsyncIterator
 from typing import Literal
@@ -26,6 +25,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from cherry_desktop.core.net.http_server import LoopbackHttpServer
+from cherry_desktop.core.net.request_keys import key_matches, presented_key
 
 Dialect = Literal["anthropic", "openai"]
 TOKEN_PREFIX = "cherry-relay-"
@@ -36,14 +36,6 @@ _DROPPED_REQUEST = frozenset({"host", "content-length", "x-api-key", "authorizat
 _DROPPED_RESPONSE = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection"})
 #: A reply may stream for as long as a model writes; only connecting and each read are bounded.
 _TIMEOUT = httpx.Timeout(connect=30.0, read=600.0, write=60.0, pool=30.0)
-
-
-def _presented_token(headers: dict[str, str]) -> str:
-    token = headers.get("x-api-key", "").strip()
-    if token:
-        return token
-    scheme, _, value = headers.get("authorization", "").strip().partition(" ")
-    return value.strip() if scheme.lower() == "bearer" else ""
 
 
 class KeyRelay:
@@ -110,7 +102,7 @@ class KeyRelay:
 
         assert isinstance(request, Request)
         incoming = {k.lower(): v for k, v in request.headers.items()}
-        if not hmac.compare_digest(_presented_token(incoming).encode(), self.token.encode()):
+        if not key_matches(presented_key(incoming), self.token):
             return JSONResponse({"error": {"type": "authentication_error",
                                            "message": "not a key this relay gave out"}}, status_code=401)
         client = self._client

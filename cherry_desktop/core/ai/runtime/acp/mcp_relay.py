@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -33,6 +32,7 @@ from urllib.parse import quote
 
 from cherry_desktop.core.mcp.config import mcp_tool_name
 from cherry_desktop.core.mcp.toolset import ToolResult, ToolServer
+from cherry_desktop.core.net.request_keys import asgi_headers, key_matches, presented_key
 
 if TYPE_CHECKING:
     from acp import schema
@@ -116,9 +116,7 @@ class AcpMcpRelay:
     async def _app(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
         if scope["type"] != "http":
             return
-        headers = dict(scope.get("headers") or [])
-        wanted = f"Bearer {self.token}".encode()
-        if not hmac.compare_digest(headers.get(b"authorization", b""), wanted):
+        if not key_matches(presented_key(asgi_headers(scope.get("headers"))), self.token):
             await _plain(send, 401, b"unauthorized")
             return
         path = str(scope.get("path", ""))
