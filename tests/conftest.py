@@ -98,20 +98,16 @@ def shared_cache() -> SharedCache:
 
 
 def _qasync_loop_factory() -> Any:
-    import asyncio
 
     from PySide6.QtWidgets import QApplication
 
-    from cherry_desktop.ui.shell.event_loop import new_event_loop
+    from cherry_desktop.ui.shell.event_loop import attach_pidfd_watcher, new_event_loop
 
     loop = new_event_loop(QApplication.instance() or QApplication([]))
-    if sys.version_info < (3, 12) and hasattr(os, "pidfd_open"):
-        # Children watched with pidfds on the loop itself, as the app does (`watch_children_on`):
-        # asyncio's default watcher is a waitpid thread per child whose exit reaches a qasync
-        # loop as a cross-thread Qt signal, and a lost one left a test's teardown hanging.
-        watcher = asyncio.PidfdChildWatcher()
-        watcher.attach_loop(loop)
-        asyncio.set_child_watcher(watcher)
+    # Children watched with pidfds on the loop itself, as the app does (`watch_children_on`):
+    # asyncio's default watcher is a waitpid thread per child whose exit reaches a qasync loop
+    # as a cross-thread Qt signal, and a lost one left a test's teardown hanging.
+    attach_pidfd_watcher(loop)
     return loop
 
 

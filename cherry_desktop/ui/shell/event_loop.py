@@ -53,6 +53,18 @@ def new_event_loop(app: QCoreApplication | None = None) -> CherryEventLoop:
     return CherryEventLoop(app or QCoreApplication.instance())
 
 
+def attach_pidfd_watcher(loop: asyncio.AbstractEventLoop) -> bool:
+    """Python 3.11 on Linux: from now on child processes are watched with pidfds on `loop` (no
+    thread); False (nothing changed) on 3.12+ or where pidfds do not work. The caller restores
+    the previous watcher if it needs to (`watch_children_on` does)."""
+    if sys.version_info >= (3, 12) or not _pidfd_works():
+        return False
+    watcher = asyncio.PidfdChildWatcher()
+    watcher.attach_loop(loop)
+    asyncio.set_child_watcher(watcher)
+    return True
+
+
 def _pidfd_works() -> bool:
     try:
         os.close(os.pidfd_open(os.getpid()))
@@ -70,9 +82,7 @@ def watch_children_on(loop: asyncio.AbstractEventLoop) -> Iterator[bool]:
         yield False
         return
     previous = asyncio.get_child_watcher()  # asyncio's default (made now if not yet: no thread)
-    watcher = asyncio.PidfdChildWatcher()
-    watcher.attach_loop(loop)
-    asyncio.set_child_watcher(watcher)
+    attach_pidfd_watcher(loop)
     try:
         yield True
     finally:
