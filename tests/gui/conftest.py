@@ -103,6 +103,21 @@ def seed_agent_session(repos: Repositories, *, name: str = "Demo session", turns
     return agent.id, session.id
 
 
+def named_agent_session(repos: Repositories, workspace: Path, *, agent: str = "Ada",
+                        model: tuple[str, str] = ("sonnet", "Sonnet 4.5"), session: str = "Build") -> str:
+    """A claude-code agent named `agent` on the "Demo" provider's `model` (id, display name),
+    with a session named `session` in `workspace` (made here): the session's topic id."""
+    from cherry_desktop.core.state.topics import session_topic_id
+
+    workspace.mkdir(exist_ok=True)
+    model_id, model_name = model
+    repos.providers.upsert_provider(id="demo", name="Demo", type="anthropic", base_url="http://127.0.0.1:9")
+    repos.providers.upsert_model(provider_id="demo", model_id=model_id, name=model_name)
+    record = repos.agents.create_agent(type="claude-code", name=agent, model=f"demo::{model_id}")
+    ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=record.id)
+    return session_topic_id(repos.sessions.create_session(agent_id=record.id, workspace_id=ws.id, name=session).id)
+
+
 def save_screenshot(widget: Any, name: str, width: int = 720) -> Path:
     """Lay `widget` out at `width` and its own height for that width, show it, save a PNG
     under artifacts/ (the tests' screenshots, looked at by people)."""

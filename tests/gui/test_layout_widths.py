@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QWidget
 
-from cherry_desktop.core.state.topics import session_topic_id
-from tests.gui.conftest import ARTIFACTS
+from tests.gui.conftest import ARTIFACTS, named_agent_session
 
 pytestmark = pytest.mark.gui
 
@@ -31,14 +30,8 @@ def shown_whole(label: Any) -> bool:
 @pytest.fixture
 def demo_session(ui_core: Any, tmp_path: Any) -> str:
     """A session as the demo shows it: "Demo agent" on "Demo model" in a folder."""
-    workspace = tmp_path / "cherry-demo"
-    workspace.mkdir()
-    repos = ui_core.repos
-    repos.providers.upsert_provider(id="demo", name="Demo", type="anthropic", base_url="http://127.0.0.1:9")
-    repos.providers.upsert_model(provider_id="demo", model_id="demo", name="Demo model")
-    agent = repos.agents.create_agent(type="claude-code", name="Demo agent", model="demo::demo")
-    ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
-    return session_topic_id(repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Demo").id)
+    return named_agent_session(ui_core.repos, tmp_path / "cherry-demo", agent="Demo agent",
+                               model=("demo", "Demo model"), session="Demo")
 
 
 def _fill(header: Any) -> None:

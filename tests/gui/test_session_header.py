@@ -12,9 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from cherry_desktop.core.ai.runtime.events import ContextUsageEvent
-from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui.conftest import ARTIFACTS, send_turn
+from tests.gui.conftest import ARTIFACTS, named_agent_session, send_turn
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
@@ -25,14 +24,7 @@ def agent_topic(ui_core: Any, tmp_path: Any) -> tuple[str, ScriptedDriver, str]:
     driver = ScriptedDriver(type="claude-code", supports_redirect=True)
     ui_core.agent_runtime.registry.register(driver, replace=True)
     workspace = tmp_path / "my-project"
-    workspace.mkdir()
-    repos = ui_core.repos
-    repos.providers.upsert_provider(id="demo", name="Demo", type="anthropic", base_url="http://127.0.0.1:9")
-    repos.providers.upsert_model(provider_id="demo", model_id="sonnet", name="Sonnet 4.5")
-    agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
-    ws = repos.agents.create_workspace(name="ws", path=str(workspace), agent_id=agent.id)
-    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Build")
-    return session_topic_id(session.id), driver, str(workspace)
+    return named_agent_session(ui_core.repos, workspace), driver, str(workspace)
 
 
 async def test_header_shows_the_session_and_applies_permission_changes_live(

@@ -11,9 +11,8 @@ import pytest
 
 from cherry_desktop.core.ai.runtime.events import UsageEvent
 from cherry_desktop.core.data.usage_cost import ModelPricing, PricingError
-from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui.conftest import send_turn
+from tests.gui.conftest import named_agent_session, send_turn
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
@@ -34,13 +33,7 @@ async def test_turn_usage_and_cost_in_footer_and_totals(controller: Any, ui_core
     driver = ScriptedDriver(type="claude-code", supports_redirect=True)
     ui_core.agent_runtime.registry.register(driver, replace=True)
     repos = ui_core.repos
-    repos.providers.upsert_provider(id="demo", name="Demo", type="anthropic", base_url="http://127.0.0.1:9")
-    repos.providers.upsert_model(provider_id="demo", model_id="sonnet", name="Sonnet")
-    agent = repos.agents.create_agent(type="claude-code", name="Ada", model="demo::sonnet")
-    (tmp_path / "ws").mkdir()
-    ws = repos.agents.create_workspace(name="ws", path=str(tmp_path / "ws"), agent_id=agent.id)
-    session = repos.sessions.create_session(agent_id=agent.id, workspace_id=ws.id, name="Build")
-    topic_id = session_topic_id(session.id)
+    topic_id = named_agent_session(repos, tmp_path / "ws", model=("sonnet", "Sonnet"))
     window = controller.open_window(topic_id)
 
     # No prices yet: tokens, and the totals say the one model has none (and where to set them).
