@@ -86,8 +86,8 @@ def _exit_waiter(app_pid: int, child_pid: int) -> Callable[[], str]:
             if app_fd in ready:
                 return "app"
             # The child can die of the parent-death signal a moment before the app's own exit
-            # shows on its pidfd: give the app that moment, or what the child started (the
-            # agent CLI an ACP agent runs) would be left behind.
+            # shows: give the app that moment (on every path below too), or what the child
+            # started (the agent CLI an ACP agent runs) would be left behind.
             app_only = sel.poll()
             app_only.register(app_fd, sel.POLLIN)
             return "app" if app_only.poll(int(CHILD_FIRST_GRACE_S * 1000)) else "child"
@@ -104,20 +104,30 @@ def _exit_waiter(app_pid: int, child_pid: int) -> Callable[[], str]:
             while True:
                 if queue.control(None, 1, WATCH_POLL_S):
                     return "app"
-                if os.getppid() != child_pid:
-                    return "child"
+                if os.getppid() != child_pid:  # the child first: the app's moment (see above)
+                    return "app" if queue.control(None, 1, CHILD_FIRST_GRACE_S) else "child"
 
         return wait_kqueue
 
+    def app_gone() -> bool:
+        try:
+            os.kill(app_pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            pass
+        return False
+
     def wait_polling() -> str:
         while True:
-            try:
-                os.kill(app_pid, 0)
-            except ProcessLookupError:
+            if app_gone():
                 return "app"
-            except PermissionError:
-                pass
             if os.getppid() != child_pid:  # the child (our parent) ended: we were reparented
+                deadline = time.monotonic() + CHILD_FIRST_GRACE_S  # the app's moment (see above)
+                while time.monotonic() < deadline:
+                    if app_gone():
+                        return "app"
+                    time.sleep(0.05)
                 return "child"
             time.sleep(WATCH_POLL_S)
 
