@@ -14,7 +14,7 @@ import pytest
 from cherry_desktop.core.ai.providers import SseDecoder
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.gateway import ApiGateway, GatewayKeyCheck, PortInUseError
-from cherry_desktop.core.storage.credentials import CredentialStore
+from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 from cherry_desktop.demo import HangReply, ScriptedModelServer, StreamErrorReply, http_error, text, thinking, tool_use
 from tests.integration.conftest import GATEWAY_KEY as KEY
 
@@ -203,6 +203,21 @@ async def test_models_and_count_tokens(client: httpx.AsyncClient) -> None:
     assert counted.json()["input_tokens"] >= 100
     counted = await client.post("/v1/messages/count_tokens", json=anthropic_body("anth:m1", "x" * 400))
     assert counted.json()["input_tokens"] >= 100
+
+
+async def test_models_of_a_provider_without_its_key_are_not_listed(client: httpx.AsyncClient,
+                                                                   repos: Repositories) -> None:
+    """A client picking from GET /v1/models never gets a model that can only fail for want of
+    a key; it is listed once the key is stored."""
+    repos.providers.upsert_provider(id="remote", name="Remote", type="anthropic", base_url="https://api.example.com")
+    repos.providers.upsert_model(provider_id="remote", model_id="big", name="Big")
+
+    async def listed() -> set[str]:
+        return {m["id"] for m in (await client.get("/v1/models")).json()["data"]}
+
+    assert await listed() == {"anth:m1", "oai:m1"}
+    CredentialStore().set(provider_key_name("remote"), "sk-remote")
+    assert await listed() == {"anth:m1", "oai:m1", "remote:big"}
 
 
 @pytest.mark.parametrize("headers", [{}, {"x-api-key": "cs-sk-wrong"}, {"authorization": "Bearer nope"},

@@ -44,7 +44,7 @@ from cherry_desktop.core.gateway.upstream import (
 )
 from cherry_desktop.core.gateway.usage import Usage
 from cherry_desktop.core.gateway.wire import WireObject
-from cherry_desktop.core.storage.credentials import CredentialStore
+from cherry_desktop.core.storage.credentials import CredentialStore, provider_key_name
 
 log = logging.getLogger(__name__)
 
@@ -309,9 +309,12 @@ class ModelGateway:
     # -- both -----------------------------------------------------------------------------------
 
     async def models(self, request: Request) -> Response:
-        """Every model of every enabled provider, as ``provider_id:model_id`` (fields of both
-        dialects' model lists)."""
-        enabled = {p.id for p in self.repos.providers.list_providers() if p.enabled}
+        """Every model of every enabled provider that can answer (it needs no key, or its key is
+        stored), as ``provider_id:model_id`` (fields of both dialects' model lists)."""
+        from cherry_desktop.core.data.seed import provider_needs_key
+
+        enabled = {p.id for p in self.repos.providers.list_providers() if p.enabled and (
+            not provider_needs_key(p) or self.credentials.try_get(provider_key_name(p.id)))}
         data = [{"id": f"{m.provider_id}:{m.model_id}", "object": "model", "type": "model", "created": 0,
                  "created_at": "1970-01-01T00:00:00Z", "owned_by": m.provider_id,
                  "display_name": m.name or m.model_id}
