@@ -2614,4 +2614,23 @@ Try a task that uses a tool, for example: “Write a short note about pelicans i
 While it is still writing, type another message and press Ctrl+Enter to steer it, or press Stop to end the turn.</translation>
     </message>
 </context>
+<context>
+    <name>NewTopicBar</name>
+    <message>
+        <source>+ New chat</source>
+        <translation>+ New chat</translation>
+    </message>
+    <message>
+        <source>+ New session</source>
+        <translation>+ New session</translation>
+    </message>
+    <message>
+        <source>A new chat with a model (Ctrl+N)</source>
+        <translation>A new chat with a model (Ctrl+N)</translation>
+    </message>
+    <message>
+        <source>A new session of the agent you are looking at</source>
+        <translation>A new session of the agent you are looking at</translation>
+    </message>
+</context>
 </TS>

@@ -2612,4 +2612,23 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
 在它还在写的时候，输入另一条消息并按 Ctrl+Enter 来引导它，或按“停止”结束这一轮。</translation>
     </message>
 </context>
+<context>
+    <name>NewTopicBar</name>
+    <message>
+        <source>+ New chat</source>
+        <translation>+ 新建对话</translation>
+    </message>
+    <message>
+        <source>+ New session</source>
+        <translation>+ 新建会话</translation>
+    </message>
+    <message>
+        <source>A new chat with a model (Ctrl+N)</source>
+        <translation>与模型开始新对话（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>A new session of the agent you are looking at</source>
+        <translation>为当前查看的智能体新建会话</translation>
+    </message>
+</context>
 </TS>

@@ -2612,4 +2612,23 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
 在它還在寫的時候，輸入另一則訊息並按 Ctrl+Enter 來引導它，或按「停止」結束這一輪。</translation>
     </message>
 </context>
+<context>
+    <name>NewTopicBar</name>
+    <message>
+        <source>+ New chat</source>
+        <translation>+ 新建對話</translation>
+    </message>
+    <message>
+        <source>+ New session</source>
+        <translation>+ 新建會話</translation>
+    </message>
+    <message>
+        <source>A new chat with a model (Ctrl+N)</source>
+        <translation>與模型開始新對話（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>A new session of the agent you are looking at</source>
+        <translation>為目前檢視的智慧體新建會話</translation>
+    </message>
+</context>
 </TS>

@@ -111,3 +111,43 @@ async def test_in_the_demo_the_empty_states_speak_of_the_demo(
         await ctl.aclose()
         await core.stop()
     qapp.processEvents()
+
+
+async def test_the_sidebar_buttons_start_a_new_chat_and_a_new_session_of_the_agent_in_view(
+        controller: Any, ui_core: Any, qtbot: Any, monkeypatch: Any) -> None:
+    """"+ New chat" and "+ New session" over the list (item 6): the session is the open
+    session's agent's; with no agent yet the button asks for a new agent first."""
+    from PySide6.QtWidgets import QDialog
+
+    asked: list[str] = []
+
+    def run(dialog: Any) -> int:  # stands in for the user: looks at the New agent dialog, cancels
+        asked.append(type(dialog).__name__)
+        return 0
+
+    monkeypatch.setattr(QDialog, "exec", run)
+    window = controller.open_window(None)
+    window.resize(900, 600)
+    window.show()
+    bar = window.new_topic_bar
+    assert bar.new_chat.isVisible() and bar.new_session.isVisible()
+    qtbot.mouseClick(bar.new_session, Qt.MouseButton.LeftButton)  # no agent yet
+    assert asked == ["AgentDialog"] and window.topic_id is None
+    qtbot.mouseClick(bar.new_chat, Qt.MouseButton.LeftButton)
+    chat = window.topic_id
+    assert chat is not None and chat in {t.topic_id for t in controller.bridges.chats.sidebar_chats()}
+    assert window.sidebar.item_for(chat) is not None  # listed at once
+    # Two agents; the window shows a session of the second: a new session is the second's.
+    seed_agent_session(ui_core.repos, name="Of the first", turns=0)
+    second, session_id = seed_agent_session(ui_core.repos, name="Of the second", turns=0)
+    controller.reload_sidebars()
+    _click_in_sidebar(qtbot, window, session_topic_id(session_id))
+    await until(lambda: window.topic_id == session_topic_id(session_id))
+    qtbot.mouseClick(bar.new_session, Qt.MouseButton.LeftButton)
+    await until(lambda: window.topic_id not in (None, chat, session_topic_id(session_id)))
+    sessions = ui_core.repos.sessions.list_sessions(second)
+    assert len(sessions) == 2 and window.topic_id in {session_topic_id(s.id) for s in sessions}
+    await asyncio.sleep(0.3)  # let the window lay itself out before the screenshot
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.grab().save(str(ARTIFACTS / "sidebar_new_buttons.png"))
+    window.close()

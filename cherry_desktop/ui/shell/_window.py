@@ -43,7 +43,7 @@ from cherry_desktop.ui.shell._window_menu import build_menu
 from cherry_desktop.ui.shell._window_send import WindowSend
 from cherry_desktop.ui.shell._window_stream import WindowStream
 from cherry_desktop.ui.shell._worktree_actions import WorktreeActions
-from cherry_desktop.ui.sidebar import SearchPanel, SessionList, reveal_hit
+from cherry_desktop.ui.sidebar import NewTopicBar, SearchPanel, SessionList, SidebarPane, reveal_hit
 
 if TYPE_CHECKING:
     from cherry_desktop.ui.shell._window_parts import WindowHost
@@ -114,7 +114,10 @@ class ChatWindow(QMainWindow):
         self.sidebar.edit_agent_requested.connect(lambda agent_id: self.controller.edit_agent(self, agent_id))
         self.sidebar.new_agent_requested.connect(lambda: self.controller.edit_agent(self, None))
         self.sidebar.new_chat_requested.connect(self.new_chat)
-        self.search_panel = SearchPanel(self.bridges.search, self.sidebar, splitter)
+        self.new_topic_bar = NewTopicBar()
+        self.new_topic_bar.new_chat_clicked.connect(self.new_chat)
+        self.new_topic_bar.new_session_clicked.connect(self.new_session_for_current_agent)
+        self.search_panel = SearchPanel(self.bridges.search, SidebarPane(self.new_topic_bar, self.sidebar), splitter)
         self.search_panel.hit_opened.connect(self.open_search_hit)
         right = QWidget(splitter)
         v = QVBoxLayout(right)
@@ -294,6 +297,14 @@ class ChatWindow(QMainWindow):
         topic_id = self.bridges.sessions.create_session(agent_id, self.tr("New session"))
         self.controller.reload_sidebars()
         self.show_topic(topic_id)
+
+    def new_session_for_current_agent(self) -> None:
+        """"+ New session": for the agent the user is looking at; no agent yet: make one first."""
+        agent_id = self.sidebar.agent_for_new_session()
+        if agent_id is None:
+            self.controller.edit_agent(self, None)
+        else:
+            self.new_session(agent_id)
 
     def new_chat(self) -> None:
         """A new chat on the model most likely wanted (the header's picker changes it)."""

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from cherry_desktop.ui.sidebar._new_topic_bar import NewTopicBar, SidebarPane
 from cherry_desktop.ui.sidebar._search import SearchPanel, reveal_hit, reveal_message
 from cherry_desktop.ui.sidebar._sidebar import SPINNER, SessionList
 
 __all__ = [
-    "SPINNER", "SearchPanel", "SessionList", "reveal_hit", "reveal_message"
+    "SPINNER", "NewTopicBar", "SearchPanel", "SessionList", "SidebarPane", "reveal_hit", "reveal_message"
 ]

@@ -213,6 +213,18 @@ class SessionList(QTreeWidget):
         if item is not None:
             self.setCurrentItem(item)
 
+    def agent_for_new_session(self) -> str | None:
+        """The agent "+ New session" is for: the open session's, else the selected agent's (or
+        its session's), else the first agent; None while there is no agent."""
+        for item in (self._items.get(self.current_topic or ""), self.currentItem()):
+            while item is not None and item.data(0, KIND_ROLE) != "agent":
+                item = item.parent()
+            if item is not None:
+                return str(item.data(0, ID_ROLE))
+        agents = self.topLevelItem(0)
+        first = agents.child(0) if agents is not None and agents.childCount() else None
+        return str(first.data(0, ID_ROLE)) if first is not None else None
+
     def item_for(self, topic_id: str) -> QTreeWidgetItem | None:
         return self._items.get(topic_id)
 
