@@ -12,7 +12,7 @@ from PySide6.QtCore import Signal
 from cherry_desktop.core.state.topics import session_id_from_topic, session_topic_id
 from cherry_desktop.ui.bridge._base import CoreBridge
 from cherry_desktop.ui.bridge._cache_keys import session_always_allowed_key
-from cherry_desktop.ui.bridge._types import QueuedFollowUp
+from cherry_desktop.ui.bridge._types import AgentDeletion, QueuedFollowUp
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -111,8 +111,17 @@ class SessionsBridge(CoreBridge):
             model=agent.model)
         return session_topic_id(session.id)
 
+    def agent_deletion(self, agent_id: str) -> AgentDeletion:
+        """What deleting `agent_id` would take with it (its sessions; worktrees stay on disk)."""
+        agent = self._repos.agents.find_agent(agent_id)
+        sessions = self._repos.sessions.list_sessions(agent_id)
+        return AgentDeletion(agent_id=agent_id, name=agent.name if agent else "",
+                             topic_ids=tuple(session_topic_id(s.id) for s in sessions),
+                             worktree_paths=tuple(s.worktree.path for s in sessions if s.worktree))
+
     async def delete_agent(self, agent_id: str) -> None:
-        """Delete an agent and its sessions (their runtimes released at once)."""
+        """Delete an agent and its sessions: a running turn is stopped, each session's runtime
+        released at once, then the rows go (a session's own worktree stays on disk)."""
         await self.services()
         runtime = self._agent_runtime()
         if runtime is not None:

@@ -35,6 +35,7 @@ from cherry_desktop.ui.common import ask_text
 from cherry_desktop.ui.composer import Composer, QueueDock
 from cherry_desktop.ui.session import FOCUS_SHORTCUT, ApprovalCard, SessionHeader
 from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
+from cherry_desktop.ui.shell._agent_actions import AgentActions
 from cherry_desktop.ui.shell._checkpoint_actions import CheckpointActions
 from cherry_desktop.ui.shell._export import export_topic
 from cherry_desktop.ui.shell._multi_model import connect_window
@@ -112,6 +113,8 @@ class ChatWindow(QMainWindow):
         self.sidebar.rename_requested.connect(self.rename_topic)
         self.sidebar.delete_requested.connect(self.delete_topic)
         self.sidebar.edit_agent_requested.connect(lambda agent_id: self.controller.edit_agent(self, agent_id))
+        self.agent_actions = AgentActions(self, self)
+        self.sidebar.delete_agent_requested.connect(self.agent_actions.delete_agent)
         self.sidebar.new_agent_requested.connect(lambda: self.controller.edit_agent(self, None))
         self.sidebar.new_chat_requested.connect(self.new_chat)
         self.search_panel = SearchPanel(self.bridges.search, self.sidebar, splitter)
