@@ -2658,4 +2658,11 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
         </translation>
     </message>
 </context>
+<context>
+    <name>RowTime</name>
+    <message>
+        <source>Yesterday %1</source>
+        <translation>Yesterday %1</translation>
+    </message>
+</context>
 </TS>

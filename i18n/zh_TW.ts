@@ -2653,4 +2653,11 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
         </translation>
     </message>
 </context>
+<context>
+    <name>RowTime</name>
+    <message>
+        <source>Yesterday %1</source>
+        <translation>昨天 %1</translation>
+    </message>
+</context>
 </TS>
