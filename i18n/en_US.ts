@@ -419,6 +419,18 @@
         <source>Restore…</source>
         <translation>Restore…</translation>
     </message>
+    <message>
+        <source>Show sidebar</source>
+        <translation>Show sidebar</translation>
+    </message>
+    <message>
+        <source>Show or hide the sidebar (%1)</source>
+        <translation>Show or hide the sidebar (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>

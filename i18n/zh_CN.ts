@@ -419,6 +419,18 @@
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
+    <message>
+        <source>Show sidebar</source>
+        <translation>显示侧边栏</translation>
+    </message>
+    <message>
+        <source>Show or hide the sidebar (%1)</source>
+        <translation>显示或隐藏侧边栏（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>

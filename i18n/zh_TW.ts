@@ -419,6 +419,18 @@
         <source>Restore…</source>
         <translation>還原…</translation>
     </message>
+    <message>
+        <source>Show sidebar</source>
+        <translation>顯示側邊欄</translation>
+    </message>
+    <message>
+        <source>Show or hide the sidebar (%1)</source>
+        <translation>顯示或隱藏側邊欄（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>檢視(&amp;V)</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
