@@ -2677,4 +2677,11 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
         <translation>Yesterday %1</translation>
     </message>
 </context>
+<context>
+    <name>ComposerCompletion</name>
+    <message>
+        <source>Listing files…</source>
+        <translation>Listing files…</translation>
+    </message>
+</context>
 </TS>

@@ -2672,4 +2672,11 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
         <translation>昨天 %1</translation>
     </message>
 </context>
+<context>
+    <name>ComposerCompletion</name>
+    <message>
+        <source>Listing files…</source>
+        <translation>正在列出文件…</translation>
+    </message>
+</context>
 </TS>

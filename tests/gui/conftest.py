@@ -146,3 +146,17 @@ async def send_turn(qtbot: Any, window: Any, driver: Any, text: str, *, sent: in
     conn = await driver.wait_connection()
     await conn.wait_sent(sent)
     return conn
+
+
+async def focused_window(controller: Any, topic_id: str) -> Any:
+    """A window of `topic_id`, active, its composer holding the keyboard focus."""
+    from PySide6.QtWidgets import QApplication
+
+    from tests.waiting import until
+
+    window = controller.open_window(topic_id)
+    window.activateWindow()
+    await until(window.isActiveWindow)
+    window.composer.editor.setFocus()
+    await until(lambda: QApplication.focusWidget() is window.composer.editor)
+    return window

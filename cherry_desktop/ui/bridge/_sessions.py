@@ -86,12 +86,29 @@ class SessionsBridge(CoreBridge):
         session_id = session_id_from_topic(topic_id)
         if session_id is None:
             return True
+        caps = self._session_capabilities(session_id)
+        return caps is not None and caps.supports_steer
+
+    def slash_commands(self, topic_id: str) -> tuple[str, ...]:
+        """The "/" commands the composer offers in `topic_id`: the ones its runtime announced
+        (Claude Code's init message, an ACP agent's available commands; the host publishes
+        them with the session's runtime state), else its descriptor's; () for a chat."""
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            return ()
+        from cherry_desktop.core.ai.agent_session import agent_session_runtime_key
+
+        state = self.core.shared_cache.get(agent_session_runtime_key(session_id))
+        announced = state.get("slash_commands") if isinstance(state, dict) else None
+        if isinstance(announced, list) and announced:
+            return tuple(str(command) for command in announced)
+        caps = self._session_capabilities(session_id)
+        return tuple(caps.slash_commands) if caps is not None else ()
+
+    def _session_capabilities(self, session_id: str) -> AgentRuntimeCapabilities | None:
         session = self._repos.sessions.find_session(session_id)
         agent = self._repos.agents.find_agent(session.agent_id) if session and session.agent_id else None
-        caps = self.runtime_capabilities().get(agent.type) if agent else None
-        if caps is None:
-            return False
-        return caps.supports_steer
+        return self.runtime_capabilities().get(agent.type) if agent else None
 
     # -- agents and sessions --------------------------------------------------------------------
     def find_agent(self, agent_id: str) -> AgentRecord | None:

@@ -52,6 +52,7 @@ class WindowFollow(QObject):
         setup_key = agent_runtime_setup_key(w.session_header.agent_type)
         w.session_header.show_runtime_setup(w.cache.snapshot(setup_key).get(setup_key))
         w.usage_summary.show_totals(w.bridges.chats.usage_totals(topic_id) if topic_id else None)
+        self.refresh_completion()
         is_chat = topic_id is not None and not is_agent_session_topic(topic_id)
         w.chat_header.setVisible(is_chat)
         if not is_chat or topic_id is None:
@@ -59,6 +60,13 @@ class WindowFollow(QObject):
         w.chat_header.set_models(w.bridges.providers.chat_models(), w.bridges.providers.topic_model(topic_id))
         w.chat_header.set_extra_models(w.bridges.multi_model.extra_models(topic_id))
         w.chat_header.set_issue(w.bridges.multi_model.header_issue(topic_id))
+
+    def refresh_completion(self) -> None:
+        """The composer's "/" commands (the runtime's, as last announced); a chat has none."""
+        w = self.window
+        topic_id = w.topic_id
+        session = topic_id if topic_id and is_agent_session_topic(topic_id) else None
+        w.composer.completion.set_commands(w.bridges.sessions.slash_commands(session) if session else ())
 
     def on_permission_chosen(self, mode: str) -> asyncio.Task[Any] | None:
         w = self.window
@@ -101,6 +109,7 @@ class WindowFollow(QObject):
         session_id = session_id_from_topic(w.topic_id) if w.topic_id else None
         if session_id is not None and key == RUNTIME_STATE_PREFIX + session_id:
             self.send.refresh_queue()
+            self.refresh_completion()  # the commands the runtime announced
             issue = value.get("issue") if isinstance(value, dict) else None
             code = str(issue["code"]) if isinstance(issue, dict) and issue.get("code") else None
             if code is not None and code != self.shown_session_issue:
