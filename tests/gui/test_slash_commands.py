@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 from cherry_desktop.core.ai.runtime.events import ChunkEvent, SlashCommandsEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk
 from cherry_desktop.ui.session import ARM_DELAY_MS
-from tests.gui.conftest import ARTIFACTS, focused_window, scripted_agent_session, send_turn
+from tests.gui.conftest import ARTIFACTS, enter_sends, focused_window, scripted_agent_session, send_turn
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
@@ -58,12 +58,7 @@ async def test_slash_lists_the_descriptors_commands_and_enter_picks_without_send
     # Past the first word, or not at the start of the message: no list; Enter sends.
     QTest.keyClicks(editor, "now")
     assert not popup.isVisible()
-    QTest.keyClick(editor, Qt.Key.Key_Return)
-    conn = await driver.wait_connection()
-    sent = await conn.wait_sent(1)
-    assert sent.message.text() == "/clear now"
-    conn.complete("cleared")
-    await until(lambda: not window.is_streaming())
+    assert await enter_sends(window, driver) == "/clear now"
 
 
 async def test_the_runtimes_announced_commands_replace_the_descriptors_and_enter_never_queues_or_approves(

@@ -105,6 +105,25 @@ class SessionsBridge(CoreBridge):
         caps = self._session_capabilities(session_id)
         return tuple(caps.slash_commands) if caps is not None else ()
 
+    def session_workspace(self, topic_id: str) -> str | None:
+        """Where the session of `topic_id` works: its own worktree, else its workspace folder."""
+        session_id = session_id_from_topic(topic_id)
+        session = self._repos.sessions.find_session(session_id) if session_id else None
+        if session is None:
+            return None
+        if session.worktree is not None:
+            return session.worktree.path
+        workspace = self._repos.agents.find_workspace(session.workspace_id)
+        return workspace.path if workspace else None
+
+    async def workspace_files(self, topic_id: str) -> list[str]:
+        """The files of the session's workspace, relative (the composer's "@" list; bounded,
+        `.gitignore` honoured in a git work tree, listed off the UI thread)."""
+        from cherry_desktop.core.views.workspace_files import list_workspace_files
+
+        path = self.session_workspace(topic_id)
+        return await list_workspace_files(Path(path)) if path else []
+
     def _session_capabilities(self, session_id: str) -> AgentRuntimeCapabilities | None:
         session = self._repos.sessions.find_session(session_id)
         agent = self._repos.agents.find_agent(session.agent_id) if session and session.agent_id else None

@@ -9,6 +9,7 @@ of them; no window reaches into another one."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
@@ -39,6 +40,7 @@ class WindowFollow(QObject):
         self.window = window
         self.send = send
         self.shown_session_issue: str | None = None
+        self._files_topic: str | None = None  # whose files the composer's "@" lists
 
     # -- the headers -----------------------------------------------------------------------------
     def refresh_header(self) -> None:
@@ -62,11 +64,16 @@ class WindowFollow(QObject):
         w.chat_header.set_issue(w.bridges.multi_model.header_issue(topic_id))
 
     def refresh_completion(self) -> None:
-        """The composer's "/" commands (the runtime's, as last announced); a chat has none."""
+        """The composer's "/" commands (the runtime's, as last announced) and "@" files (the
+        session's workspace); a chat has neither."""
         w = self.window
         topic_id = w.topic_id
         session = topic_id if topic_id and is_agent_session_topic(topic_id) else None
         w.composer.completion.set_commands(w.bridges.sessions.slash_commands(session) if session else ())
+        if session != self._files_topic:
+            self._files_topic = session
+            w.composer.completion.set_files(functools.partial(w.bridges.sessions.workspace_files, session)
+                                            if session else None)
 
     def on_permission_chosen(self, mode: str) -> asyncio.Task[Any] | None:
         w = self.window
