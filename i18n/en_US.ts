@@ -419,6 +419,18 @@
         <source>Restore…</source>
         <translation>Restore…</translation>
     </message>
+    <message>
+        <source>Show sidebar</source>
+        <translation>Show sidebar</translation>
+    </message>
+    <message>
+        <source>Show or hide the sidebar (%1)</source>
+        <translation>Show or hide the sidebar (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -878,6 +890,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>New session in its own worktree</source>
         <translation>New session in its own worktree</translation>
+    </message>
+    <message>
+        <source>Delete agent…</source>
+        <translation>Delete agent…</translation>
     </message>
 </context>
 <context>
@@ -2612,6 +2628,60 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
 Try a task that uses a tool, for example: “Write a short note about pelicans into my workspace”. The agent streams its answer slowly, then asks before it runs its Write tool: Allow or Deny.
 
 While it is still writing, type another message and press Ctrl+Enter to steer it, or press Stop to end the turn.</translation>
+    </message>
+</context>
+<context>
+    <name>AgentActions</name>
+    <message>
+        <source>Untitled agent</source>
+        <translation>Untitled agent</translation>
+    </message>
+    <message>
+        <source>Delete agent</source>
+        <translation>Delete agent</translation>
+    </message>
+    <message>
+        <source>Delete the agent “%1”?</source>
+        <translation>Delete the agent “%1”?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n session(s) and their messages are deleted with it; this cannot be undone.</source>
+        <translation>
+            <numerusform>Its %n session and its messages are deleted with it; this cannot be undone.</numerusform>
+            <numerusform>Its %n sessions and their messages are deleted with it; this cannot be undone.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>It has no sessions.</source>
+        <translation>It has no sessions.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) of it are running now: they are stopped first.</source>
+        <translation>
+            <numerusform>%n of its sessions is running now: it is stopped first.</numerusform>
+            <numerusform>%n of its sessions are running now: they are stopped first.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) work in their own git worktree: the worktree folders stay on disk.</source>
+        <translation>
+            <numerusform>%n session works in its own git worktree: the worktree folder stays on disk.</numerusform>
+            <numerusform>%n sessions work in their own git worktree: the worktree folders stay on disk.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RowTime</name>
+    <message>
+        <source>Yesterday %1</source>
+        <translation>Yesterday %1</translation>
+    </message>
+</context>
+<context>
+    <name>ComposerCompletion</name>
+    <message>
+        <source>Listing files…</source>
+        <translation>Listing files…</translation>
     </message>
 </context>
 <context>

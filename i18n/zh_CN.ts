@@ -419,6 +419,18 @@
         <source>Restore…</source>
         <translation>恢复…</translation>
     </message>
+    <message>
+        <source>Show sidebar</source>
+        <translation>显示侧边栏</translation>
+    </message>
+    <message>
+        <source>Show or hide the sidebar (%1)</source>
+        <translation>显示或隐藏侧边栏（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -877,6 +889,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>New session in its own worktree</source>
         <translation>在独立工作树中新建会话</translation>
+    </message>
+    <message>
+        <source>Delete agent…</source>
+        <translation>删除智能体…</translation>
     </message>
 </context>
 <context>
@@ -2610,6 +2626,57 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
 试试一个会用到工具的任务，例如：“在我的工作区写一篇关于鹈鹕的短笔记”。智能体会慢慢地流式输出回答，然后在运行 Write 工具前询问你：允许或拒绝。
 
 在它还在写的时候，输入另一条消息并按 Ctrl+Enter 来引导它，或按“停止”结束这一轮。</translation>
+    </message>
+</context>
+<context>
+    <name>AgentActions</name>
+    <message>
+        <source>Untitled agent</source>
+        <translation>未命名智能体</translation>
+    </message>
+    <message>
+        <source>Delete agent</source>
+        <translation>删除智能体</translation>
+    </message>
+    <message>
+        <source>Delete the agent “%1”?</source>
+        <translation>删除智能体“%1”？</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n session(s) and their messages are deleted with it; this cannot be undone.</source>
+        <translation>
+            <numerusform>它的 %n 个会话及其消息将一并删除，且无法撤销。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>It has no sessions.</source>
+        <translation>它没有会话。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) of it are running now: they are stopped first.</source>
+        <translation>
+            <numerusform>其中 %n 个会话正在运行：会先停止。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) work in their own git worktree: the worktree folders stay on disk.</source>
+        <translation>
+            <numerusform>%n 个会话在各自的 git 工作树中工作：工作树文件夹会保留在磁盘上。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RowTime</name>
+    <message>
+        <source>Yesterday %1</source>
+        <translation>昨天 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ComposerCompletion</name>
+    <message>
+        <source>Listing files…</source>
+        <translation>正在列出文件…</translation>
     </message>
 </context>
 <context>

@@ -419,6 +419,18 @@
         <source>Restore…</source>
         <translation>還原…</translation>
     </message>
+    <message>
+        <source>Show sidebar</source>
+        <translation>顯示側邊欄</translation>
+    </message>
+    <message>
+        <source>Show or hide the sidebar (%1)</source>
+        <translation>顯示或隱藏側邊欄（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>檢視(&amp;V)</translation>
+    </message>
 </context>
 <context>
     <name>Composer</name>
@@ -877,6 +889,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>New session in its own worktree</source>
         <translation>在獨立工作樹中新建會話</translation>
+    </message>
+    <message>
+        <source>Delete agent…</source>
+        <translation>刪除智慧體…</translation>
     </message>
 </context>
 <context>
@@ -2610,6 +2626,57 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
 試試一個會用到工具的任務，例如：「在我的工作區寫一篇關於鵜鶘的短筆記」。智慧體會慢慢地串流輸出回答，然後在執行 Write 工具前詢問你：允許或拒絕。
 
 在它還在寫的時候，輸入另一則訊息並按 Ctrl+Enter 來引導它，或按「停止」結束這一輪。</translation>
+    </message>
+</context>
+<context>
+    <name>AgentActions</name>
+    <message>
+        <source>Untitled agent</source>
+        <translation>未命名智慧體</translation>
+    </message>
+    <message>
+        <source>Delete agent</source>
+        <translation>刪除智慧體</translation>
+    </message>
+    <message>
+        <source>Delete the agent “%1”?</source>
+        <translation>刪除智慧體「%1」？</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n session(s) and their messages are deleted with it; this cannot be undone.</source>
+        <translation>
+            <numerusform>它的 %n 個工作階段及其訊息將一併刪除，且無法復原。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>It has no sessions.</source>
+        <translation>它沒有工作階段。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) of it are running now: they are stopped first.</source>
+        <translation>
+            <numerusform>其中 %n 個工作階段正在執行：會先停止。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) work in their own git worktree: the worktree folders stay on disk.</source>
+        <translation>
+            <numerusform>%n 個工作階段在各自的 git 工作樹中工作：工作樹資料夾會保留在磁碟上。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RowTime</name>
+    <message>
+        <source>Yesterday %1</source>
+        <translation>昨天 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ComposerCompletion</name>
+    <message>
+        <source>Listing files…</source>
+        <translation>正在列出檔案…</translation>
     </message>
 </context>
 <context>

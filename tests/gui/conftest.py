@@ -161,3 +161,33 @@ async def send_turn(qtbot: Any, window: Any, driver: Any, text: str, *, sent: in
     conn = await driver.wait_connection()
     await conn.wait_sent(sent)
     return conn
+
+
+async def focused_window(controller: Any, topic_id: str) -> Any:
+    """A window of `topic_id`, active, its composer holding the keyboard focus."""
+    from PySide6.QtWidgets import QApplication
+
+    from tests.waiting import until
+
+    window = controller.open_window(topic_id)
+    window.activateWindow()
+    await until(window.isActiveWindow)
+    window.composer.editor.setFocus()
+    await until(lambda: QApplication.focusWidget() is window.composer.editor)
+    return window
+
+
+async def enter_sends(window: Any, driver: Any) -> str:
+    """Press Enter in the window's composer; the text the scripted runtime received (its turn
+    then completes)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from tests.waiting import until
+
+    QTest.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    conn = await driver.wait_connection()
+    text = (await conn.wait_sent(1)).message.text()
+    conn.complete("done")
+    await until(lambda: not window.is_streaming())
+    return str(text)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 from cherry_desktop.core.ai.runtime.events import ChunkEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk
 from cherry_desktop.ui.session import ARM_DELAY_MS, FOCUS_SHORTCUT, ApprovalCard
-from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
+from tests.gui.conftest import ARTIFACTS, focused_window, scripted_agent_session, send_turn
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
@@ -49,19 +49,10 @@ async def _finish_turns(conn: Any, window: Any) -> None:
         await until(lambda sent=sent: len(conn.sent) > sent or not window.is_streaming())
 
 
-async def _focused_window(controller: Any, topic_id: str, qtbot: Any) -> Any:
-    window = controller.open_window(topic_id)
-    window.activateWindow()
-    await until(window.isActiveWindow)
-    window.composer.editor.setFocus()
-    await until(lambda: QApplication.focusWidget() is window.composer.editor)
-    return window
-
-
 async def test_typing_across_the_cards_appearance_approves_nothing_and_loses_nothing(
         controller: Any, ui_core: Any, qtbot: Any, tmp_path: Any) -> None:
     topic_id, driver = scripted_agent_session(ui_core, tmp_path / "ws")
-    window = await _focused_window(controller, topic_id, qtbot)
+    window = await focused_window(controller, topic_id)
     conn = await send_turn(qtbot, window, driver, "tidy up the notes")
     card = window.approval_card
     first, second = "please keep the old notes ", "and only add a summary"
@@ -103,7 +94,7 @@ async def test_typing_across_the_cards_appearance_approves_nothing_and_loses_not
 async def test_keys_in_the_grace_period_or_after_an_unasked_focus_move_decide_nothing(
         controller: Any, ui_core: Any, qtbot: Any, tmp_path: Any) -> None:
     topic_id, driver = scripted_agent_session(ui_core, tmp_path / "ws")
-    window = await _focused_window(controller, topic_id, qtbot)
+    window = await focused_window(controller, topic_id)
     conn = await send_turn(qtbot, window, driver, "write it")
     card = window.approval_card
     _ask(conn)

@@ -133,3 +133,15 @@ def test_truncated_stream_closes_open_blocks() -> None:
     adapter.adapt(stream({"type": "message_start", "message": {"id": "m"}}), 0)
     adapter.adapt(stream({"type": "content_block_start", "index": 0, "content_block": {"type": "thinking"}}), 0)
     assert kinds(adapter.close_open_blocks()) == ["reasoning-end", "finish-step", "usage"]
+
+
+def test_the_init_message_announces_the_clis_slash_commands() -> None:
+    from cherry_desktop.core.ai.runtime.events import ResumeTokenEvent, SlashCommandsEvent
+
+    adapter = ClaudeStreamAdapter()
+    init = SystemMessage(subtype="init", data={"session_id": "sess-1", "slash_commands": [
+        "compact", "context", "review", "my-skill", "", "compact"]})
+    assert adapter.adapt(init, 0.0) == [ResumeTokenEvent("sess-1"),
+                                        SlashCommandsEvent(("/compact", "/context", "/review", "/my-skill"))]
+    assert adapter.adapt(SystemMessage(subtype="init", data={"session_id": "sess-2"}), 0.0) == [
+        ResumeTokenEvent("sess-2")]  # a CLI that does not list them: the descriptor's stay

@@ -64,6 +64,8 @@ class AppSettings:
     # The conversation (a chat's or an agent session's topic id) last open in a window: the
     # next start opens it again when it still exists ("" none yet).
     last_topic_id: str = ""
+    # Whether a new window shows its sidebar (the last choice of View › Show sidebar).
+    sidebar_visible: bool = True
 
     def __post_init__(self) -> None:
         values = asdict(self)

@@ -66,6 +66,7 @@ from cherry_desktop.ui.bridge._streams import StreamsBridge, TranslationRefusedE
 from cherry_desktop.ui.bridge._tool_view import is_todo_list, tool_view
 from cherry_desktop.ui.bridge._topic_status import TopicStatusView
 from cherry_desktop.ui.bridge._types import (
+    AgentDeletion,
     ChatIssue,
     ChatModelChoice,
     ProviderRecord,
@@ -95,6 +96,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FRAME_MS",
     "PHASES",
+    "AgentDeletion",
     "AttachmentCandidate",
     "AttachmentError",
     "AttachmentsBridge",

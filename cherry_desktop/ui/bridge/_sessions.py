@@ -12,7 +12,7 @@ from PySide6.QtCore import Signal
 from cherry_desktop.core.state.topics import session_id_from_topic, session_topic_id
 from cherry_desktop.ui.bridge._base import CoreBridge
 from cherry_desktop.ui.bridge._cache_keys import session_always_allowed_key
-from cherry_desktop.ui.bridge._types import QueuedFollowUp
+from cherry_desktop.ui.bridge._types import AgentDeletion, QueuedFollowUp
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -86,12 +86,48 @@ class SessionsBridge(CoreBridge):
         session_id = session_id_from_topic(topic_id)
         if session_id is None:
             return True
+        caps = self._session_capabilities(session_id)
+        return caps is not None and caps.supports_steer
+
+    def slash_commands(self, topic_id: str) -> tuple[str, ...]:
+        """The "/" commands the composer offers in `topic_id`: the ones its runtime announced
+        (Claude Code's init message, an ACP agent's available commands; the host publishes
+        them with the session's runtime state), else its descriptor's; () for a chat."""
+        session_id = session_id_from_topic(topic_id)
+        if session_id is None:
+            return ()
+        from cherry_desktop.core.ai.agent_session import agent_session_runtime_key
+
+        state = self.core.shared_cache.get(agent_session_runtime_key(session_id))
+        announced = state.get("slash_commands") if isinstance(state, dict) else None
+        if isinstance(announced, list) and announced:
+            return tuple(str(command) for command in announced)
+        caps = self._session_capabilities(session_id)
+        return tuple(caps.slash_commands) if caps is not None else ()
+
+    def session_workspace(self, topic_id: str) -> str | None:
+        """Where the session of `topic_id` works: its own worktree, else its workspace folder."""
+        session_id = session_id_from_topic(topic_id)
+        session = self._repos.sessions.find_session(session_id) if session_id else None
+        if session is None:
+            return None
+        if session.worktree is not None:
+            return session.worktree.path
+        workspace = self._repos.agents.find_workspace(session.workspace_id)
+        return workspace.path if workspace else None
+
+    async def workspace_files(self, topic_id: str) -> list[str]:
+        """The files of the session's workspace, relative (the composer's "@" list; bounded,
+        `.gitignore` honoured in a git work tree, listed off the UI thread)."""
+        from cherry_desktop.core.views.workspace_files import list_workspace_files
+
+        path = self.session_workspace(topic_id)
+        return await list_workspace_files(Path(path)) if path else []
+
+    def _session_capabilities(self, session_id: str) -> AgentRuntimeCapabilities | None:
         session = self._repos.sessions.find_session(session_id)
         agent = self._repos.agents.find_agent(session.agent_id) if session and session.agent_id else None
-        caps = self.runtime_capabilities().get(agent.type) if agent else None
-        if caps is None:
-            return False
-        return caps.supports_steer
+        return self.runtime_capabilities().get(agent.type) if agent else None
 
     # -- agents and sessions --------------------------------------------------------------------
     def find_agent(self, agent_id: str) -> AgentRecord | None:
@@ -111,8 +147,17 @@ class SessionsBridge(CoreBridge):
             model=agent.model)
         return session_topic_id(session.id)
 
+    def agent_deletion(self, agent_id: str) -> AgentDeletion:
+        """What deleting `agent_id` would take with it (its sessions; worktrees stay on disk)."""
+        agent = self._repos.agents.find_agent(agent_id)
+        sessions = self._repos.sessions.list_sessions(agent_id)
+        return AgentDeletion(agent_id=agent_id, name=agent.name if agent else "",
+                             topic_ids=tuple(session_topic_id(s.id) for s in sessions),
+                             worktree_paths=tuple(s.worktree.path for s in sessions if s.worktree))
+
     async def delete_agent(self, agent_id: str) -> None:
-        """Delete an agent and its sessions (their runtimes released at once)."""
+        """Delete an agent and its sessions: a running turn is stopped, each session's runtime
+        released at once, then the rows go (a session's own worktree stays on disk)."""
         await self.services()
         runtime = self._agent_runtime()
         if runtime is not None:

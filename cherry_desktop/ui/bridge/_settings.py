@@ -38,3 +38,9 @@ class SettingsBridge(CoreBridge):
         `settings_changed`)."""
         if topic_id != self.core.settings.settings.last_topic_id:
             self.core.settings.update(last_topic_id=topic_id)
+
+    def remember_sidebar_visible(self, visible: bool) -> None:
+        """A window showed or hid its sidebar: the next window opens that way (saved, not a
+        preference broadcast: no `settings_changed`, the other windows keep theirs)."""
+        if visible != self.core.settings.settings.sidebar_visible:
+            self.core.settings.update(sidebar_visible=visible)

@@ -10,6 +10,7 @@ from cherry_desktop.core.data import ProviderRecord
 from cherry_desktop.core.data.usage_cost import UsageSums
 
 __all__ = [
+    "AgentDeletion",
     "ChatIssue",
     "ChatModelChoice",
     "ProviderRecord",
@@ -80,3 +81,14 @@ class SidebarTopic:
 
     topic_id: str
     name: str
+
+
+@dataclass(frozen=True)
+class AgentDeletion:
+    """What deleting an agent takes with it, as the question before it says: the topics of its
+    sessions, and the folders of those that work in their own git worktree (kept on disk)."""
+
+    agent_id: str
+    name: str
+    topic_ids: tuple[str, ...]
+    worktree_paths: tuple[str, ...]

@@ -6,12 +6,13 @@ from typing import Any
 
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.chat._attachment_view import AttachmentStrip
 from cherry_desktop.ui.chat._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard
 from cherry_desktop.ui.chat._error_words import ErrorWords, error_fields
 from cherry_desktop.ui.chat._markdown import MarkdownView
+from cherry_desktop.ui.chat._row_time import RowTime
 from cherry_desktop.ui.chat._todo_card import CompactionDivider, make_tool_card
 from cherry_desktop.ui.chat._translate import TranslationBlock
 from cherry_desktop.ui.chat._usage import UsageFooter
@@ -57,7 +58,14 @@ class MessageRow(QFrame):
         self._layout.setSpacing(6)
         self.header = QLabel(self)
         self.header.setObjectName("rowHeader")
-        self._layout.addWidget(self.header)
+        self.time = RowTime(self)  # made now; a stored row says when it was written (`set_time`)
+        self.time.set_time(None)
+        heading = QHBoxLayout()
+        heading.setSpacing(8)
+        heading.addWidget(self.header)
+        heading.addWidget(self.time)
+        heading.addStretch(1)
+        self._layout.addLayout(heading)
         self.body = QVBoxLayout()
         self.body.setSpacing(6)
         self._layout.addLayout(self.body)

@@ -156,6 +156,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         row = self._new_row(stored.id, stored.role, steer=steer)
         row.set_parts(stored.parts, status=stored.status, stats=stored.stats, load_error=stored.load_error)
         row.apply_metadata(stored.metadata)
+        row.time.set_time(stored.created_at)
         self._by_id[stored.id] = row
         self.versions.sync(row)
         return row

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from cherry_desktop.ui.bridge import AttachmentCandidate, QueuedFollowUp
 from cherry_desktop.ui.common import ask_text
 from cherry_desktop.ui.composer._attach_tray import AttachmentTray, offers_files
+from cherry_desktop.ui.composer._completion import ComposerCompletion
 
 
 class _Editor(QPlainTextEdit):
@@ -89,6 +90,9 @@ class Composer(QFrame):
         # Tab moves the focus (to a waiting approval card first), as in a chat box; it does
         # not type a tab character.
         self.editor.setTabChangesFocus(True)
+        # "/" commands and "@" files (`set_commands`, `set_files`); its list eats the keys it
+        # uses while it shows (Enter picks, it does not send).
+        self.completion = ComposerCompletion(self.editor)
         # Files for the next message: pasted, dropped (here or on the box) or picked.
         self.attachments = AttachmentTray(self)
         self.editor.files_offered.connect(self.attachments.add_mime)
@@ -176,6 +180,7 @@ class Composer(QFrame):
         if mode == "steer" and not self.can_steer:
             mode = "queue"
         self.editor.clear()
+        self.completion.hide()
         self.submitted.emit(text, mode)
 
     def _on_escape(self) -> None:

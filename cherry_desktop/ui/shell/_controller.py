@@ -162,9 +162,10 @@ class UiController(QObject):
         for window in self.windows:
             window.sidebar.reload()
 
-    def topic_deleted(self, topic_id: str) -> None:
+    def topic_deleted(self, *topic_ids: str) -> None:
+        """These topics are gone: a window showing one shows nothing; every sidebar reloads."""
         for window in self.windows:
-            if window.topic_id == topic_id:
+            if window.topic_id in topic_ids:
                 window.show_topic(None)
         self.reload_sidebars()
 

@@ -35,9 +35,11 @@ from cherry_desktop.ui.common import ask_text
 from cherry_desktop.ui.composer import Composer, QueueDock
 from cherry_desktop.ui.session import FOCUS_SHORTCUT, ApprovalCard, SessionHeader
 from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
+from cherry_desktop.ui.shell._agent_actions import AgentActions
 from cherry_desktop.ui.shell._checkpoint_actions import CheckpointActions
 from cherry_desktop.ui.shell._export import export_topic
 from cherry_desktop.ui.shell._multi_model import connect_window
+from cherry_desktop.ui.shell._sidebar_toggle import SidebarToggle
 from cherry_desktop.ui.shell._window_follow import WindowFollow
 from cherry_desktop.ui.shell._window_menu import build_menu
 from cherry_desktop.ui.shell._window_send import WindowSend
@@ -87,6 +89,7 @@ class ChatWindow(QMainWindow):
         self._build()
         self.new_window_action = build_menu(self, controller, open_in_new_window=self.open_in_new_window,
                                             new_chat=self.new_chat, export_markdown=self.export_markdown)
+        self.sidebar_toggle.add_menu()
         self.cache.topic_status_changed.connect(self._on_topic_status)
         self.cache.changed.connect(self.follow.on_cache_changed)
         self.bridges.providers.providers_changed.connect(self.follow.refresh_header)
@@ -112,6 +115,8 @@ class ChatWindow(QMainWindow):
         self.sidebar.rename_requested.connect(self.rename_topic)
         self.sidebar.delete_requested.connect(self.delete_topic)
         self.sidebar.edit_agent_requested.connect(lambda agent_id: self.controller.edit_agent(self, agent_id))
+        self.agent_actions = AgentActions(self, self)
+        self.sidebar.delete_agent_requested.connect(self.agent_actions.delete_agent)
         self.sidebar.new_agent_requested.connect(lambda: self.controller.edit_agent(self, None))
         self.sidebar.new_chat_requested.connect(self.new_chat)
         self.new_topic_bar = NewTopicBar()
@@ -119,13 +124,14 @@ class ChatWindow(QMainWindow):
         self.new_topic_bar.new_session_clicked.connect(self.new_session_for_current_agent)
         self.search_panel = SearchPanel(self.bridges.search, SidebarPane(self.new_topic_bar, self.sidebar), splitter)
         self.search_panel.hit_opened.connect(self.open_search_hit)
+        self.sidebar_toggle: SidebarToggle = SidebarToggle(self, self.search_panel, self.bridges.settings)
         right = QWidget(splitter)
         v = QVBoxLayout(right)
         v.setContentsMargins(0, 0, 0, 0)
         v.setSpacing(0)
         self.title = QLabel(right)
         self.title.setObjectName("topicTitle")
-        v.addWidget(self.title)
+        v.addWidget(self.sidebar_toggle.title_bar(self.title, right))
         self.words = IssueWords(self)
         self.chat_header = ChatHeader(right)
         self.chat_header.model_chosen.connect(self.follow.on_model_chosen)

@@ -9,6 +9,7 @@ of them; no window reaches into another one."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
@@ -39,6 +40,7 @@ class WindowFollow(QObject):
         self.window = window
         self.send = send
         self.shown_session_issue: str | None = None
+        self._files_topic: str | None = None  # whose files the composer's "@" lists
 
     # -- the headers -----------------------------------------------------------------------------
     def refresh_header(self) -> None:
@@ -52,6 +54,7 @@ class WindowFollow(QObject):
         setup_key = agent_runtime_setup_key(w.session_header.agent_type)
         w.session_header.show_runtime_setup(w.cache.snapshot(setup_key).get(setup_key))
         w.usage_summary.show_totals(w.bridges.chats.usage_totals(topic_id) if topic_id else None)
+        self.refresh_completion()
         is_chat = topic_id is not None and not is_agent_session_topic(topic_id)
         w.chat_header.setVisible(is_chat)
         if not is_chat or topic_id is None:
@@ -59,6 +62,18 @@ class WindowFollow(QObject):
         w.chat_header.set_models(w.bridges.providers.chat_models(), w.bridges.providers.topic_model(topic_id))
         w.chat_header.set_extra_models(w.bridges.multi_model.extra_models(topic_id))
         w.chat_header.set_issue(w.bridges.multi_model.header_issue(topic_id))
+
+    def refresh_completion(self) -> None:
+        """The composer's "/" commands (the runtime's, as last announced) and "@" files (the
+        session's workspace); a chat has neither."""
+        w = self.window
+        topic_id = w.topic_id
+        session = topic_id if topic_id and is_agent_session_topic(topic_id) else None
+        w.composer.completion.set_commands(w.bridges.sessions.slash_commands(session) if session else ())
+        if session != self._files_topic:
+            self._files_topic = session
+            w.composer.completion.set_files(functools.partial(w.bridges.sessions.workspace_files, session)
+                                            if session else None)
 
     def on_permission_chosen(self, mode: str) -> asyncio.Task[Any] | None:
         w = self.window
@@ -101,6 +116,7 @@ class WindowFollow(QObject):
         session_id = session_id_from_topic(w.topic_id) if w.topic_id else None
         if session_id is not None and key == RUNTIME_STATE_PREFIX + session_id:
             self.send.refresh_queue()
+            self.refresh_completion()  # the commands the runtime announced
             issue = value.get("issue") if isinstance(value, dict) else None
             code = str(issue["code"]) if isinstance(issue, dict) and issue.get("code") else None
             if code is not None and code != self.shown_session_issue:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from cherry_desktop.ui.bridge import CheckpointError
-from cherry_desktop.ui.common import spawn
+from cherry_desktop.ui.common import answer_of, spawn
 from cherry_desktop.ui.session import CheckpointWords
 
 if TYPE_CHECKING:
@@ -88,9 +88,7 @@ class WorktreeActions(QObject):
         return spawn(run(), on_error=self.window.report_error)
 
     async def _ask_worktree(self, path: str, branch: str, commits: int, uncommitted: int) -> bool | None:
-        """True: delete the session and its worktree; False: keep the worktree; None: cancel.
-        The question is opened, not exec'd: a nested event loop inside this task would stall
-        every other task of the qasync loop."""
+        """True: delete the session and its worktree; False: keep the worktree; None: cancel."""
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete session"),
                           self.tr("This session works in its own worktree: %1 (branch %2).")
                           .replace("%1", path).replace("%2", branch), parent=self.main)
@@ -105,16 +103,5 @@ class WorktreeActions(QObject):
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
         box.setObjectName("deleteWorktreeQuestion")
-        answered: asyncio.Future[object] = asyncio.get_running_loop().create_future()
-
-        def finished() -> None:
-            if not answered.done():
-                answered.set_result(box.clickedButton())
-
-        box.finished.connect(finished)
-        box.open()
-        try:
-            clicked = await answered
-        finally:
-            box.deleteLater()
+        clicked = await answer_of(box)
         return True if clicked is remove else False if clicked is keep else None

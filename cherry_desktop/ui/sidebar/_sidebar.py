@@ -81,7 +81,7 @@ def badge_state(status: TopicStatusView, unseen_completion: bool) -> str:
 class SessionList(QTreeWidget):
     """Agents → sessions, then chat topics. A click opens, a double click or F2 renames (so does
     the context menu, which also offers
-    "Open in new window", new / delete session, edit agent). Names follow the shared cache's
+    "Open in new window", new / delete session, edit / delete agent). Names follow the shared cache's
     `topic.title.*` (auto-naming, a rename in another window).
 
     Signals:
@@ -91,6 +91,7 @@ class SessionList(QTreeWidget):
         rename_requested(str): topic id.
         delete_requested(str): topic id.
         edit_agent_requested(str): agent id.
+        delete_agent_requested(str): agent id (the window asks first).
         new_agent_requested(): the user wants a new agent.
         new_chat_requested(): the user wants a new chat topic.
     """
@@ -101,6 +102,7 @@ class SessionList(QTreeWidget):
     rename_requested = Signal(str)
     delete_requested = Signal(str)
     edit_agent_requested = Signal(str)
+    delete_agent_requested = Signal(str)
     new_agent_requested = Signal()
     new_chat_requested = Signal()
 
@@ -250,8 +252,15 @@ class SessionList(QTreeWidget):
         super().keyPressEvent(event)
 
     def _menu(self, pos: QPoint) -> None:
-        item = self.itemAt(pos)
+        # Popped up, not exec'd: a nested event loop would stall the qasync loop's tasks.
+        menu = self.context_menu(self.itemAt(pos))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        menu.popup(self.viewport().mapToGlobal(pos))
+
+    def context_menu(self, item: QTreeWidgetItem | None) -> QMenu:
+        """The menu of `item` (None: the list's own: new agent, new chat)."""
         menu = QMenu(self)
+        menu.setObjectName("sidebarMenu")
         kind = item.data(0, KIND_ROLE) if item is not None else None
         if item is not None and item.data(0, TOPIC_ROLE):
             topic_id = item.data(0, TOPIC_ROLE)
@@ -266,7 +275,9 @@ class SessionList(QTreeWidget):
             menu.addAction(self.tr("New session in its own worktree"),
                            lambda: self.new_worktree_session_requested.emit(agent_id))
             menu.addAction(self.tr("Edit agent…"), lambda: self.edit_agent_requested.emit(agent_id))
+            menu.addSeparator()
+            menu.addAction(self.tr("Delete agent…"), lambda: self.delete_agent_requested.emit(agent_id))
         else:
             menu.addAction(self.tr("New agent…"), self.new_agent_requested.emit)
             menu.addAction(self.tr("New chat"), self.new_chat_requested.emit)
-        menu.exec(self.viewport().mapToGlobal(pos))
+        return menu

@@ -225,3 +225,14 @@ def test_a_plan_becomes_a_todo_list_part_of_kind_plan() -> None:
                                          {"content": "Write", "status": "in_progress", "activeForm": "Write"}]}
     assert is_todo_list(available.tool_name, available.provider_metadata)
     assert not is_todo_list("Write", {"cherry": {"transport": "acp", "kind": "edit"}})
+
+
+def test_available_commands_become_the_composers_slash_commands() -> None:
+    from cherry_desktop.core.ai.runtime.events import SlashCommandsEvent
+
+    adapter = AcpStreamAdapter()
+    update = schema.AvailableCommandsUpdate(session_update="available_commands_update", available_commands=[
+        schema.AvailableCommand(name="web", description="Search the web"),
+        schema.AvailableCommand(name="/plan", description="Plan first"),
+        schema.AvailableCommand(name="web", description="twice")])
+    assert adapter.adapt(update, 0.0) == [SlashCommandsEvent(("/web", "/plan"))]  # outside a turn too

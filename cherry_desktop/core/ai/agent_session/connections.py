@@ -160,6 +160,8 @@ class SessionConnection:
         self.context: RuntimeSessionContext | None = None
         self.last_resume_token: str | None = None
         self.context_usage: ContextUsage | None = None
+        # The runtime's own commands, as it announced them (() until it does).
+        self.slash_commands: tuple[str, ...] = ()
         self._lock = asyncio.Lock()
         #: Clear while `drop` runs (a close under way), set otherwise.
         self.not_dropping = asyncio.Event()
@@ -175,6 +177,12 @@ class SessionConnection:
 
     def record_context_usage(self, usage: ContextUsage) -> None:
         self.context_usage = usage
+
+    def record_slash_commands(self, commands: tuple[str, ...]) -> bool:
+        """Keep the commands the runtime announced; whether they changed."""
+        changed = commands != self.slash_commands
+        self.slash_commands = commands
+        return changed
 
     def record_resume_token(self, token: str, row_id: str | None) -> None:
         """Keep the token, and write it to the running row at once when it is new (a crash

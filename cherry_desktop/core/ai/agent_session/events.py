@@ -12,8 +12,8 @@ runtime reports it (a crash mid-turn still resumes).
 
 The router writes nothing itself: every change an event makes is a transition of its session
 (`RoutedSession`, which `LiveSession` satisfies: `settle_turn`, `roll_steer_boundary`, ...) or of
-the session's connection (`SessionConnection`: the resume token, context usage, a torn-down
-connection).
+the session's connection (`SessionConnection`: the resume token, context usage, the slash commands
+the runtime announced, a torn-down connection).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from cherry_desktop.core.ai.runtime.events import (
     ContextUsageEvent,
     ErrorEvent,
     ResumeTokenEvent,
+    SlashCommandsEvent,
     SteerBoundaryEvent,
     SteerInjectedEvent,
     SteerUndeliveredEvent,
@@ -69,6 +70,10 @@ class RoutedSession(Protocol):
     def requeue_undelivered(self, message_id: str) -> None: ...
 
     def roll_steer_boundary(self, turn: RuntimeTurn, old: Segment, message_ids: tuple[str, ...]) -> None: ...
+
+    def publish(self) -> None:
+        """Tell the windows the session's state (its `SessionStatus`)."""
+        ...
 
 
 
@@ -172,6 +177,9 @@ class EventRouter:
             if seg is not None:
                 seg.push(DataChunk(type="data-context-usage", id="context-usage", transient=True,
                                    data={"used_tokens": event.used_tokens, "max_tokens": event.max_tokens}))
+        elif isinstance(event, SlashCommandsEvent):
+            if self.link.record_slash_commands(event.commands):
+                session.publish()
         elif isinstance(event, ErrorEvent):
             if live is not None:
                 # The runtime's own code (`api_error`, a terminal reason) and the HTTP status

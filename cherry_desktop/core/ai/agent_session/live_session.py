@@ -108,7 +108,7 @@ class LiveSession:
     def publish(self) -> None:
         self.host.publish(SessionStatus(session_id=self.session_id, state=self.state, busy=self.busy,
                                         pending=tuple(self.pending_turns.ids()), held=self.queue_held,
-                                        issue=self.issue))
+                                        issue=self.issue, slash_commands=self.link.slash_commands))
 
     def use_context(self, context: RuntimeSessionContext) -> None:
         """The session's rows as last validated; a running turn keeps its model."""

@@ -38,7 +38,7 @@ FINISH_CLOSING_S = 10.0
 
 
 def agent_session_runtime_key(session_id: str) -> str:
-    """SharedCache key of a session's runtime state: {busy, state, pending, held, issue}."""
+    """SharedCache key of a session's runtime state: {busy, state, pending, held, issue, slash_commands}."""
     return RUNTIME_STATE_PREFIX + session_id
 
 

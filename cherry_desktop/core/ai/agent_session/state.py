@@ -59,11 +59,14 @@ class SessionStatus:
     pending: tuple[str, ...]
     held: bool
     issue: SessionIssue | None
+    # The commands the runtime announced (the composer's "/" list; () until it does).
+    slash_commands: tuple[str, ...] = ()
 
     def as_shared(self) -> dict[str, object]:
         issue = self.issue
         return {"busy": self.busy, "state": self.state.value, "pending": list(self.pending), "held": self.held,
-                "issue": {"code": issue.code, "detail": issue.detail} if issue is not None else None}
+                "issue": {"code": issue.code, "detail": issue.detail} if issue is not None else None,
+                "slash_commands": list(self.slash_commands)}
 
 
 class End:

@@ -3,6 +3,7 @@ the message-metadata keys a settled turn carries (adding-an-agent-runtime.md, "e
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
@@ -131,6 +132,22 @@ class ContextUsageEvent:
 
 
 @dataclass(frozen=True)
+class SlashCommandsEvent:
+    """The commands the runtime takes in a message of its own (each with its leading "/"), as
+    it announced them: Claude Code's ``init`` message, ACP's ``available_commands_update``.
+    The composer offers them in place of the descriptor's `slash_commands`."""
+
+    commands: tuple[str, ...]
+    type: Literal["slash-commands"] = "slash-commands"
+
+    @classmethod
+    def of(cls, names: Iterable[object]) -> SlashCommandsEvent:
+        """From the runtime's names ("compact" or "/compact"), in order, each once."""
+        stripped = (n.strip() for n in names if isinstance(n, str))
+        return cls(tuple(dict.fromkeys(n if n.startswith("/") else f"/{n}" for n in stripped if n.strip("/"))))
+
+
+@dataclass(frozen=True)
 class ErrorEvent:
     """The turn failed. `fatal` means the connection is torn down (must be rebuilt)."""
 
@@ -154,5 +171,6 @@ AgentRuntimeEvent = (
     | CompactionCompleteEvent
     | CompactionErrorEvent
     | ContextUsageEvent
+    | SlashCommandsEvent
     | ErrorEvent
 )

@@ -8,8 +8,9 @@
   ``title`` and content (diffs, terminals) in ``provider_metadata["cherry"]``;
 - ``plan`` -> a ``plan`` tool part whose input is the todo list (the todo card, by its kind);
 - ``usage_update`` -> context usage (used / window); the prompt's ``usage`` -> `UsageEvent`;
-- ``available_commands_update`` and ``current_mode_update`` are kept (`available_commands`,
-  `current_mode`): the host's event model has no event for them (a gap of the contract).
+- ``available_commands_update`` -> `SlashCommandsEvent` (the composer offers them, each with
+  its "/"); ``current_mode_update`` is kept (`current_mode`): the host's event model has no
+  event for it (a gap of the contract).
 
 One turn is one step: ACP does not say where the agent's model requests begin and end.
 """
@@ -23,7 +24,13 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from cherry_desktop.core.ai.runtime.capabilities import ACP_TRANSPORT
-from cherry_desktop.core.ai.runtime.events import AgentRuntimeEvent, ChunkEvent, ContextUsageEvent, UsageEvent
+from cherry_desktop.core.ai.runtime.events import (
+    AgentRuntimeEvent,
+    ChunkEvent,
+    ContextUsageEvent,
+    SlashCommandsEvent,
+    UsageEvent,
+)
 from cherry_desktop.core.messages import (
     FinishStepChunk,
     ReasoningDeltaChunk,
@@ -167,7 +174,7 @@ class AcpStreamAdapter:
         if kind == "available_commands_update":
             commands = getattr(update, "available_commands", None) or []
             self.available_commands = [str(getattr(c, "name", "")) for c in commands]
-            return []
+            return [SlashCommandsEvent.of(self.available_commands)]
         if kind == "current_mode_update":
             self.current_mode = str(getattr(update, "current_mode_id", "") or "") or None
             return []

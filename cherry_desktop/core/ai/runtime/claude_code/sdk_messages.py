@@ -27,6 +27,7 @@ from cherry_desktop.core.ai.runtime.events import (
     CompactionErrorEvent,
     CompactionStartEvent,
     ResumeTokenEvent,
+    SlashCommandsEvent,
 )
 from cherry_desktop.core.messages import (
     ReasoningDeltaChunk,
@@ -155,9 +156,13 @@ class SystemMessageFold:
         data: JsonObject = message.data or {}
         if subtype == "init":
             session_id = data.get("session_id")
+            # The CLI's commands: its own ("compact", "review"), the user's and the skills'.
+            names = data.get("slash_commands")
+            folded = SystemFolded([SlashCommandsEvent.of(names)] if isinstance(names, list) else [])
             if isinstance(session_id, str) and session_id:
-                return SystemFolded([ResumeTokenEvent(session_id)], session_id=session_id)
-            return SystemFolded()
+                folded.events.insert(0, ResumeTokenEvent(session_id))
+                folded.session_id = session_id
+            return folded
         if subtype == "compact_boundary":
             self.compacting = False
             metadata = json_object(data.get("compact_metadata"))
