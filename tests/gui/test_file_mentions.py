@@ -55,7 +55,15 @@ async def test_at_lists_the_workspaces_files_and_enter_puts_the_path_in_the_mess
     await until(popup.isVisible)
     QTest.keyClick(editor, Qt.Key.Key_Tab)
     assert editor.toPlainText() == "explain @src/util/helpers.py and @src/app.py "
+    # A click picks too (the list never takes the focus from the box).
+    QTest.keyClicks(editor, "@READ")
+    await until(lambda: popup.isVisible() and popup.entries() == ["README.md"])
+    item = popup.item(0)
+    QTest.mouseClick(popup.viewport(), Qt.MouseButton.LeftButton, pos=popup.visualItemRect(item).center())
+    assert editor.toPlainText() == "explain @src/util/helpers.py and @src/app.py @README.md "
+    assert editor.hasFocus() and not popup.isVisible()
     # No list after an e-mail address's "@" (no space before it); Enter then sends the paths.
     QTest.keyClicks(editor, "for ada@example")
     assert not popup.isVisible()
-    assert await enter_sends(window, driver) == "explain @src/util/helpers.py and @src/app.py for ada@example"
+    assert await enter_sends(window, driver) == ("explain @src/util/helpers.py and @src/app.py @README.md "
+                                                 "for ada@example")

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from cherry_desktop.core.ai.runtime.events import ChunkEvent, SlashCommandsEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk
+from cherry_desktop.core.state.topics import session_id_from_topic
 from cherry_desktop.ui.session import ARM_DELAY_MS
 from tests.gui.conftest import ARTIFACTS, enter_sends, focused_window, scripted_agent_session, send_turn
 from tests.waiting import until
@@ -104,6 +105,18 @@ async def test_the_runtimes_announced_commands_replace_the_descriptors_and_enter
     qtbot.mouseClick(window.approval_card.deny_button, Qt.MouseButton.LeftButton)  # the user's own move
     await until(lambda: conn.approvals)
     conn.complete("done")
+    await until(lambda: not window.is_streaming())
+
+    # The runtime closes (its idle window ran out) and the next turn starts on a new
+    # connection, which has announced nothing yet: the list the runtime gave stays.
+    await ui_core.agent_runtime.close_session(session_id_from_topic(topic_id))
+    editor.setPlainText("again")
+    QTest.keyClick(editor, Qt.Key.Key_Return)
+    conn2 = await driver.wait_connection(2)
+    await conn2.wait_sent(1)
+    QTest.keyClicks(editor, "/sec")
+    await until(lambda: popup.isVisible() and popup.entries() == ["/security-review"])
+    conn2.complete("done")
     await until(lambda: not window.is_streaming())
 
 

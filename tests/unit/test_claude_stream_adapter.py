@@ -140,7 +140,7 @@ def test_the_init_message_announces_the_clis_slash_commands() -> None:
 
     adapter = ClaudeStreamAdapter()
     init = SystemMessage(subtype="init", data={"session_id": "sess-1", "slash_commands": [
-        "compact", "context", "review", "my-skill", "", "compact"]})
+        "compact", "context", "review", "my-skill", "", "compact", "__remote-workflow"]})
     assert adapter.adapt(init, 0.0) == [ResumeTokenEvent("sess-1"),
                                         SlashCommandsEvent(("/compact", "/context", "/review", "/my-skill"))]
     assert adapter.adapt(SystemMessage(subtype="init", data={"session_id": "sess-2"}), 0.0) == [

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QObject, Signal
 
 from cherry_desktop.core.state.topics import session_id_from_topic, session_topic_id
 from cherry_desktop.ui.bridge._base import CoreBridge
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from cherry_desktop.core.ai.runtime.capabilities import AgentRuntimeCapabilities
+    from cherry_desktop.core.app.bootstrap import CoreServices
     from cherry_desktop.core.data import AgentRecord
     from cherry_desktop.core.views.session_header import PermissionOutcome, SessionHeaderInfo
 
@@ -30,6 +31,10 @@ class SessionsBridge(CoreBridge):
     """
 
     queue_changed = Signal(str)
+
+    def __init__(self, core: CoreServices, parent: QObject | None = None) -> None:
+        super().__init__(core, parent)
+        self._announced: dict[str, tuple[str, ...]] = {}  # session id -> its runtime's commands
 
     def tell_queue_changed(self, session_id: str) -> None:
         """A follow-up of `session_id` was queued or left the queue (the stream channels say)."""
@@ -101,7 +106,11 @@ class SessionsBridge(CoreBridge):
         state = self.core.shared_cache.get(agent_session_runtime_key(session_id))
         announced = state.get("slash_commands") if isinstance(state, dict) else None
         if isinstance(announced, list) and announced:
-            return tuple(str(command) for command in announced)
+            # Kept for this run of the app: a closed runtime (its idle window ran out) starts
+            # its next connection with none until its CLI announces them again.
+            self._announced[session_id] = tuple(str(command) for command in announced)
+        if session_id in self._announced:
+            return self._announced[session_id]
         caps = self._session_capabilities(session_id)
         return tuple(caps.slash_commands) if caps is not None else ()
 

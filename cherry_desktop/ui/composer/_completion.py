@@ -191,6 +191,7 @@ class ComposerCompletion(QObject):
         window = editor.window()
         if popup.parentWidget() is not window:
             popup.setParent(window)
+            window.installEventFilter(self)  # a resized window moves the box: the list follows
         rows = min(VISIBLE_ROWS, popup.count())
         height = rows * max(popup.sizeHintForRow(0), 1) + 2 * popup.frameWidth() + 2
         width = min(max(320, editor.width() // 2), editor.width())
@@ -229,6 +230,10 @@ class ComposerCompletion(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The box's keys while the list shows: Up/Down move, Tab/Enter pick, Esc closes it."""
+        if watched is not self.editor:
+            if event.type() == QEvent.Type.Resize and self.showing:
+                self._place()
+            return False
         if event.type() == QEvent.Type.FocusOut:
             self.hide()
         if event.type() != QEvent.Type.KeyPress or not self.showing or not isinstance(event, QKeyEvent):

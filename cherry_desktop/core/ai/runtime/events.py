@@ -142,9 +142,10 @@ class SlashCommandsEvent:
 
     @classmethod
     def of(cls, names: Iterable[object]) -> SlashCommandsEvent:
-        """From the runtime's names ("compact" or "/compact"), in order, each once."""
-        stripped = (n.strip() for n in names if isinstance(n, str))
-        return cls(tuple(dict.fromkeys(n if n.startswith("/") else f"/{n}" for n in stripped if n.strip("/"))))
+        """From the runtime's names ("compact" or "/compact"), in order, each once; a name
+        that starts with "_" is the runtime's own (Claude Code's "__remote-workflow")."""
+        bare = (n.strip().lstrip("/") for n in names if isinstance(n, str))
+        return cls(tuple(dict.fromkeys(f"/{n}" for n in bare if n and not n.startswith("_"))))
 
 
 @dataclass(frozen=True)
