@@ -14,7 +14,7 @@ import pytest
 from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.gui.conftest import seed_agent_session
+from tests.gui.conftest import ARTIFACTS, seed_agent_session
 
 pytestmark = pytest.mark.gui
 
@@ -93,7 +93,7 @@ async def test_first_window_paints_its_shell_then_completes_its_conversation(tmp
     """The app's first window, opened before the services run, is built in two steps: its
     shell (sidebar, composer) paints first, without the conversation's parts; they are added
     right after that paint. Meanwhile the composer takes no text (there is no topic to send
-    to); a window opened later is complete at once."""
+    to); a window opened later is complete at once. Screenshot: artifacts/first_window_shell.png."""
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
@@ -114,6 +114,8 @@ async def test_first_window_paints_its_shell_then_completes_its_conversation(tmp
         QTest.keyClicks(window.composer.editor, "lost?")
         QTest.keyClick(window.composer.editor, Qt.Key.Key_Return)
         assert window.composer.editor.toPlainText() == ""
+        ARTIFACTS.mkdir(exist_ok=True)
+        assert window.grab().save(str(ARTIFACTS / "first_window_shell.png"))  # the shell, as first painted
         await until(lambda: window.completed, what="the first window completed after its paint")
         assert window.message_view.isVisibleTo(window)
         assert not window.empty_state.isVisible()  # blank until the services run
