@@ -24,9 +24,14 @@ cache, timed the same way, from spawn to its first paint), the two alternating.
 
 Prints figures, then one JSON line:
   splash_paint_s       the splash painted (shown while core imports; closed by the first window)
+  core_started_s       core's base started (`start_core(..., services=False)` returned: its imports,
+                       the database, the first-run seed)
+  window_built_s       `start_ui` returned: the UI's modules imported, the controller and the first
+                       `ChatWindow` built and shown (its paint follows in the loop)
   first_paint_s        the main window (`ChatWindow`) painted: sidebar, composer (target <= 0.6)
   floor_first_paint_s  the bare `QMainWindow` painted
   first_paint_ratio    first_paint_s over floor_first_paint_s, pair by pair (bar <= 1.5)
+  modules_at_paint     modules imported when the main window painted (the floor: ~150)
   services_ready_s     core's stream services running (sending works; the first topic shows)
   idle_rss_mb          resident memory with three windows open (target <= 150)
   open_5000_messages_ms  showing a 5 000-message session in a window (target <= 300)
@@ -89,14 +94,24 @@ def child(data_dir: str) -> None:
         say("SPLASH")
         return splash
 
+    def observed_start_core(start_core: Any) -> Any:
+        async def started() -> Any:
+            core = await start_core()
+            say("CORE")
+            return core
+
+        return started()
+
     def observed_start_ui(core: Any, **kwargs: Any) -> Any:
         import asyncio
 
         controller = start_ui(core, **kwargs)
+        say("WINDOW")  # built and shown, not painted yet
         asyncio.ensure_future(_after_first_paint(core, controller, result, say))
         return controller
 
     sys.meta_path.insert(0, _WrapOnImport("cherry_desktop.ui.shell.splash", "show_splash", observed_show_splash))
+    sys.meta_path.insert(0, _WrapOnImport("cherry_desktop.core.app.bootstrap", "start_core", observed_start_core))
     ui.start_ui = observed_start_ui  # type: ignore[assignment]
     app.main(["--data-dir", data_dir])
     say("RESULT", **result)
@@ -321,7 +336,8 @@ async def _after_first_paint(core: Any, controller: Any, result: dict[str, Any],
     class PaintSpy(QObject):
         def eventFilter(self, obj: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint and not painted.is_set():
-                say("PAINT", sdk_loaded_before_paint="claude_agent_sdk" in sys.modules)
+                say("PAINT", sdk_loaded_before_paint="claude_agent_sdk" in sys.modules,
+                    modules_at_paint=len(sys.modules))
                 painted.set()
             return False
 
@@ -382,12 +398,17 @@ def run_child(env: dict[str, str]) -> dict[str, Any]:
         proc = subprocess.Popen([sys.executable, __file__, "--child", data_dir], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         assert proc.stdout is not None
-        result: dict[str, Any] = {"splash_paint_s": -1.0, "first_paint_s": -1.0, "services_ready_s": -1.0}
+        result: dict[str, Any] = {"splash_paint_s": -1.0, "core_started_s": -1.0, "window_built_s": -1.0,
+                                  "first_paint_s": -1.0, "services_ready_s": -1.0}
         for line in proc.stdout:
             tag, _, payload = line.partition(" ")
             elapsed = round(time.perf_counter() - t0, 3)
             if tag == "SPLASH":
                 result["splash_paint_s"] = elapsed
+            elif tag == "CORE":
+                result["core_started_s"] = elapsed
+            elif tag == "WINDOW":
+                result["window_built_s"] = elapsed
             elif tag == "SERVICES":
                 result["services_ready_s"] = elapsed
             elif tag == "PAINT":
@@ -444,7 +465,8 @@ def parent(cold: bool, runs: int, *, tree_after_s: float = 0.0, idle_window_s: f
     result.update(turn)
     result["bytecode"] = bytecode
     result["runs"] = {key: [r.get(key) for r in results]
-                      for key in ("splash_paint_s", "first_paint_s", "floor_first_paint_s", "first_paint_ratio",
+                      for key in ("splash_paint_s", "core_started_s", "window_built_s", "first_paint_s",
+                                  "floor_first_paint_s", "first_paint_ratio",
                                   "services_ready_s", "open_5000_messages_ms")}
     result["spread"] = {key: spread([float(v) for v in values]) for key, values in result["runs"].items()
                         if values and all(isinstance(v, int | float) for v in values)}

@@ -320,8 +320,10 @@ async def gui_main(paths: PathRegistry, *, demo: bool, screenshot: Path | None, 
         controller = start_ui(core, screenshot=screenshot, demo=demo, splash=splash)
         if stop_signals is not None:
             stop_signals.set_target(lambda: controller.quit(0))
-        _serve_later_launches(paths, controller)
         await controller.first_paint()
+        # After the paint (QtNetwork is not needed for it): a later launch keeps trying for a
+        # while (`single_instance.HAND_OVER_TIMEOUT_S`), since this instance holds the lock first.
+        _serve_later_launches(paths, controller)
         if not stopping():
             await core.start_services()
         if not stopping():

@@ -26,6 +26,24 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     "cherry_desktop.ui.shell._multi_model",
     "cherry_desktop.ui.shell._resources",
     "cherry_desktop.ui.shell._window",
+    # ui/chat/__init__.py _LAZY
+    "cherry_desktop.ui.chat._attachment_view",
+    "cherry_desktop.ui.chat._blocks",
+    "cherry_desktop.ui.chat._code_block",
+    "cherry_desktop.ui.chat._empty_state",
+    "cherry_desktop.ui.chat._error_words",
+    "cherry_desktop.ui.chat._markdown",
+    "cherry_desktop.ui.chat._math",
+    "cherry_desktop.ui.chat._message_actions",
+    "cherry_desktop.ui.chat._message_row",
+    "cherry_desktop.ui.chat._message_view",
+    "cherry_desktop.ui.chat._model_picker",
+    "cherry_desktop.ui.chat._older_rows",
+    "cherry_desktop.ui.chat._sibling_group",
+    "cherry_desktop.ui.chat._todo_card",
+    "cherry_desktop.ui.chat._tool_view",
+    "cherry_desktop.ui.chat._translate",
+    "cherry_desktop.ui.chat._usage",
     # core/ai/runtime/claude_code/sdk.py (the SDK is imported on first connect)
     "claude_agent_sdk",
     "claude_agent_sdk.client",
@@ -113,8 +131,8 @@ def qt_excludes(pyside6_dir: str) -> list[str]:
 # package (DRIVER_CLASSES, _LAZY): those strings are found by the scan. A name-import anywhere
 # else must be a literal, or be added here with its registry.
 NAME_RESOLVERS: tuple[str, ...] = (
-    "cherry_desktop/ui/__init__.py",
-    "cherry_desktop/ui/shell/__init__.py",
+    # lazy_getattr(__name__, _LAZY): the _LAZY registries of ui, ui.shell and ui.chat
+    "cherry_desktop/ui/_lazy.py",
     "cherry_desktop/core/ai/runtime/__init__.py",
     "cherry_desktop/core/ai/runtime/register_drivers.py",
     # defer_module(name): sdk_import.py DEFERRED_MODULES, httpx_cli.py CLI_MODULE (a test checks)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cherry_desktop.ui._lazy import lazy_getattr
+
 if TYPE_CHECKING:
     from cherry_desktop.core.app.bootstrap import CoreServices
     from cherry_desktop.ui.bridge import Bridges, BridgeUnavailableError
@@ -26,13 +28,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 def start_ui(core: CoreServices, *, screenshot: Path | None = None, demo: bool = False,

@@ -14,7 +14,7 @@ import pytest
 from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.gui.conftest import seed_agent_session
+from tests.gui.conftest import ARTIFACTS, seed_agent_session
 
 pytestmark = pytest.mark.gui
 
@@ -81,6 +81,53 @@ async def test_second_window_opened_before_services_gets_its_empty_state(tmp_pat
         assert second.topic_id is None
         assert second.empty_state.isVisible()
         assert core.app.start_order().count("stream_manager") == 1
+    finally:
+        if controller is not None:
+            await controller.aclose()
+        await core.stop()
+    qapp.processEvents()
+
+
+async def test_first_window_paints_its_shell_then_completes_its_conversation(tmp_path: Path, qapp: Any,
+                                                                            no_leaked_windows: None) -> None:
+    """The app's first window, opened before the services run, is built in two steps: its
+    shell (sidebar, composer) paints first, without the conversation's parts; they are added
+    right after that paint. Meanwhile the composer takes no text (there is no topic to send
+    to); a window opened later is complete at once. Screenshot: artifacts/first_window_shell.png."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from cherry_desktop.core.state.topics import session_topic_id
+    from cherry_desktop.ui import start_ui
+    from tests.waiting import until
+
+    core = await start_core(build_path_registry(tmp_path / "data"), services=False)
+    _agent_id, session_id = seed_agent_session(core.repos, turns=1)
+    controller = None
+    try:
+        controller = start_ui(core)
+        window = controller.windows[0]
+        assert not window.completed
+        assert not hasattr(window, "message_view")
+        assert window.sidebar.isVisibleTo(window) and window.composer.isVisibleTo(window)
+        assert not window.composer.isEnabled()
+        QTest.keyClicks(window.composer.editor, "lost?")
+        QTest.keyClick(window.composer.editor, Qt.Key.Key_Return)
+        assert window.composer.editor.toPlainText() == ""
+        ARTIFACTS.mkdir(exist_ok=True)
+        assert window.grab().save(str(ARTIFACTS / "first_window_shell.png"))  # the shell, as first painted
+        await until(lambda: window.completed, what="the first window completed after its paint")
+        assert window.message_view.isVisibleTo(window)
+        assert not window.empty_state.isVisible()  # blank until the services run
+        column = window.composer.parentWidget().layout()
+        assert column.indexOf(window.message_view) < column.indexOf(window.approval_card) \
+            < column.indexOf(window.composer)
+        second = controller.open_window(None)
+        assert second.completed and second.message_view is not window.message_view
+        await core.start_services()
+        await until(lambda: window.topic_id is not None, what="the first topic opened")
+        assert window.composer.isEnabled()
+        assert window.topic_id == session_topic_id(session_id)
     finally:
         if controller is not None:
             await controller.aclose()

@@ -1,5 +1,6 @@
 """The app's own start (`cherry_desktop.app.main`): the splash paints before the event loop's
-and core's imports, with the collector paused; the first window paints before core's stream
+and core's imports, with the collector paused; the first window paints its shell (sidebar,
+composer) before the conversation's modules load and completes right after, before core's stream
 services (and the message models) are imported, which then start; the collector is back once
 the app runs."""
 
@@ -37,11 +38,27 @@ OBSERVE = textwrap.dedent("""
 
     def observed_start_ui(core, **kwargs):
         import asyncio
+        from PySide6.QtCore import QEvent, QObject
         controller = start_ui(core, **kwargs)
-        seen["at_first_window"] = {"gc_enabled": gc.isenabled()}
+        window = controller.windows[0]
+        seen["at_first_window"] = {"gc_enabled": gc.isenabled(), "completed": window.completed}
+        painted = []
+
+        class PaintSpy(QObject):
+            def eventFilter(self, obj, event):
+                if event.type() == QEvent.Type.Paint and not painted:
+                    painted.append(True)
+                    seen["at_paint"] = {"cherry_desktop.ui.chat._message_view": (
+                        "cherry_desktop.ui.chat._message_view" in sys.modules)}
+                return False
+
+        spy = PaintSpy()
+        window.installEventFilter(spy)
 
         async def later():
             await controller.first_paint()
+            window.removeEventFilter(spy)
+            seen["completed_after_paint"] = window.completed
             seen["at_first_paint"] = {
                 name: name in sys.modules for name in (
                     "cherry_desktop.core.ai.stream", "cherry_desktop.core.ai.agent_session",
@@ -70,7 +87,10 @@ def test_splash_then_window_then_services_and_collector_back(tmp_path: Path) -> 
     assert out.returncode == 0, out.stderr[-2000:]
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["at_splash"] == {"asyncio": False, "qasync": False, "core_bootstrap": False, "gc_enabled": False}
-    assert seen["at_first_window"] == {"gc_enabled": False}
+    assert seen["at_first_window"] == {"gc_enabled": False, "completed": False}
+    # The first window paints its shell before the conversation's modules load, then completes.
+    assert seen["at_paint"] == {"cherry_desktop.ui.chat._message_view": False}
+    assert seen["completed_after_paint"] is True
     assert seen["at_first_paint"] == {"cherry_desktop.core.ai.stream": False,
                                       "cherry_desktop.core.ai.agent_session": False,
                                       "cherry_desktop.core.messages": False, "pydantic": False,

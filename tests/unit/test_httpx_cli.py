@@ -29,6 +29,18 @@ def test_the_providers_import_httpx_without_its_command_line_client() -> None:
     assert out.stdout.strip() == "application/json []"
 
 
+def test_the_gateway_imports_httpx_without_its_command_line_client() -> None:
+    # The app's first import of httpx: the gateway starts right after the stream services,
+    # which import no provider.
+    out = run("""
+        import sys
+        from cherry_desktop.core.gateway.control import GatewayControl
+        print("httpx" in sys.modules, sorted(m for m in ("rich", "click") if m in sys.modules))
+    """)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True []"
+
+
 def test_httpx_main_runs_the_command_line_client() -> None:
     out = run("""
         import sys

@@ -10,8 +10,9 @@ importing `cherry_desktop.ui.shell.splash` paints before the window's modules (a
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cherry_desktop.ui._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from cherry_desktop.ui.shell._controller import HIGHLIGHT_WARM_UP_MS, UiController
@@ -37,8 +38,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _LAZY)

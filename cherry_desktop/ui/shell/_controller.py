@@ -104,7 +104,8 @@ class UiController(QObject):
     # -- windows -----------------------------------------------------------------------------------
     def open_window(self, topic_id: str | None = None, *, show: bool = True) -> ChatWindow:
         first = not self.windows
-        window = ChatWindow(self)
+        # The app's first window paints its shell before the conversation's modules load.
+        window = ChatWindow(self, staged=first and topic_id is None and not self.bridges.services_running())
         window.closed.connect(lambda w=window: self._on_window_closed(w))
         self.windows.append(window)
         self.start_guide.watch(window)
@@ -281,6 +282,7 @@ class UiController(QObject):
         finally:
             if window in self.windows:
                 window.removeEventFilter(spy)
+                window.complete()  # a staged window completes after its paint (or without one)
             spy.deleteLater()
 
     async def wait_closed(self) -> int:

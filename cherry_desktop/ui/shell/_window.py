@@ -9,42 +9,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QLabel,
-    QMainWindow,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QLabel, QMainWindow, QSpacerItem, QSplitter, QVBoxLayout, QWidget
 
 from cherry_desktop.core.state.topics import is_agent_session_topic, session_id_from_topic
 from cherry_desktop.ui.bridge import BridgeUnavailableError, QtStreamListener, TopicStatusView
-from cherry_desktop.ui.chat import (
-    ChatHeader,
-    EmptyState,
-    ErrorWords,
-    IssueWords,
-    MessageView,
-    UndoBar,
-    UsageSummary,
-    translate_row,
-)
+from cherry_desktop.ui.chat import EmptyState, ErrorWords
 from cherry_desktop.ui.common import ask_text
-from cherry_desktop.ui.composer import Composer, QueueDock
-from cherry_desktop.ui.session import FOCUS_SHORTCUT, ApprovalCard, SessionHeader
-from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
+from cherry_desktop.ui.composer import Composer
 from cherry_desktop.ui.shell._agent_actions import AgentActions
-from cherry_desktop.ui.shell._checkpoint_actions import CheckpointActions
 from cherry_desktop.ui.shell._export import export_topic
-from cherry_desktop.ui.shell._multi_model import connect_window
 from cherry_desktop.ui.shell._sidebar_toggle import SidebarToggle
-from cherry_desktop.ui.shell._window_follow import WindowFollow
 from cherry_desktop.ui.shell._window_menu import build_menu
-from cherry_desktop.ui.shell._window_send import WindowSend
-from cherry_desktop.ui.shell._window_stream import WindowStream
-from cherry_desktop.ui.shell._worktree_actions import WorktreeActions
 from cherry_desktop.ui.sidebar import NewTopicBar, SearchPanel, SessionList, SidebarPane, reveal_hit
 
 if TYPE_CHECKING:
@@ -58,10 +35,27 @@ _WINDOW_IDS = itertools.count(1)
 SIDEBAR_MIN_WIDTH = 160
 
 
+class _CompleteAfterPaint(QObject):
+    """Completes a staged window (`ChatWindow.complete`) once it has painted."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and isinstance(watched, ChatWindow):
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, watched, watched.complete)
+        return False
+
+
 class ChatWindow(QMainWindow):
     """A window: sidebar, message view, queue dock, composer or approval card.
 
     Closing it only detaches its listener; the stream goes on and persists.
+
+    Built in two steps: the shell (sidebar, search, composer, menu), then `complete()` adds the
+    conversation (headers, message view, queue dock, undo bar, approval card) and what follows
+    its stream. A `staged` window (the app's first, opened before core's stream services run)
+    paints its shell first and completes right after that paint, so the conversation's modules
+    load after the first paint; until then it shows no topic and its composer takes no input.
+    Any other window completes at once.
 
     Signals:
         topic_changed(str): the window now shows this topic id.
@@ -73,7 +67,7 @@ class ChatWindow(QMainWindow):
     turn_finished = Signal(str, str)
     closed = Signal()
 
-    def __init__(self, controller: WindowHost, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: WindowHost, parent: QWidget | None = None, *, staged: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("ChatWindow")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
@@ -84,24 +78,21 @@ class ChatWindow(QMainWindow):
         self.topic_id: str | None = None
         self.last_error: str | None = None
         self._closed = False
+        self.completed = False
         self.setWindowTitle(self.tr("Cherry Desktop"))
         self.resize(1100, 720)
-        self._build()
+        self._build_shell()
         self.new_window_action = build_menu(self, controller, open_in_new_window=self.open_in_new_window,
                                             new_chat=self.new_chat, export_markdown=self.export_markdown)
         self.sidebar_toggle.add_menu()
-        self.cache.topic_status_changed.connect(self._on_topic_status)
-        self.cache.changed.connect(self.follow.on_cache_changed)
-        self.bridges.providers.providers_changed.connect(self.follow.refresh_header)
-        self.follow.refresh_header()
-        self._refresh_empty_state()
-        self.update_composer()
+        if staged:
+            self.composer.setEnabled(False)
+            self.installEventFilter(_CompleteAfterPaint(self))
+        else:
+            self.complete()
 
     # -- layout -------------------------------------------------------------------------------
-    def _build(self) -> None:
-        # What the window sends, and how it follows its topic (both take it as `WindowParts`).
-        self.send: WindowSend = WindowSend(self, self)
-        self.follow: WindowFollow = WindowFollow(self, self.send, self)
+    def _build_shell(self) -> None:
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         # A 1 px line (as the theme draws it) keeps a 5 px grab area but, unlike the style's
         # default handle, overlaps neither pane: a widget under an overlapping sibling cannot
@@ -110,8 +101,7 @@ class ChatWindow(QMainWindow):
         self.sidebar = SessionList(self.bridges.chats, self.cache, splitter)
         self.sidebar.open_requested.connect(self._on_open_requested)
         self.sidebar.new_session_requested.connect(self.new_session)
-        self.worktree_actions = WorktreeActions(self, self)
-        self.sidebar.new_worktree_session_requested.connect(self.worktree_actions.new_session)
+        self.sidebar.new_worktree_session_requested.connect(self.new_worktree_session)
         self.sidebar.rename_requested.connect(self.rename_topic)
         self.sidebar.delete_requested.connect(self.delete_topic)
         self.sidebar.edit_agent_requested.connect(lambda agent_id: self.controller.edit_agent(self, agent_id))
@@ -126,60 +116,29 @@ class ChatWindow(QMainWindow):
         self.search_panel.hit_opened.connect(self.open_search_hit)
         self.sidebar_toggle: SidebarToggle = SidebarToggle(self, self.search_panel, self.bridges.settings)
         right = QWidget(splitter)
-        v = QVBoxLayout(right)
+        self._column = v = QVBoxLayout(right)
         v.setContentsMargins(0, 0, 0, 0)
         v.setSpacing(0)
         self.title = QLabel(right)
         self.title.setObjectName("topicTitle")
+        self.title.setVisible(False)
         v.addWidget(self.sidebar_toggle.title_bar(self.title, right))
-        self.words = IssueWords(self)
-        self.chat_header = ChatHeader(right)
-        self.chat_header.model_chosen.connect(self.follow.on_model_chosen)
-        self.chat_header.providers_requested.connect(lambda pid: self.controller.open_providers(self, pid or None))
-        v.addWidget(self.chat_header)
-        self.session_header = SessionHeader(right)
-        self.session_header.permission_chosen.connect(self.follow.on_permission_chosen)
-        self.session_header.grants_revoked.connect(self.follow.revoke_grants)
-        v.addWidget(self.session_header)
-        self.usage_summary = UsageSummary(right)
-        v.addWidget(self.usage_summary)
-        self.message_view = MessageView(self.bridges, right)
-        self.message_view.approvals_changed.connect(self.send.refresh_approval)
-        self.message_view.regenerate_requested.connect(self.regenerate)
-        self.message_view.error_fix_requested.connect(lambda code: self.controller.fix_error(self, code))
-        self.message_view.translate_requested.connect(
-            lambda mid, lang: translate_row(self.message_view, self.bridges.streams, mid, lang))
-        v.addWidget(self.message_view, 1)
+        # Where the conversation goes (`complete`): until then the composer stays at the bottom.
+        self._conversation_slot = QSpacerItem(0, 0)
+        v.addSpacerItem(self._conversation_slot)
+        v.setStretch(1, 1)
         self.empty_state = EmptyState(right)
         self.empty_state.new_chat_requested.connect(self.new_chat)
         self.empty_state.new_agent_requested.connect(lambda: self.controller.edit_agent(self, None))
         self.empty_state.providers_requested.connect(lambda: self.controller.open_providers(self, None))
+        self.empty_state.setVisible(False)
         v.addWidget(self.empty_state, 1)
-        self.queue_dock = QueueDock(right)
-        sessions, act = self.bridges.sessions, self.send.queue_action
-        self.queue_dock.edit_requested.connect(lambda mid, text: act(sessions.edit_queued, mid, text))
-        self.queue_dock.remove_requested.connect(lambda mid: act(sessions.remove_queued, mid))
-        self.queue_dock.reorder_requested.connect(lambda ids: act(sessions.reorder_queued, ids))
-        self.queue_dock.steer_now_requested.connect(lambda mid: act(sessions.steer_queued_now, mid))
-        self.queue_dock.resume_requested.connect(lambda: act(sessions.resume_queue))
-        self.bridges.sessions.queue_changed.connect(self.send.on_queue_changed)
-        v.addWidget(self.queue_dock)
-        self.undo_bar = UndoBar(right)
-        v.addWidget(self.undo_bar)
-        # The approval card sits above the composer, which stays usable while a tool call
-        # waits: the user can go on typing, steer or queue (the card never takes the focus).
-        self.approval_card = ApprovalCard(right)
-        self.approval_card.decided.connect(self.send.on_approval_decided)
-        self.approval_card.always_allowed.connect(self.send.on_always_allowed)
-        self.approval_card.setVisible(False)
-        v.addWidget(self.approval_card)
-        QShortcut(QKeySequence(FOCUS_SHORTCUT), self, self.approval_card.take_focus)
         self.composer = Composer(right)
         self.composer.submitted.connect(self.submit)
         self.composer.stop_requested.connect(self.stop)
         self._composer_placeholder = self.composer.editor.placeholderText()
+        self.composer.editor.setPlaceholderText(self.tr("Open or create a chat to write a message"))
         v.addWidget(self.composer)
-        QWidget.setTabOrder(self.composer.editor, self.approval_card)
         splitter.addWidget(self.search_panel)
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
@@ -188,6 +147,28 @@ class ChatWindow(QMainWindow):
         splitter.setSizes([260, 840])
         self.setCentralWidget(splitter)
         self.statusBar().setObjectName("windowStatus")
+
+    def complete(self) -> None:
+        """Add the conversation's parts (once; see the class docstring)."""
+        if self.completed or not self.alive:
+            return
+        self.completed = True
+        from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
+        from cherry_desktop.ui.shell._checkpoint_actions import CheckpointActions
+        from cherry_desktop.ui.shell._multi_model import connect_window
+        from cherry_desktop.ui.shell._window_conversation import build_conversation
+        from cherry_desktop.ui.shell._window_follow import WindowFollow
+        from cherry_desktop.ui.shell._window_send import WindowSend
+        from cherry_desktop.ui.shell._window_stream import WindowStream
+        from cherry_desktop.ui.shell._worktree_actions import WorktreeActions
+
+        # What the window sends, and how it follows its topic (both take it as `WindowParts`).
+        self.send = WindowSend(self, self)
+        self.follow = WindowFollow(self, self.send, self)
+        self.worktree_actions = WorktreeActions(self, self)
+        self._column.removeItem(self._conversation_slot)
+        (self.words, self.chat_header, self.session_header, self.usage_summary, self.message_view,
+         self.queue_dock, self.undo_bar, self.approval_card) = build_conversation(self, self, self._column)
         self.actions_handler = MessageActionsHandler(self, self, self.undo_bar)
         self.checkpoint_actions = CheckpointActions(self, self)  # its refreshes follow the stream's signals
         self.stream = WindowStream(self, self, self.message_view, self.session_header, self.usage_summary)
@@ -198,6 +179,12 @@ class ChatWindow(QMainWindow):
         self.checkpoint_actions.refresh_on(self.stream.reloaded, self.turn_finished)
         self.stream.failed.connect(self.report_error)
         connect_window(self)  # multi-model answers: stop one, regenerate one, use one
+        self.cache.topic_status_changed.connect(self._on_topic_status)
+        self.cache.changed.connect(self.follow.on_cache_changed)
+        self.bridges.providers.providers_changed.connect(self.follow.refresh_header)
+        self.follow.refresh_header()
+        self._refresh_empty_state()
+        self.update_composer()
 
     def export_markdown(self, path: Path | None = None) -> Path | None:
         """Write this window's conversation to Markdown (`path` is asked for when None)."""
@@ -221,6 +208,7 @@ class ChatWindow(QMainWindow):
 
     def show_topic(self, topic_id: str | None) -> asyncio.Task[Any] | None:
         """Show `topic_id`: rows from the database, then attach for live output."""
+        self.complete()
         if topic_id == self.topic_id and self.listener is not None:
             return None
         self.stream.drop()
@@ -272,7 +260,7 @@ class ChatWindow(QMainWindow):
             self.send.refresh_queue()
 
     def is_streaming(self) -> bool:
-        return self.stream.is_streaming()
+        return self.completed and self.stream.is_streaming()
 
     def update_composer(self) -> None:
         streaming = self.is_streaming()
@@ -297,7 +285,12 @@ class ChatWindow(QMainWindow):
 
     def approval_waiting(self) -> bool:
         """A tool call of this window's topic waits for the user (the card shows)."""
-        return self.approval_card.approval is not None and self.approval_card.isVisibleTo(self)
+        return (self.completed and self.approval_card.approval is not None
+                and self.approval_card.isVisibleTo(self))
+
+    def new_worktree_session(self, agent_id: str) -> asyncio.Task[None]:
+        self.complete()
+        return self.worktree_actions.new_session(agent_id)
 
     def new_session(self, agent_id: str) -> None:
         topic_id = self.bridges.sessions.create_session(agent_id, self.tr("New session"))
@@ -339,6 +332,7 @@ class ChatWindow(QMainWindow):
 
     def delete_topic(self, topic_id: str, *, confirm: bool = True) -> asyncio.Task[Any] | None:
         """Delete a conversation (asked first; a session's own worktree offered for removal)."""
+        self.complete()
         return self.worktree_actions.delete_topic(topic_id, confirm=confirm)
 
     def report_error(self, exc: BaseException) -> None:
@@ -379,8 +373,15 @@ class ChatWindow(QMainWindow):
         return not self._closed and shiboken6.isValid(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.undo_bar.commit()  # a deletion still undoable becomes final
+        if self.completed:
+            self.undo_bar.commit()  # a deletion still undoable becomes final
         self._closed = True
+        if self.completed:
+            self._detach()
+        self.closed.emit()
+        super().closeEvent(event)
+
+    def _detach(self) -> None:
         self.stream.close()
         try:
             self.cache.topic_status_changed.disconnect(self._on_topic_status)
@@ -389,5 +390,3 @@ class ChatWindow(QMainWindow):
             self.bridges.providers.providers_changed.disconnect(self.follow.refresh_header)
         except (RuntimeError, TypeError):
             pass
-        self.closed.emit()
-        super().closeEvent(event)
