@@ -82,7 +82,9 @@ class ChatWindow(QMainWindow):
         self.topic_id: str | None = None
         self.last_error: str | None = None
         self._closed = False
-        self.setWindowTitle(self.tr("Cherry Desktop"))
+        # The title leads with how many conversations wait for the user, in any window.
+        self.setWindowTitle(controller.attention.window_title())
+        controller.attention.waiting_changed.connect(self._on_waiting_changed)
         self.resize(1100, 720)
         self._build()
         self.new_window_action = build_menu(self, controller, open_in_new_window=self.open_in_new_window,
@@ -361,7 +363,13 @@ class ChatWindow(QMainWindow):
         """False once the window closed (its widgets may be deleted by then)."""
         return not self._closed and shiboken6.isValid(self)
 
+    def _on_waiting_changed(self, _count: int) -> None:
+        self.setWindowTitle(self.controller.attention.window_title())
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.controller.confirm_close(self):
+            event.ignore()  # the last window asks first what becomes of the work waiting for the user
+            return
         self.undo_bar.commit()  # a deletion still undoable becomes final
         self._closed = True
         self.stream.close()
@@ -370,6 +378,7 @@ class ChatWindow(QMainWindow):
             self.cache.changed.disconnect(self.follow.on_cache_changed)
             self.bridges.sessions.queue_changed.disconnect(self.send.on_queue_changed)
             self.bridges.providers.providers_changed.disconnect(self.follow.refresh_header)
+            self.controller.attention.waiting_changed.disconnect(self._on_waiting_changed)
         except (RuntimeError, TypeError):
             pass
         self.closed.emit()

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from cherry_desktop.ui.sidebar._search import SearchPanel, reveal_hit, reveal_message
-from cherry_desktop.ui.sidebar._sidebar import SPINNER, SessionList
+from cherry_desktop.ui.sidebar._sidebar import SPINNER, SessionList, badge_state
 
 __all__ = [
-    "SPINNER", "SearchPanel", "SessionList", "reveal_hit", "reveal_message"
+    "SPINNER", "SearchPanel", "SessionList", "badge_state", "reveal_hit", "reveal_message"
 ]
