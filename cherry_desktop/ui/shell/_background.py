@@ -13,7 +13,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
 
 from cherry_desktop.ui.bridge import Bridges
@@ -39,13 +38,6 @@ async def stop_turns(bridges: Bridges, topic_ids: Sequence[str]) -> None:
         await bridges.streams.abort(topic_id)
 
 
-def wait_words(seconds: int) -> str:
-    """A `background_approval_wait_s` in words ("2 hours", "15 minutes")."""
-    if seconds % 3600 == 0:
-        return QCoreApplication.translate("CloseQuestion", "%n hour(s)", "", seconds // 3600)
-    return QCoreApplication.translate("CloseQuestion", "%n minute(s)", "", max(1, round(seconds / 60)))
-
-
 class CloseQuestion(QMessageBox):
     """What to do with the conversations waiting for the user when the last window closes.
 
@@ -57,11 +49,10 @@ class CloseQuestion(QMessageBox):
         self.setObjectName("closeQuestion")
         self.setIcon(QMessageBox.Icon.Question)
         self.setWindowTitle(self.tr("Close the last window?"))
-        self.setText(self.tr("%n conversation(s) wait for your approval:", "", len(titles))
-                     + "\n" + "\n".join(f"• {title}" for title in titles))
+        self.setText(self.tr("Waiting for your approval:") + "\n" + "\n".join(f"• {title}" for title in titles))
         self.setInformativeText(
             self.tr("In the background they wait for you to open a window again; after %1 they "
-                    "stop, keeping what they wrote so far.").replace("%1", wait_words(wait_s)) if wait_s > 0 else
+                    "stop, keeping what they wrote so far.").replace("%1", self.wait_words(wait_s)) if wait_s > 0 else
             self.tr("In the background they wait until you open a window again."))
         self.keep_button = self.addButton(self.tr("Keep running in the background"), QMessageBox.ButtonRole.AcceptRole)
         self.keep_button.setObjectName("keepRunningButton")
@@ -72,6 +63,17 @@ class CloseQuestion(QMessageBox):
         self.setEscapeButton(self.cancel_button)
         self.choice = ""
         self.buttonClicked.connect(self._clicked)
+
+    def wait_words(self, seconds: int) -> str:
+        """A `background_approval_wait_s` in words ("2 hours", "15 minutes")."""
+        # Whole words per count: the source language (English) is shown untranslated, so
+        # a numerus form would read "2 hour(s)".
+        if seconds % 3600 == 0:
+            hours = seconds // 3600
+            return self.tr("an hour") if hours == 1 else self.tr("%1 hours").replace("%1", str(hours))
+        if seconds < 120:
+            return self.tr("a minute") if seconds == 60 else self.tr("%1 seconds").replace("%1", str(seconds))
+        return self.tr("%1 minutes").replace("%1", str(round(seconds / 60)))
 
     def _clicked(self, button: QAbstractButton) -> None:
         self.choice = "keep" if button is self.keep_button else "stop" if button is self.stop_button else ""
