@@ -879,6 +879,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>New session in its own worktree</source>
         <translation>New session in its own worktree</translation>
     </message>
+    <message>
+        <source>Waiting for your approval inside: %1</source>
+        <translation>Waiting for your approval inside: %1</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

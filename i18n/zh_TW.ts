@@ -878,6 +878,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>New session in its own worktree</source>
         <translation>在獨立工作樹中新建會話</translation>
     </message>
+    <message>
+        <source>Waiting for your approval inside: %1</source>
+        <translation>其中等待你批准的：%1</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

@@ -62,14 +62,19 @@ def _approval_notices(controller: Any) -> list[tuple[str, str]]:
     return [n for n in controller.notifications if n[1] == APPROVAL_TEXT]
 
 
-def _with_title(window: Any, name: str) -> Path:
-    """The window's grab under a strip showing its title (offscreen draws no title bar)."""
+def _with_title(window: Any, name: str, caption: str = "") -> Path:
+    """The window's grab under a strip showing its title (offscreen draws no title bar), and
+    `caption` (what the test saw outside the window) in a second strip."""
     body = window.grab()
-    shot = QPixmap(body.width(), body.height() + 28)
+    top = 56 if caption else 28
+    shot = QPixmap(body.width(), body.height() + top)
     shot.fill(QColor("#e8e8e8"))
     painter = QPainter(shot)
     painter.drawText(10, 19, window.windowTitle())
-    painter.drawPixmap(0, 28, body)
+    if caption:
+        painter.fillRect(0, 28, body.width(), 28, QColor("#fff4c2"))
+        painter.drawText(10, 47, caption)
+    painter.drawPixmap(0, top, body)
     painter.end()
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
@@ -95,7 +100,17 @@ async def test_titles_and_badges_of_every_window_show_the_wait_and_one_notice_pe
         await until(lambda w=w: w.sidebar.badges[topic_id].state == "approval")
     # One notice for the approval, whatever the windows and repaints.
     assert _approval_notices(controller) == [("Build", APPROVAL_TEXT)]
+    _with_title(window, "attention_approval_notice", caption=f"Notified: {' — '.join(controller.notifications[-1])}")
+    # Folded with a click on its arrow, the agent's row shows the pill of its session.
+    agent_row = observer.sidebar.item_for(topic_id).parent()
+    assert agent_row.text(1) == ""
+    _click_arrow(qtbot, observer.sidebar, agent_row)
+    await until(lambda: not agent_row.isExpanded())
+    assert agent_row.text(1) == "Approval" and "1" in agent_row.toolTip(1)
     _with_title(observer, "attention_title_and_badge")
+    _click_arrow(qtbot, observer.sidebar, agent_row)
+    await until(agent_row.isExpanded)
+    assert agent_row.text(1) == ""
     # Answered with a real click: every title and badge drops the wait.
     qtbot.mouseClick(window.approval_card.allow_button, Qt.MouseButton.LeftButton)
     await until(lambda: conn.approvals)
@@ -212,6 +227,13 @@ async def test_no_question_when_nothing_waits_for_the_user(controller: Any, ui_c
     conn.complete("Finished.")
     assert await asyncio.wait_for(closed, 10) == 0
     assert _saved_reply(ui_core, topic_id) == ("success", "Running. Finished.")
+
+
+def _click_arrow(qtbot: Any, tree: Any, item: Any) -> None:
+    """A click on the fold arrow left of `item`'s row."""
+    rect = tree.visualItemRect(item)
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(rect.left() - tree.indentation() // 2, rect.center().y()))
 
 
 def _close_with_keys(qtbot: Any, window: Any) -> None:
