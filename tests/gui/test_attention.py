@@ -6,6 +6,7 @@ without a tray the last window's close asks what to do with an approval still wa
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from cherry_desktop.core.ai.runtime.events import ChunkEvent, ToolApprovalReques
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk
 from cherry_desktop.core.state.topics import session_id_from_topic
 from cherry_desktop.ui.common import drain
+from tests.fakes.programs import fake_program
 from tests.gui.conftest import ARTIFACTS, scripted_agent_session, send_turn
 from tests.waiting import until
 
@@ -139,6 +141,29 @@ async def test_a_notice_goes_out_when_a_reply_finishes_unwatched(controller: Any
     conn.complete("ok")
     await until(lambda: ("Report", "The reply is ready.") in controller.notifications)
     assert not _approval_notices(controller)
+    observer.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="notify-send is the Linux desktop's notice service")
+async def test_without_a_tray_the_notice_goes_to_the_desktop_service(controller: Any, ui_core: Any, tmp_path: Path,
+                                                                     qtbot: Any, monkeypatch: Any) -> None:
+    """Offscreen has no tray: the approval's notice goes through `notify-send` (a stand-in on
+    PATH that writes down its arguments)."""
+    seen = tmp_path / "notice.txt"
+    fake_program(tmp_path, monkeypatch, "notify-send",
+                 f'printf "%s\\n" "$@" > "{seen}.part" && mv "{seen}.part" "{seen}"\n')
+    assert controller.tray is None
+    _topic_id, window, conn = await _running_session(controller, ui_core, tmp_path, qtbot, name="Lint")
+    observer = controller.open_window(None)
+    await _activate(observer)
+    _ask_approval(conn, "c1")
+    await until(seen.exists, limit=10)
+    assert seen.read_text().splitlines()[-2:] == ["Lint", APPROVAL_TEXT]
+    await until(lambda: window.approval_card.armed)
+    qtbot.mouseClick(window.approval_card.deny_button, Qt.MouseButton.LeftButton)
+    await until(lambda: conn.approvals)
+    conn.complete()
+    await until(lambda: not window.is_streaming())
     observer.close()
 
 

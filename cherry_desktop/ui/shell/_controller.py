@@ -18,6 +18,7 @@ from cherry_desktop.ui.common import JsonObject, drain, spawn
 from cherry_desktop.ui.shell._attention import Attention
 from cherry_desktop.ui.shell._background import BackgroundWait, LastWindowClose
 from cherry_desktop.ui.shell._backup_actions import show_restore_notice
+from cherry_desktop.ui.shell._notice import show_notice
 from cherry_desktop.ui.shell._resources import apply_theme, icon
 from cherry_desktop.ui.shell._start import StartGuide
 from cherry_desktop.ui.shell._tray import TrayMenu, make_tray
@@ -258,9 +259,9 @@ class UiController(QObject):
         return any(w.isActiveWindow() for w in self.windows_for(topic_id))
 
     def notify(self, title: str, text: str) -> None:
+        """A desktop notification (`show_notice`), recorded in `notifications`."""
         self.notifications.append((title, text))
-        if self.tray is not None and QSystemTrayIcon.supportsMessages():
-            self.tray.showMessage(title, text, icon("cherry"), 5000)
+        show_notice(self.tray, title, text)
         self.notified.emit(title, text)
 
     # -- life --------------------------------------------------------------------------------------
