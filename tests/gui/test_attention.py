@@ -270,3 +270,35 @@ def _save_dialog(dialog: QWidget, name: str) -> None:
     QApplication.processEvents()
     ARTIFACTS.mkdir(exist_ok=True)
     assert dialog.grab().save(str(ARTIFACTS / f"{name}.png"))
+
+
+async def test_the_settings_choose_how_long_a_windowless_approval_waits(controller: Any, ui_core: Any,
+                                                                        tmp_path: Path, qtbot: Any) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from cherry_desktop.ui.dialogs import SettingsDialog
+
+    dialog = SettingsDialog(controller.bridges, None)
+    dialog.show()
+    combo = dialog.approval_wait
+    assert combo.currentText() == "Stop after 2 hours, keeping the reply so far"  # the default: 2 h
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_End)  # the last choice
+    assert combo.currentText() == "Wait until I answer"
+    _save_dialog(dialog, "attention_settings_approval_wait")
+    save = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Save)
+    qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
+    assert ui_core.settings.settings.background_approval_wait_s == 0
+    # The close question then promises no stop.
+    _topic_id, window, conn = await _waiting_session(controller, ui_core, tmp_path, qtbot)
+    await _activate(window)
+    _close_with_keys(qtbot, window)
+    await until(lambda: controller.last_window.question is not None and controller.last_window.question.isVisible())
+    assert controller.last_window.question.informativeText() == (
+        "In the background they wait until you open a window again.")
+    qtbot.keyClick(controller.last_window.question, Qt.Key.Key_Escape)
+    await until(lambda: controller.last_window.question is None)
+    qtbot.mouseClick(window.approval_card.deny_button, Qt.MouseButton.LeftButton)
+    await until(lambda: conn.approvals)
+    conn.complete()
+    await until(lambda: not window.is_streaming())
