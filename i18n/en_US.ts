@@ -895,6 +895,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Delete agent…</source>
         <translation>Delete agent…</translation>
     </message>
+    <message>
+        <source>Waiting for your approval inside: %1</source>
+        <translation>Waiting for your approval inside: %1</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -961,6 +965,30 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Skills</source>
         <translation>Skills</translation>
+    </message>
+    <message>
+        <source>Stop after %1 minutes, keeping the reply so far</source>
+        <translation>Stop after %1 minutes, keeping the reply so far</translation>
+    </message>
+    <message>
+        <source>Stop after an hour, keeping the reply so far</source>
+        <translation>Stop after an hour, keeping the reply so far</translation>
+    </message>
+    <message>
+        <source>Stop after %1 hours, keeping the reply so far</source>
+        <translation>Stop after %1 hours, keeping the reply so far</translation>
+    </message>
+    <message>
+        <source>Stop after %1 seconds, keeping the reply so far</source>
+        <translation>Stop after %1 seconds, keeping the reply so far</translation>
+    </message>
+    <message>
+        <source>Wait until I answer</source>
+        <translation>Wait until I answer</translation>
+    </message>
+    <message>
+        <source>Approval with no window open</source>
+        <translation>Approval with no window open</translation>
     </message>
 </context>
 <context>
@@ -2701,6 +2729,108 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
     <message>
         <source>A new session of the agent you are looking at</source>
         <translation>A new session of the agent you are looking at</translation>
+    </message>
+</context>
+<context>
+    <name>Attention</name>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation>Waiting for your approval</translation>
+    </message>
+    <message>
+        <source>Replying…</source>
+        <translation>Replying…</translation>
+    </message>
+    <message>
+        <source>Reply ready</source>
+        <translation>Reply ready</translation>
+    </message>
+    <message>
+        <source>Untitled conversation</source>
+        <translation>Untitled conversation</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop</source>
+        <translation>Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>(%n) Waiting for you — Cherry Desktop</source>
+        <translation>
+        </translation>
+    </message>
+    <message>
+        <source>Waiting for your approval to go on.</source>
+        <translation>Waiting for your approval to go on.</translation>
+    </message>
+    <message>
+        <source>The reply is ready.</source>
+        <translation>The reply is ready.</translation>
+    </message>
+</context>
+<context>
+    <name>TrayMenu</name>
+    <message>
+        <source>Open “%1” — %2</source>
+        <translation>Open “%1” — %2</translation>
+    </message>
+    <message>
+        <source>No conversation is running</source>
+        <translation>No conversation is running</translation>
+    </message>
+    <message>
+        <source>Open window</source>
+        <translation>Open window</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Quit</translation>
+    </message>
+</context>
+<context>
+    <name>CloseQuestion</name>
+    <message>
+        <source>an hour</source>
+        <translation>an hour</translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 hours</translation>
+    </message>
+    <message>
+        <source>a minute</source>
+        <translation>a minute</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 minutes</translation>
+    </message>
+    <message>
+        <source>%1 seconds</source>
+        <translation>%1 seconds</translation>
+    </message>
+    <message>
+        <source>Close the last window?</source>
+        <translation>Close the last window?</translation>
+    </message>
+    <message>
+        <source>Waiting for your approval:</source>
+        <translation>Waiting for your approval:</translation>
+    </message>
+    <message>
+        <source>In the background they wait for you to open a window again; after %1 they stop, keeping what they wrote so far.</source>
+        <translation>In the background they wait for you to open a window again; after %1 they stop, keeping what they wrote so far.</translation>
+    </message>
+    <message>
+        <source>In the background they wait until you open a window again.</source>
+        <translation>In the background they wait until you open a window again.</translation>
+    </message>
+    <message>
+        <source>Keep running in the background</source>
+        <translation>Keep running in the background</translation>
+    </message>
+    <message>
+        <source>Stop them and quit</source>
+        <translation>Stop them and quit</translation>
     </message>
 </context>
 </TS>

@@ -894,6 +894,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Delete agent…</source>
         <translation>删除智能体…</translation>
     </message>
+    <message>
+        <source>Waiting for your approval inside: %1</source>
+        <translation>其中等待你批准的：%1</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -960,6 +964,30 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Skills</source>
         <translation>技能</translation>
+    </message>
+    <message>
+        <source>Stop after %1 minutes, keeping the reply so far</source>
+        <translation>%1 分钟后停止，保留已有回复</translation>
+    </message>
+    <message>
+        <source>Stop after an hour, keeping the reply so far</source>
+        <translation>1 小时后停止，保留已有回复</translation>
+    </message>
+    <message>
+        <source>Stop after %1 hours, keeping the reply so far</source>
+        <translation>%1 小时后停止，保留已有回复</translation>
+    </message>
+    <message>
+        <source>Stop after %1 seconds, keeping the reply so far</source>
+        <translation>%1 秒后停止，保留已有回复</translation>
+    </message>
+    <message>
+        <source>Wait until I answer</source>
+        <translation>一直等我答复</translation>
+    </message>
+    <message>
+        <source>Approval with no window open</source>
+        <translation>没有打开窗口时的批准</translation>
     </message>
 </context>
 <context>
@@ -2696,6 +2724,108 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
     <message>
         <source>A new session of the agent you are looking at</source>
         <translation>为当前查看的智能体新建会话</translation>
+    </message>
+</context>
+<context>
+    <name>Attention</name>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation>等待你的批准</translation>
+    </message>
+    <message>
+        <source>Replying…</source>
+        <translation>正在回复…</translation>
+    </message>
+    <message>
+        <source>Reply ready</source>
+        <translation>回复已完成</translation>
+    </message>
+    <message>
+        <source>Untitled conversation</source>
+        <translation>未命名对话</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop</source>
+        <translation>Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>(%n) Waiting for you — Cherry Desktop</source>
+        <translation>
+        </translation>
+    </message>
+    <message>
+        <source>Waiting for your approval to go on.</source>
+        <translation>需要你批准后才能继续。</translation>
+    </message>
+    <message>
+        <source>The reply is ready.</source>
+        <translation>回复已完成。</translation>
+    </message>
+</context>
+<context>
+    <name>TrayMenu</name>
+    <message>
+        <source>Open “%1” — %2</source>
+        <translation>打开“%1” — %2</translation>
+    </message>
+    <message>
+        <source>No conversation is running</source>
+        <translation>没有正在进行的对话</translation>
+    </message>
+    <message>
+        <source>Open window</source>
+        <translation>打开窗口</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>CloseQuestion</name>
+    <message>
+        <source>an hour</source>
+        <translation>1 小时</translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>a minute</source>
+        <translation>1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 seconds</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Close the last window?</source>
+        <translation>关闭最后一个窗口？</translation>
+    </message>
+    <message>
+        <source>Waiting for your approval:</source>
+        <translation>等待你批准：</translation>
+    </message>
+    <message>
+        <source>In the background they wait for you to open a window again; after %1 they stop, keeping what they wrote so far.</source>
+        <translation>在后台，它们会等你再次打开窗口；%1后停止，已写出的内容会保留。</translation>
+    </message>
+    <message>
+        <source>In the background they wait until you open a window again.</source>
+        <translation>在后台，它们会一直等到你再次打开窗口。</translation>
+    </message>
+    <message>
+        <source>Keep running in the background</source>
+        <translation>在后台继续运行</translation>
+    </message>
+    <message>
+        <source>Stop them and quit</source>
+        <translation>停止它们并退出</translation>
     </message>
 </context>
 </TS>

@@ -894,6 +894,10 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Delete agent…</source>
         <translation>刪除智慧體…</translation>
     </message>
+    <message>
+        <source>Waiting for your approval inside: %1</source>
+        <translation>其中等待你批准的：%1</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -960,6 +964,30 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Skills</source>
         <translation>技能</translation>
+    </message>
+    <message>
+        <source>Stop after %1 minutes, keeping the reply so far</source>
+        <translation>%1 分鐘後停止，保留已有回覆</translation>
+    </message>
+    <message>
+        <source>Stop after an hour, keeping the reply so far</source>
+        <translation>1 小時後停止，保留已有回覆</translation>
+    </message>
+    <message>
+        <source>Stop after %1 hours, keeping the reply so far</source>
+        <translation>%1 小時後停止，保留已有回覆</translation>
+    </message>
+    <message>
+        <source>Stop after %1 seconds, keeping the reply so far</source>
+        <translation>%1 秒後停止，保留已有回覆</translation>
+    </message>
+    <message>
+        <source>Wait until I answer</source>
+        <translation>一直等我答覆</translation>
+    </message>
+    <message>
+        <source>Approval with no window open</source>
+        <translation>沒有開啟視窗時的批准</translation>
     </message>
 </context>
 <context>
@@ -2696,6 +2724,108 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
     <message>
         <source>A new session of the agent you are looking at</source>
         <translation>為目前檢視的智慧體新建會話</translation>
+    </message>
+</context>
+<context>
+    <name>Attention</name>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation>等待你的批准</translation>
+    </message>
+    <message>
+        <source>Replying…</source>
+        <translation>正在回覆…</translation>
+    </message>
+    <message>
+        <source>Reply ready</source>
+        <translation>回覆已完成</translation>
+    </message>
+    <message>
+        <source>Untitled conversation</source>
+        <translation>未命名對話</translation>
+    </message>
+    <message>
+        <source>Cherry Desktop</source>
+        <translation>Cherry Desktop</translation>
+    </message>
+    <message>
+        <source>(%n) Waiting for you — Cherry Desktop</source>
+        <translation>
+        </translation>
+    </message>
+    <message>
+        <source>Waiting for your approval to go on.</source>
+        <translation>需要你批准後才能繼續。</translation>
+    </message>
+    <message>
+        <source>The reply is ready.</source>
+        <translation>回覆已完成。</translation>
+    </message>
+</context>
+<context>
+    <name>TrayMenu</name>
+    <message>
+        <source>Open “%1” — %2</source>
+        <translation>開啟「%1」— %2</translation>
+    </message>
+    <message>
+        <source>No conversation is running</source>
+        <translation>沒有正在進行的對話</translation>
+    </message>
+    <message>
+        <source>Open window</source>
+        <translation>開啟視窗</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>結束</translation>
+    </message>
+</context>
+<context>
+    <name>CloseQuestion</name>
+    <message>
+        <source>an hour</source>
+        <translation>1 小時</translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 小時</translation>
+    </message>
+    <message>
+        <source>a minute</source>
+        <translation>1 分鐘</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 分鐘</translation>
+    </message>
+    <message>
+        <source>%1 seconds</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Close the last window?</source>
+        <translation>關閉最後一個視窗？</translation>
+    </message>
+    <message>
+        <source>Waiting for your approval:</source>
+        <translation>等待你批准：</translation>
+    </message>
+    <message>
+        <source>In the background they wait for you to open a window again; after %1 they stop, keeping what they wrote so far.</source>
+        <translation>在背景，它們會等你再次開啟視窗；%1後停止，已寫出的內容會保留。</translation>
+    </message>
+    <message>
+        <source>In the background they wait until you open a window again.</source>
+        <translation>在背景，它們會一直等到你再次開啟視窗。</translation>
+    </message>
+    <message>
+        <source>Keep running in the background</source>
+        <translation>在背景繼續執行</translation>
+    </message>
+    <message>
+        <source>Stop them and quit</source>
+        <translation>停止它們並結束</translation>
     </message>
 </context>
 </TS>

@@ -53,6 +53,10 @@ class AppSettings:
     # A reply whose model sends nothing for this long (no tool running, no approval awaited)
     # is stopped and kept as `paused`; 0 never stops it.
     stream_idle_timeout_s: int = 300
+    # A tool approval waiting while no window is open (no tray to live in) is given up after
+    # this long: the turn stops as the Stop button stops it (the partial is kept), so the
+    # windowless process ends; 0 waits for ever. The default is the approval timeout (2 h).
+    background_approval_wait_s: int = 7200
     # The local API gateway (`core.gateway`): off until the user turns it on; 127.0.0.1 only.
     gateway_enabled: bool = False
     gateway_port: int = 23333
@@ -77,7 +81,7 @@ class AppSettings:
             choices = _CHOICES.get(spec.name)
             if choices is not None and value not in choices:
                 raise SettingsError(f"settings.{spec.name}: {value!r} is not one of {', '.join(choices)}")
-        for name in ("agent_idle_window_s", "stream_idle_timeout_s"):
+        for name in ("agent_idle_window_s", "stream_idle_timeout_s", "background_approval_wait_s"):
             if values[name] < 0:
                 raise SettingsError(f"settings.{name}: {values[name]} is negative")
         if values["auto_backup_keep"] < 1:

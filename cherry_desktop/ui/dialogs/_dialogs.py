@@ -302,6 +302,22 @@ class SettingsDialog(QDialog):
         self.background.addItem(self.tr("Stop replying when all windows are closed"), "abort")
         self._select(self.background, settings.get("background_mode", "continue"))
         form.addRow(self.tr("Background"), self.background)
+        # How long a tool approval may wait with no window open (no tray): then its turn stops.
+        self.approval_wait = QComboBox(self)
+        self.approval_wait.setObjectName("approvalWaitCombo")
+        self.approval_wait.addItem(self.tr("Stop after %1 minutes, keeping the reply so far").replace("%1", "15"),
+                                   15 * 60)
+        self.approval_wait.addItem(self.tr("Stop after an hour, keeping the reply so far"), 3600)
+        for hours in (2, 8):
+            self.approval_wait.addItem(self.tr("Stop after %1 hours, keeping the reply so far")
+                                       .replace("%1", str(hours)), hours * 3600)
+        self.approval_wait.addItem(self.tr("Wait until I answer"), 0)
+        wait_s = settings.get("background_approval_wait_s", 7200)
+        if self.approval_wait.findData(wait_s) < 0 and isinstance(wait_s, int):  # set by hand: kept
+            self.approval_wait.addItem(self.tr("Stop after %1 seconds, keeping the reply so far")
+                                       .replace("%1", str(wait_s)), wait_s)
+        self._select(self.approval_wait, wait_s)
+        form.addRow(self.tr("Approval with no window open"), self.approval_wait)
         self.tabs.addTab(general, self.tr("General"))
         self.providers = ProvidersPanel(bridges.providers, self)
         self.tabs.addTab(self.providers, self.tr("Providers"))
@@ -341,7 +357,8 @@ class SettingsDialog(QDialog):
 
     def values(self) -> JsonObject:
         return {"language": self.language.currentData(), "theme": self.theme.currentData(),
-                "background_mode": self.background.currentData(), **self.backups.values()}
+                "background_mode": self.background.currentData(),
+                "background_approval_wait_s": self.approval_wait.currentData(), **self.backups.values()}
 
     def save(self) -> None:
         # A key typed in the Providers tab is stored with Save; the tab says why if it cannot be.

@@ -10,14 +10,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QSystemTrayIcon, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QSystemTrayIcon, QWidget
 
-from cherry_desktop.ui.bridge import Bridges, QtSharedCache, TopicStatusView
+from cherry_desktop.ui.bridge import Bridges, QtSharedCache
 from cherry_desktop.ui.chat import warm_up_highlighting
 from cherry_desktop.ui.common import JsonObject, drain, spawn
+from cherry_desktop.ui.shell._attention import Attention
+from cherry_desktop.ui.shell._background import BackgroundWait, LastWindowClose
 from cherry_desktop.ui.shell._backup_actions import show_restore_notice
+from cherry_desktop.ui.shell._notice import show_notice
 from cherry_desktop.ui.shell._resources import apply_theme, icon
 from cherry_desktop.ui.shell._start import StartGuide
+from cherry_desktop.ui.shell._tray import TrayMenu, make_tray
 from cherry_desktop.ui.shell._window import ChatWindow
 from cherry_desktop.ui.shell.i18n import Translations
 
@@ -26,9 +30,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 FIRST_PAINT_WAIT_S = 0.5
-#: Windowless with turns running: how often to look, and how many idle looks in a row end it.
-BACKGROUND_CHECK_S = 0.2
-BACKGROUND_IDLE_CHECKS = 3
 #: Pygments is imported this long after the first window opened (see `warm_up_highlighting`).
 HIGHLIGHT_WARM_UP_MS = 250
 
@@ -66,19 +67,26 @@ class UiController(QObject):
         self.cache = QtSharedCache(core.shared_cache, self)
         self.windows: list[ChatWindow] = []
         self.notifications: list[tuple[str, str]] = []
-        self._last_status: dict[str, TopicStatusView] = {}
         self._closed: asyncio.Future[int] | None = None
         self._quitting = False
         self._background_wait: asyncio.Task[None] | None = None
         self.translations = Translations(core.paths.get("app.cache") / "i18n")
-        self.cache.topic_status_changed.connect(self._on_topic_status)
+        self.attention = Attention(self.bridges, self.cache, self, self)
+        self.last_window = LastWindowClose(self.bridges, self.attention)
         self.bridges.settings.settings_changed.connect(self.apply_settings)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             # Our own `wait_closed` decides when the app ends; Qt quitting on the last window
             # would stop the qasync loop under core's shutdown.
             app.setQuitOnLastWindowClosed(False)
-        self.tray = self._make_tray()
+        # The tray's menu exists without a platform tray too (tests use it; the tray shows it).
+        self.tray_menu = TrayMenu(self.attention)
+        self.tray_menu.open_topic_requested.connect(self.show_topic_window)
+        self.tray_menu.open_window_requested.connect(lambda: self.open_window(None))
+        self.tray_menu.quit_requested.connect(self.quit)
+        self.tray = make_tray(self.tray_menu, self.attention, self)
+        if self.tray is not None:
+            self.tray.activated.connect(self._on_tray_activated)
         self.start_guide = StartGuide(self.bridges, demo=demo, parent=self,
                                       demo_topic=lambda: str(self.core.demo.topic_id) if self.core.demo else None)
         self.apply_settings(self.bridges.settings.settings_values())
@@ -198,6 +206,14 @@ class UiController(QObject):
             self.tr("The API gateway is on. Send your message again.") if running else
             self.tr("The API gateway could not start. See Settings, API gateway."))
 
+    def confirm_close(self, window: QWidget) -> bool:
+        """`window` is about to close: False keeps it open while the close question is asked
+        (the last window, with no tray to stay in: `LastWindowClose`)."""
+        return self._quitting or len(self.windows) > 1 or self._tray_visible() or self.last_window.confirm(window)
+
+    def _windowless(self) -> bool:
+        return not self.windows and not self._quitting
+
     def _on_window_closed(self, window: ChatWindow) -> None:
         if window in self.windows:
             self.windows.remove(window)
@@ -205,63 +221,49 @@ class UiController(QObject):
             if not self._quitting and self.bridges.streams.running_work():
                 # No tray to live in, but turns still run: closing the last window never
                 # stops a stream (background mode "continue"). Stay windowless until they are
-                # saved; a later launch meanwhile opens a window here.
+                # saved, an approval waiting past its bound given up; a later launch
+                # meanwhile opens a window here.
                 if self._background_wait is None or self._background_wait.done():
                     self._background_wait = spawn(self._quit_when_work_done())
             else:
                 self._resolve(0)
 
     async def _quit_when_work_done(self) -> None:
-        log.info("last window closed while %d turn(s) run: staying until they are saved",
-                 self.bridges.streams.running_work())
-        idle_checks = 0
-        # Idle for a few checks in a row: a queued follow-up may start right after a turn ends.
-        while idle_checks < BACKGROUND_IDLE_CHECKS:
-            await asyncio.sleep(BACKGROUND_CHECK_S)
-            if self.windows or self._quitting:
-                return  # a window is back (a later launch), or Quit: the usual rules apply
-            idle_checks = 0 if self.bridges.streams.running_work() else idle_checks + 1
-        log.info("background turns finished and saved: quitting")
-        self._resolve(0)
+        if await BackgroundWait(self.bridges, self.attention, windowless=self._windowless).run():
+            self._resolve(0)
 
     # -- tray and notifications ----------------------------------------------------------------------
-    def _make_tray(self) -> QSystemTrayIcon | None:
-        if not QSystemTrayIcon.isSystemTrayAvailable():
-            return None
-        tray = QSystemTrayIcon(icon("cherry"), self)
-        menu = QMenu()
-        menu.addAction(self.tr("Open window"), lambda: self.open_window(None))
-        menu.addAction(self.tr("Quit"), self.quit)
-        tray.setContextMenu(menu)
-        tray.setToolTip(self.tr("Cherry Desktop"))
-        tray.activated.connect(lambda _reason: self.windows[0].activateWindow() if self.windows
-                               else self.open_window(None))
-        tray.show()
-        self._tray_menu = menu
-        return tray
+    def show_topic_window(self, topic_id: str) -> ChatWindow:
+        """A window showing `topic_id`, in front: one that shows it already, else a new one."""
+        shown = self.windows_for(topic_id)
+        window = shown[0] if shown else self.open_window(topic_id)
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        return window
+
+    def _on_tray_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason == QSystemTrayIcon.ActivationReason.Context:
+            return  # the menu shows
+        waiting = list(self.attention.waiting())
+        if waiting:
+            self.show_topic_window(waiting[0])
+        elif self.windows:
+            self.windows[0].raise_()
+            self.windows[0].activateWindow()
+        else:
+            self.open_window(None)
 
     def _tray_visible(self) -> bool:
         return self.tray is not None and self.tray.isVisible()
 
-    def _on_topic_status(self, topic_id: str, status: TopicStatusView) -> None:
-        previous = self._last_status.get(topic_id)
-        self._last_status[topic_id] = status
-        completed = (status.status == "done" and status.last_completed_at is not None
-                     and (previous is None or previous.last_completed_at != status.last_completed_at))
-        if not completed:
-            return
-        if any(w.isActiveWindow() for w in self.windows_for(topic_id)):
-            return
-        settings = self.bridges.settings.settings_values()
-        if not settings.get("notify_on_completion", True):
-            return
-        title = self.bridges.chats.topic_title(topic_id) or self.tr("Cherry Desktop")
-        self.notify(title, self.tr("The reply is ready."))
+    def topic_focused(self, topic_id: str) -> bool:
+        return any(w.isActiveWindow() for w in self.windows_for(topic_id))
 
     def notify(self, title: str, text: str) -> None:
+        """A desktop notification (`show_notice`), recorded in `notifications`."""
         self.notifications.append((title, text))
-        if self.tray is not None and QSystemTrayIcon.supportsMessages():
-            self.tray.showMessage(title, text, icon("cherry"), 5000)
+        show_notice(self.tray, title, text)
         self.notified.emit(title, text)
 
     # -- life --------------------------------------------------------------------------------------
@@ -313,6 +315,7 @@ class UiController(QObject):
             window.close()
         if self.tray is not None:
             self.tray.hide()
+        self.tray_menu.deleteLater()
         self.cache.close()
 
     async def aclose(self) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QSpacerItem, QSplitter, QVBoxLayout, QWidget
 
@@ -19,6 +19,7 @@ from cherry_desktop.ui.chat import EmptyState, ErrorWords
 from cherry_desktop.ui.common import ask_text
 from cherry_desktop.ui.composer import Composer
 from cherry_desktop.ui.shell._agent_actions import AgentActions
+from cherry_desktop.ui.shell._complete_after_paint import CompleteAfterPaint
 from cherry_desktop.ui.shell._export import export_topic
 from cherry_desktop.ui.shell._sidebar_toggle import SidebarToggle
 from cherry_desktop.ui.shell._window_menu import build_menu
@@ -33,16 +34,6 @@ _WINDOW_IDS = itertools.count(1)
 
 #: The sidebar keeps room for its names in a narrow window (it used to shrink to a sliver).
 SIDEBAR_MIN_WIDTH = 160
-
-
-class _CompleteAfterPaint(QObject):
-    """Completes a staged window (`ChatWindow.complete`) once it has painted."""
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint and isinstance(watched, ChatWindow):
-            watched.removeEventFilter(self)
-            QTimer.singleShot(0, watched, watched.complete)
-        return False
 
 
 class ChatWindow(QMainWindow):
@@ -79,7 +70,9 @@ class ChatWindow(QMainWindow):
         self.last_error: str | None = None
         self._closed = False
         self.completed = False
-        self.setWindowTitle(self.tr("Cherry Desktop"))
+        # The title leads with how many conversations wait for the user, in any window.
+        self.setWindowTitle(controller.attention.window_title())
+        controller.attention.waiting_changed.connect(self._on_waiting_changed)
         self.resize(1100, 720)
         self._build_shell()
         self.new_window_action = build_menu(self, controller, open_in_new_window=self.open_in_new_window,
@@ -87,7 +80,7 @@ class ChatWindow(QMainWindow):
         self.sidebar_toggle.add_menu()
         if staged:
             self.composer.setEnabled(False)
-            self.installEventFilter(_CompleteAfterPaint(self))
+            CompleteAfterPaint(self, self)
         else:
             self.complete()
 
@@ -372,21 +365,29 @@ class ChatWindow(QMainWindow):
         """False once the window closed (its widgets may be deleted by then)."""
         return not self._closed and shiboken6.isValid(self)
 
+    def _on_waiting_changed(self, _count: int) -> None:
+        self.setWindowTitle(self.controller.attention.window_title())
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.controller.confirm_close(self):
+            event.ignore()  # the last window asks first what becomes of the work waiting for the user
+            return
         if self.completed:
             self.undo_bar.commit()  # a deletion still undoable becomes final
         self._closed = True
-        if self.completed:
-            self._detach()
+        self._detach()
         self.closed.emit()
         super().closeEvent(event)
 
     def _detach(self) -> None:
+        if not self.completed:
+            return  # a staged window closed before it completed follows nothing yet
         self.stream.close()
         try:
             self.cache.topic_status_changed.disconnect(self._on_topic_status)
             self.cache.changed.disconnect(self.follow.on_cache_changed)
             self.bridges.sessions.queue_changed.disconnect(self.send.on_queue_changed)
             self.bridges.providers.providers_changed.disconnect(self.follow.refresh_header)
+            self.controller.attention.waiting_changed.disconnect(self._on_waiting_changed)
         except (RuntimeError, TypeError):
             pass

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from cherry_desktop.ui.composer import Composer, QueueDock
     from cherry_desktop.ui.session import ApprovalCard, SessionHeader
     from cherry_desktop.ui.shell._actions_handler import MessageActionsHandler
+    from cherry_desktop.ui.shell._attention import Attention
     from cherry_desktop.ui.shell._window_stream import WindowStream
 
 
@@ -55,6 +56,7 @@ class WindowHost(Protocol):
 
     bridges: Bridges
     cache: QtSharedCache
+    attention: Attention
 
     def open_window(self, topic_id: str | None = None, *, show: bool = True) -> QWidget: ...
 
@@ -71,3 +73,5 @@ class WindowHost(Protocol):
     def topic_deleted(self, *topic_ids: str) -> None: ...
 
     def quit(self, code: int = 0) -> None: ...
+
+    def confirm_close(self, window: QWidget) -> bool: ...

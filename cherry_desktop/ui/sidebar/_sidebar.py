@@ -140,6 +140,9 @@ class SessionList(QTreeWidget):
         self._spinner.setInterval(SPIN_MS)
         self._spinner.timeout.connect(self._spin)
         self.current_topic: str | None = None
+        # A folded agent (or list) shows the approval pill of a session inside it.
+        self.itemCollapsed.connect(self._refresh_folded)
+        self.itemExpanded.connect(self._refresh_folded)
         # Follow first, then read the snapshot: nothing can slip between the two.
         cache.changed.connect(self._on_cache_changed)
         self.reload()
@@ -186,12 +189,32 @@ class SessionList(QTreeWidget):
     def set_badge_state(self, topic_id: str, state: str) -> None:
         badge = self.badges.get(topic_id)
         if badge is not None:
+            folded_pill_changes = "approval" in (badge.state, state) and badge.state != state
             badge.set_state(state)
             if badge.spinning:
                 self._spinning.add(topic_id)
                 self._spinner.start()
             else:
                 self._spinning.discard(topic_id)
+            parent = badge.item.parent() if folded_pill_changes else None
+            while parent is not None:
+                self._refresh_folded(parent)
+                parent = parent.parent()
+
+    def _refresh_folded(self, item: QTreeWidgetItem) -> None:
+        waiting = 0 if item.isExpanded() else self._waiting_inside(item)
+        item.setText(1, QCoreApplication.translate("StatusBadge", "Approval") if waiting else "")
+        item.setToolTip(1, self.tr("Waiting for your approval inside: %1").replace("%1", str(waiting))
+                        if waiting else "")
+
+    def _waiting_inside(self, item: QTreeWidgetItem) -> int:
+        count = 0
+        for child in (item.child(i) for i in range(item.childCount())):
+            if child is None:
+                continue
+            badge = self.badges.get(child.data(0, TOPIC_ROLE) or "")
+            count += (badge is not None and badge.state == "approval") + self._waiting_inside(child)
+        return count
 
     def _spin(self) -> None:
         for topic_id in self._spinning:

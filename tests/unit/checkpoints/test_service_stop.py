@@ -11,17 +11,13 @@ from pathlib import Path
 import pytest
 
 from cherry_desktop.core.checkpoints.service import CheckpointService
+from tests.fakes.programs import fake_program
 
 
 async def test_a_hung_git_is_cancelled_at_stop_and_the_stop_returns(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
     pid_file = tmp_path / "git.pid"
-    fake_git = bin_dir / "git"
-    fake_git.write_text(f"#!/bin/sh\necho $$ > {pid_file}\nexec sleep 600\n")
-    fake_git.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    fake_program(tmp_path, monkeypatch, "git", f"echo $$ > {pid_file}\nexec sleep 600\n")
     workspace = tmp_path / "ws"
     workspace.mkdir()
     service = CheckpointService(tmp_path / "checkpoints", workspace_of=lambda _sid: workspace,
