@@ -13,7 +13,7 @@ from cherry_desktop.ui.chat._following_scroll import Canvas, FollowingScrollArea
 from cherry_desktop.ui.chat._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui.chat._message_row import MessageRow
 from cherry_desktop.ui.chat._older_rows import PAGE_SIZE, OlderPage, OlderRowsLoading, ScrollAnchor
-from cherry_desktop.ui.chat._row_hover import RowHover
+from cherry_desktop.ui.chat._row_hover import HoverRow, RowHover
 from cherry_desktop.ui.chat._sibling_group import SiblingGroups
 from cherry_desktop.ui.chat._versions import RowVersions
 from cherry_desktop.ui.common import JsonObject
@@ -169,7 +169,8 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         return self.versions.show(message_id)
 
     def _new_row(self, message_id: str, role: str, *, steer: bool = False) -> MessageRow:
-        row = MessageRow(message_id, role, steer=steer, files=self.bridges.attachments)
+        row = HoverRow(message_id, role, steer=steer, files=self.bridges.attachments)
+        row.hover = self.hover
         # A multi-model group updates its buttons when an answer's status or liveness changes
         # (not on every streamed frame).
         row.state_changed.connect(self.groups.row_state_changed)
@@ -177,7 +178,6 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         return row
 
     def _append_row(self, row: MessageRow) -> None:
-        row.installEventFilter(self.hover)
         self._rows.append(row)
         self._by_id[row.message_id] = row
         outer = self._outer(row)
@@ -238,7 +238,6 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
                 self._rows[self._rows.index(replaced)] = new_rows[0]
                 self._by_id.pop(replaced.message_id, None)
                 self._by_id[key] = new_rows[0]
-                new_rows[0].installEventFilter(self.hover)
                 replaced.deleteLater()
             else:
                 for new in new_rows:

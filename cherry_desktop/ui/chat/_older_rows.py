@@ -13,7 +13,6 @@ from PySide6.QtWidgets import QScrollBar, QVBoxLayout, QWidget
 if TYPE_CHECKING:
     from cherry_desktop.ui.bridge import Bridges, StoredMessage
     from cherry_desktop.ui.chat._message_row import MessageRow
-    from cherry_desktop.ui.chat._row_hover import RowHover
     from cherry_desktop.ui.chat._sibling_group import SiblingGroups
 
 PAGE_SIZE = 40
@@ -91,7 +90,6 @@ class OlderRowsLoading:
     bridges: Bridges
     topic_id: str | None
     groups: SiblingGroups
-    hover: RowHover
     _rows: list[MessageRow]
     _by_id: dict[str, MessageRow]
     _layout: QVBoxLayout
@@ -187,7 +185,6 @@ class OlderRowsLoading:
         made = self.groups.build(group, self.make_row) if group is not None else [self.make_row(stored)]
         new_rows = [r for r in made if r is not None]
         for row in new_rows:
-            row.installEventFilter(self.hover)
             self._rows.insert(older.index, row)
             self._by_id[row.message_id] = row
             older.index += 1
