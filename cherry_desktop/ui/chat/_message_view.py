@@ -12,7 +12,7 @@ from cherry_desktop.ui.bridge import Bridges, StreamChunk
 from cherry_desktop.ui.chat._following_scroll import Canvas, FollowingScrollArea
 from cherry_desktop.ui.chat._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui.chat._message_row import MessageRow
-from cherry_desktop.ui.chat._older_rows import PAGE_SIZE, OlderPage, OlderRowsLoading, ScrollAnchor
+from cherry_desktop.ui.chat._older_rows import PAGE_SIZE, OlderPage, OlderRowsLoading, PageBlock, ScrollAnchor
 from cherry_desktop.ui.chat._row_hover import HoverRow, RowHover
 from cherry_desktop.ui.chat._sibling_group import SiblingGroups
 from cherry_desktop.ui.chat._versions import RowVersions
@@ -80,6 +80,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self._oldest_ordering: int | None = None
         self._has_more = False
         self._older: OlderPage | None = None  # a page of older rows coming in
+        self._blocks: list[PageBlock] = []  # the older pages' rows, a block per page
         self._anchor = ScrollAnchor(self, self)
         self.hidden_ids: set[str] = set()
         self.follow_bottom()
@@ -192,19 +193,20 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
     def _take_out(self, row: MessageRow) -> None:
         """Take `row` out of the layout (or out of its group); the row itself lives on."""
         if self.groups.view_of(row) is None:
-            self._layout.removeWidget(row)
+            self.remove_outer(row)
             return
         emptied = self.groups.take(row)
         if emptied is not None:
-            self._layout.removeWidget(emptied)
+            self.remove_outer(emptied)
             emptied.deleteLater()
 
     def _clear(self) -> None:
         outers: dict[int, QWidget] = {id(w): w for w in (self._outer(r) for r in self._rows)}
         outers.update((id(v), v) for v in self.groups.take_all())
         for outer in outers.values():
-            self._layout.removeWidget(outer)
+            self.remove_outer(outer)
             outer.deleteLater()
+        self.drop_blocks()
         self._rows.clear()
         self._by_id.clear()
         self._oldest_ordering = None

@@ -1,5 +1,10 @@
 """Older rows of the message view, brought in as the user scrolls up: a page at a time from
-the database, a few rows per loop turn, the row in view held in place meanwhile."""
+the database, a few rows per loop turn, the row in view held in place meanwhile.
+
+Each older page's rows sit in a `PageBlock` of their own, one item of the view's layout: a row
+going in above the others moves the blocks below it, not every row loaded before. (In one
+layout each prepended row moved all loaded rows: the layout pass grew with the rows scrolled
+through and was the largest part of a scroll frame, `bench/scale.py`.)"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, QPoint, QTimer
 from PySide6.QtWidgets import QScrollBar, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
@@ -22,15 +27,26 @@ OLDER_BUDGET_MS = 4.0
 ANCHOR_SETTLE_MS = 300
 
 
+class PageBlock(QWidget):
+    """The rows (and multi-model groups) of one older page, stacked as in the view's layout."""
+
+    def __init__(self, spacing: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("messagePage")
+        self.rows = QVBoxLayout(self)
+        self.rows.setContentsMargins(0, 0, 0, 0)
+        self.rows.setSpacing(spacing)
+
+
 class OlderPage:
-    """A page of older rows being prepended: those still to come, and where the next goes."""
+    """A page of older rows being prepended: those still to come, and the block they go in."""
 
-    __slots__ = ("index", "position", "rows")
+    __slots__ = ("block", "index", "rows")
 
-    def __init__(self, rows: list[StoredMessage]) -> None:
+    def __init__(self, rows: list[StoredMessage], block: PageBlock) -> None:
         self.rows = rows
+        self.block = block
         self.index = 0  # in the view's rows
-        self.position = 0  # in its layout (the empty hint is first)
 
 
 class ScrollAnchor(QObject):
@@ -43,6 +59,8 @@ class ScrollAnchor(QObject):
         super().__init__(parent)
         self.view = view
         self.widget: QWidget | None = None
+        # The widget and its parents up to the content: a move of any moves the widget.
+        self._watched: list[QWidget] = []
         self.offset = 0  # the widget's top, in the viewport
         self._scrolling = False
         self._release = QTimer(self)
@@ -58,30 +76,44 @@ class ScrollAnchor(QObject):
         widget = self.view.first_shown()
         if widget is not None:
             self.widget = widget
-            self.offset = widget.y() - self.view.verticalScrollBar().value()
-            widget.installEventFilter(self)
+            content = self.view.widget()
+            watched: QWidget | None = widget
+            while watched is not None and watched is not content:
+                self._watched.append(watched)
+                watched.installEventFilter(self)
+                watched = watched.parentWidget()
+            self.offset = self._top() - self.view.verticalScrollBar().value()
+
+    def _top(self) -> int:
+        assert self.widget is not None
+        return self.widget.mapTo(self.view.widget(), QPoint(0, 0)).y()
 
     def release_soon(self) -> None:
         self._release.start()
 
     def release(self) -> None:
         self._release.stop()
-        if self.widget is not None and shiboken6.isValid(self.widget):
-            self.widget.removeEventFilter(self)
+        for watched in self._watched:
+            if shiboken6.isValid(watched):
+                watched.removeEventFilter(self)
+        self._watched.clear()
         self.widget = None
 
+    def _alive(self) -> bool:
+        return self.widget is not None and all(shiboken6.isValid(w) for w in self._watched)
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.widget and event.type() == QEvent.Type.Move:
+        if event.type() == QEvent.Type.Move and obj in self._watched and self._alive():
             self._scrolling = True
             try:
-                self.view.verticalScrollBar().setValue(self.widget.y() - self.offset)
+                self.view.verticalScrollBar().setValue(self._top() - self.offset)
             finally:
                 self._scrolling = False
         return False
 
     def _on_scroll(self, value: int) -> None:
-        if self.widget is not None and not self._scrolling:
-            self.offset = self.widget.y() - value
+        if self.widget is not None and not self._scrolling and self._alive():
+            self.offset = self._top() - value
 
 
 class OlderRowsLoading:
@@ -97,9 +129,11 @@ class OlderRowsLoading:
     _oldest_ordering: int | None
     _older: OlderPage | None
     _anchor: ScrollAnchor
+    _blocks: list[PageBlock]
 
     if TYPE_CHECKING:  # from the view
         def verticalScrollBar(self) -> QScrollBar: ...
+        def widget(self) -> QWidget: ...
         def fit_content(self) -> None: ...
         def make_row(self, stored: StoredMessage) -> MessageRow | None: ...
         def _outer(self, row: MessageRow) -> QWidget: ...
@@ -117,7 +151,7 @@ class OlderRowsLoading:
         bar = self.verticalScrollBar()
         old_max, old_value = bar.maximum(), bar.value()
         came = pending + len(rows)
-        self._older = OlderPage(rows)  # taken from as they go in
+        self._older = self._open_page(rows)  # taken from as they go in
         self._finish_older(keep_position=False)
         QTimer.singleShot(0, self._anchor, lambda: bar.setValue(old_value + bar.maximum() - old_max))
         return came
@@ -130,7 +164,7 @@ class OlderRowsLoading:
             return
         rows = self._fetch_older()
         if rows:
-            self._older = OlderPage(rows)
+            self._older = self._open_page(rows)
             QTimer.singleShot(0, self._anchor, lambda older=self._older: self._prepend_some(older))
 
     def _fetch_older(self) -> list[StoredMessage]:
@@ -141,6 +175,37 @@ class OlderRowsLoading:
         if rows:
             self._oldest_ordering = rows[0].ordering
         return rows
+
+    def _open_page(self, rows: list[StoredMessage]) -> OlderPage:
+        """A page of older rows with its block above the rows shown (the empty hint is the
+        layout's first item), hidden until its first row goes in: an empty block would take a
+        row spacing, moving the rows in view before the anchor holds them."""
+        block = PageBlock(self._layout.spacing(), self.widget())
+        block.setVisible(False)
+        self._layout.insertWidget(1, block)
+        self._blocks.append(block)
+        return OlderPage(rows, block)
+
+    def drop_blocks(self) -> None:
+        """Delete the pages' blocks (a reload: their rows went already)."""
+        for block in self._blocks:
+            self._layout.removeWidget(block)
+            block.deleteLater()
+        self._blocks.clear()
+
+    def remove_outer(self, outer: QWidget) -> None:
+        """Take a row (or a group) out of the view's layout or out of its page's block; an
+        emptied block goes too."""
+        block = outer.parentWidget()
+        if isinstance(block, PageBlock):
+            block.rows.removeWidget(outer)
+            if block.rows.count() == 0 and block in self._blocks and (
+                    self._older is None or self._older.block is not block):
+                self._blocks.remove(block)
+                self._layout.removeWidget(block)
+                block.deleteLater()
+        else:
+            self._layout.removeWidget(outer)
 
     def _prepend_some(self, older: OlderPage) -> None:
         if older is not self._older:
@@ -166,12 +231,15 @@ class OlderRowsLoading:
         if keep_position:
             self._settle_older(older)
         else:
+            older.block.rows.activate()
             self.fit_content()
         self._older = None
 
     def _settle_older(self, older: OlderPage) -> None:
         """Size and lay out the content with the rows just prepended (the anchor row, moving
-        down, scrolls the view along: `_ScrollAnchor`)."""
+        down, scrolls the view along: `_ScrollAnchor`). The block's layout first: left to its
+        own posted pass, its rows would be measured at the width they were made at."""
+        older.block.rows.activate()
         self.fit_content()
         self._layout.activate()
         if not older.rows:
@@ -189,15 +257,16 @@ class OlderRowsLoading:
             self._by_id[row.message_id] = row
             older.index += 1
         if new_rows:
-            older.position += 1
-            self._layout.insertWidget(older.position, self._outer(new_rows[0]))
+            older.block.rows.addWidget(self._outer(new_rows[0]))
+            older.block.setVisible(True)
 
     def first_shown(self) -> QWidget | None:
         """The topmost widget of the layout (a row or a group) at least partly in view."""
         top = self.verticalScrollBar().value()
+        content = self.widget()
         for row in self._rows:
             outer = self._outer(row)
-            if outer.y() + outer.height() > top:
+            if outer.mapTo(content, QPoint(0, 0)).y() + outer.height() > top:
                 return outer
         return None
 
