@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, Qt, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from cherry_desktop.ui.bridge import Bridges, StreamChunk
-from cherry_desktop.ui.chat._following_scroll import Canvas, FollowingScrollArea
+from cherry_desktop.ui.chat._following_scroll import Canvas, FollowingScrollArea, RowsLayout
 from cherry_desktop.ui.chat._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui.chat._message_row import MessageRow
 from cherry_desktop.ui.chat._older_rows import PAGE_SIZE, OlderPage, OlderRowsLoading, PageBlock, ScrollAnchor
@@ -58,7 +58,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._content = Canvas(self.fit_content)
         self._content.setObjectName("messageViewContent")
-        self._layout = QVBoxLayout(self._content)
+        self._layout = RowsLayout(self._content)
         self._layout.setContentsMargins(12, 12, 12, ROW_SPACING)
         self._layout.setSpacing(ROW_SPACING)
         self.empty_hint = QLabel(self.tr("No messages yet. Say hello!"))
