@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.ui.chat import PAGE_SIZE
+from tests.gui.conftest import ARTIFACTS
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
@@ -98,6 +99,8 @@ async def test_the_hover_toolbar_follows_the_mouse_over_rows_of_an_older_page(co
     for row in older:
         QTest.mouseMove(row, QPoint(row.width() // 2, row.height() // 2))
         await until(lambda row=row: toolbar.isVisible() and toolbar.message_id == row.message_id)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "message_pages_hover.png"))
     # Off the rows (onto the composer): the toolbar goes.
     QTest.mouseMove(window.composer, QPoint(5, 5))
     await until(lambda: not toolbar.isVisible())
