@@ -27,6 +27,12 @@ OLDER_BUDGET_MS = 4.0
 ANCHOR_SETTLE_MS = 300
 
 
+def _widgets(layout: QVBoxLayout) -> list[QWidget]:
+    """The shown widgets of a layout, top to bottom."""
+    items = (layout.itemAt(i) for i in range(layout.count()))
+    return [w for w in (item.widget() for item in items if item is not None) if w is not None and not w.isHidden()]
+
+
 class PageBlock(QWidget):
     """The rows (and multi-model groups) of one older page, stacked as in the view's layout."""
 
@@ -263,11 +269,14 @@ class OlderRowsLoading:
     def first_shown(self) -> QWidget | None:
         """The topmost widget of the layout (a row or a group) at least partly in view."""
         top = self.verticalScrollBar().value()
-        content = self.widget()
-        for row in self._rows:
-            outer = self._outer(row)
-            if outer.mapTo(content, QPoint(0, 0)).y() + outer.height() > top:
-                return outer
+        for item in _widgets(self._layout):
+            if item.y() + item.height() <= top:
+                continue
+            if not isinstance(item, PageBlock):
+                return item
+            for outer in _widgets(item.rows):  # the first of its rows in view
+                if item.y() + outer.y() + outer.height() > top:
+                    return outer
         return None
 
     def reached_top(self) -> None:
