@@ -121,3 +121,31 @@ async def test_a_page_whose_rows_are_all_removed_leaves_no_block(controller: Any
     assert view.rows()[0] is kept and kept.parentWidget() is _pages(view)[0]
     view.reload()  # the newest page again: the blocks of the pages before go
     await until(lambda: not any(shiboken6.isValid(page) for page in pages))
+
+
+async def test_the_context_menu_of_a_row_of_an_older_page_is_that_rows(controller: Any, ui_core: Any) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    window = await _long_session(controller, ui_core)
+    view = window.message_view
+    view.load_older()
+    await asyncio.sleep(0.1)
+    row = view.rows()[PAGE_SIZE // 2]
+    assert row.parentWidget() in _pages(view)
+    view.ensureWidgetVisible(row, 0, 40)
+    await asyncio.sleep(0.1)
+    shown: list[list[str]] = []
+
+    def close_menu() -> None:
+        menu = QApplication.activePopupWidget()
+        if isinstance(menu, QMenu):
+            shown.append([a.text() for a in menu.actions() if a.text()])
+            menu.close()
+
+    QTimer.singleShot(50, close_menu)
+    at = QPoint(4, row.height() - 4)  # on the row's margin: the event goes up to the view's rows
+    QApplication.sendEvent(row, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at, row.mapToGlobal(at)))
+    await until(lambda: bool(shown))
+    assert "Copy as Markdown" in shown[0] and view.row_actions.message_id == row.message_id
