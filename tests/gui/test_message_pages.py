@@ -149,3 +149,23 @@ async def test_the_context_menu_of_a_row_of_an_older_page_is_that_rows(controlle
     QApplication.sendEvent(row, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at, row.mapToGlobal(at)))
     await until(lambda: bool(shown))
     assert "Copy as Markdown" in shown[0] and view.row_actions.message_id == row.message_id
+
+
+async def test_a_page_coming_in_a_few_rows_a_turn_shows_an_unbroken_stretch_meanwhile(controller: Any,
+                                                                                    ui_core: Any) -> None:
+    """The rows of a page go in from its newest: whatever is in the view at any turn is one
+    stretch of the conversation (no page's middle missing above the rows the user looks at)."""
+    window = await _long_session(controller, ui_core, pages=3)
+    view = window.message_view
+
+    def numbers() -> list[int]:
+        return [int(r.text().split("\n")[0].split()[1]) for r in view.rows()]
+
+    view.near_top()
+    seen: set[int] = set()
+    while len(view.rows()) < 2 * PAGE_SIZE:
+        shown = numbers()
+        assert shown == list(range(shown[0], shown[0] + len(shown))), "a gap in the rows shown"
+        seen.add(len(shown))
+        await asyncio.sleep(0)
+    assert len(seen) > 2 and numbers() == list(range(PAGE_SIZE, 3 * PAGE_SIZE))

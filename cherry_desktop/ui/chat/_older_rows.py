@@ -47,12 +47,12 @@ class PageBlock(QWidget):
 class OlderPage:
     """A page of older rows being prepended: those still to come, and the block they go in."""
 
-    __slots__ = ("block", "index", "rows")
+    __slots__ = ("block", "made", "rows")
 
     def __init__(self, rows: list[StoredMessage], block: PageBlock) -> None:
-        self.rows = rows
+        self.rows = rows  # oldest first; they go in from the end
         self.block = block
-        self.index = 0  # in the view's rows
+        self.made = 0  # rows made so far
 
 
 class ScrollAnchor(QObject):
@@ -218,8 +218,8 @@ class OlderRowsLoading:
             return  # the view was reloaded, or the rest went in at once
         deadline = time.perf_counter() + OLDER_BUDGET_MS / 1000
         self._anchor.hold()
-        started = older.index
-        while older.rows and (older.index == started or time.perf_counter() < deadline):
+        started = older.made
+        while older.rows and (older.made == started or time.perf_counter() < deadline):
             self._prepend(older)
         self._settle_older(older)
         if older.rows:
@@ -253,17 +253,19 @@ class OlderRowsLoading:
             self._anchor.release_soon()
 
     def _prepend(self, older: OlderPage) -> None:
-        """The next row of `older` above the rows already shown, after those of its page."""
-        stored = older.rows.pop(0)
+        """The newest row still to come of `older` above the rows already shown: a page comes
+        in from its end, so the rows shown stay one unbroken stretch of the conversation
+        while the rest is still to come (the user may be scrolling into it)."""
+        stored = older.rows.pop()
         group = self.groups.group_for(stored)
         made = self.groups.build(group, self.make_row) if group is not None else [self.make_row(stored)]
         new_rows = [r for r in made if r is not None]
+        self._rows[0:0] = new_rows  # the page's rows are the oldest loaded
         for row in new_rows:
-            self._rows.insert(older.index, row)
             self._by_id[row.message_id] = row
-            older.index += 1
+        older.made += len(new_rows)
         if new_rows:
-            older.block.rows.addWidget(self._outer(new_rows[0]))
+            older.block.rows.insertWidget(0, self._outer(new_rows[0]))
             older.block.setVisible(True)
 
     def first_shown(self) -> QWidget | None:
