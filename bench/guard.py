@@ -39,7 +39,11 @@ BARS = (
     Bar("ui_stream", "loop_lag_ratio", 2.0),
     Bar("ui_stream", "realistic_lag_over_floor_ms", 2.0, trips=False),  # ms, not a ratio
     Bar("startup", "first_paint_ratio", 1.5),
-    Bar("scale", "scroll_frame_ratio", 2.0, trips=False),  # not met yet: a page of older rows in one frame
+    # Not met yet (--quick 1-11 under load; full mode 7-21 against a 1.2-1.8 ms floor): the
+    # frames that bring an older row in make its widgets (~2 ms a row, a QTextBrowser per text)
+    # and repaint the rows in view; rows without widgets of their own (a delegate-painted list)
+    # would meet it.
+    Bar("scale", "scroll_frame_ratio", 2.0, trips=False),
     Bar("scale", "rss_10_windows_mb", 200.0),
     Bar("scale", "open_big_session_ms", 300.0, trips=False),  # ms, not a ratio
 )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QRect, Qt
 from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QScrollArea, QToolButton, QWidget
+from PySide6.QtWidgets import QScrollArea, QToolButton, QVBoxLayout, QWidget
 
 # Posted below the paint's priority: the follow-the-bottom scroll runs once pending paints are
 # done, so Qt can blit it (it repaints the whole view when the scrolled area holds unpainted
@@ -40,6 +40,20 @@ class Canvas(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         # The style sheet's background is in the palette (Qt copies it there when polishing).
         QPainter(self).fillRect(event.rect(), self.palette().window())
+
+
+class RowsLayout(QVBoxLayout):
+    """The canvas's rows, each at its full height even while the canvas is still shorter (it
+    is sized to them after: `MessageView.fit_content`).
+
+    A widget shown in the canvas lays out the canvas at once, at its height of before; a box
+    layout then squeezed every row (and moved all of them back a moment later, when the canvas
+    grew): each row going in above moved the rows below twice.
+    """
+
+    def setGeometry(self, rect: QRect) -> None:
+        needed = self.heightForWidth(rect.width()) if self.hasHeightForWidth() else self.sizeHint().height()
+        super().setGeometry(QRect(rect.x(), rect.y(), rect.width(), max(rect.height(), needed)))
 
 
 class FollowingScrollArea(QScrollArea):

@@ -6,14 +6,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, Qt, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from cherry_desktop.ui.bridge import Bridges, StreamChunk
-from cherry_desktop.ui.chat._following_scroll import Canvas, FollowingScrollArea
+from cherry_desktop.ui.chat._following_scroll import Canvas, FollowingScrollArea, RowsLayout
 from cherry_desktop.ui.chat._message_actions import MessageActions, copy_markdown
 from cherry_desktop.ui.chat._message_row import MessageRow
-from cherry_desktop.ui.chat._older_rows import PAGE_SIZE, OlderPage, OlderRowsLoading, ScrollAnchor
-from cherry_desktop.ui.chat._row_hover import RowHover
+from cherry_desktop.ui.chat._older_rows import PAGE_SIZE, OlderPage, OlderRowsLoading, PageBlock, ScrollAnchor
+from cherry_desktop.ui.chat._row_hover import HoverRow, RowHover
 from cherry_desktop.ui.chat._sibling_group import SiblingGroups
 from cherry_desktop.ui.chat._versions import RowVersions
 from cherry_desktop.ui.common import JsonObject
@@ -58,7 +58,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._content = Canvas(self.fit_content)
         self._content.setObjectName("messageViewContent")
-        self._layout = QVBoxLayout(self._content)
+        self._layout = RowsLayout(self._content)
         self._layout.setContentsMargins(12, 12, 12, ROW_SPACING)
         self._layout.setSpacing(ROW_SPACING)
         self.empty_hint = QLabel(self.tr("No messages yet. Say hello!"))
@@ -80,6 +80,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         self._oldest_ordering: int | None = None
         self._has_more = False
         self._older: OlderPage | None = None  # a page of older rows coming in
+        self._blocks: list[PageBlock] = []  # the older pages' rows, a block per page
         self._anchor = ScrollAnchor(self, self)
         self.hidden_ids: set[str] = set()
         self.follow_bottom()
@@ -170,7 +171,8 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         return self.versions.show(message_id)
 
     def _new_row(self, message_id: str, role: str, *, steer: bool = False) -> MessageRow:
-        row = MessageRow(message_id, role, steer=steer, files=self.bridges.attachments)
+        row = HoverRow(message_id, role, steer=steer, files=self.bridges.attachments)
+        row.hover = self.hover
         # A multi-model group updates its buttons when an answer's status or liveness changes
         # (not on every streamed frame).
         row.state_changed.connect(self.groups.row_state_changed)
@@ -178,7 +180,6 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         return row
 
     def _append_row(self, row: MessageRow) -> None:
-        row.installEventFilter(self.hover)
         self._rows.append(row)
         self._by_id[row.message_id] = row
         outer = self._outer(row)
@@ -193,19 +194,20 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
     def _take_out(self, row: MessageRow) -> None:
         """Take `row` out of the layout (or out of its group); the row itself lives on."""
         if self.groups.view_of(row) is None:
-            self._layout.removeWidget(row)
+            self.remove_outer(row)
             return
         emptied = self.groups.take(row)
         if emptied is not None:
-            self._layout.removeWidget(emptied)
+            self.remove_outer(emptied)
             emptied.deleteLater()
 
     def _clear(self) -> None:
         outers: dict[int, QWidget] = {id(w): w for w in (self._outer(r) for r in self._rows)}
         outers.update((id(v), v) for v in self.groups.take_all())
         for outer in outers.values():
-            self._layout.removeWidget(outer)
+            self.remove_outer(outer)
             outer.deleteLater()
+        self.drop_blocks()
         self._rows.clear()
         self._by_id.clear()
         self._oldest_ordering = None
@@ -239,7 +241,6 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
                 self._rows[self._rows.index(replaced)] = new_rows[0]
                 self._by_id.pop(replaced.message_id, None)
                 self._by_id[key] = new_rows[0]
-                new_rows[0].installEventFilter(self.hover)
                 replaced.deleteLater()
             else:
                 for new in new_rows:
