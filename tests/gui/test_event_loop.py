@@ -13,6 +13,7 @@ import sys
 import textwrap
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -138,3 +139,40 @@ def test_a_thread_left_running_after_the_stop_ends_the_process_without_finalizin
         assert "finalized" not in out.stdout
         assert "threads still running after the stop (emitter): exiting without finalizing" in log_file.read_text()
 
+
+
+async def test_a_task_that_comes_due_inside_a_nested_qt_loop_still_runs(qapp: Any) -> None:
+    """A modal dialog's exec() or a processEvents() inside a task's step runs the loop's due
+    callbacks from within that step; asyncio refuses to enter another task there, and on
+    qasync's own loop that task never woke again (what awaited it hung)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QDialog
+
+    loop = asyncio.get_running_loop()
+    failures: list[str] = []
+    loop.set_exception_handler(lambda _loop, context: failures.append(str(context.get("exception"))))
+    quits = qapp.quitOnLastWindowClosed()
+    qapp.setQuitOnLastWindowClosed(False)  # as the app has it: a closing dialog ends no loop
+    try:
+        for nested in ("processEvents", "dialog"):
+            due: asyncio.Future[None] = loop.create_future()
+
+            async def waiter(future: asyncio.Future[None] = due) -> str:
+                await future
+                return "woke"
+
+            task = asyncio.ensure_future(waiter())
+            await asyncio.sleep(0)  # it waits on `due`
+            due.set_result(None)  # its wakeup is due now, and comes up in the nested loop below
+            if nested == "processEvents":
+                qapp.processEvents()
+            else:
+                dialog = QDialog()
+                QTimer.singleShot(50, dialog.reject)
+                dialog.exec()
+            await asyncio.wait({task}, timeout=5)  # not wait_for: a stuck task cannot be cancelled either
+            assert task.done() and task.result() == "woke", nested
+    finally:
+        loop.set_exception_handler(None)
+        qapp.setQuitOnLastWindowClosed(quits)
+    assert failures == []

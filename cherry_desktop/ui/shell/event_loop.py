@@ -34,9 +34,35 @@ from typing import Any
 import qasync
 from PySide6.QtCore import QCoreApplication
 
+#: How soon a task step that came due inside another task's nested Qt loop tries again.
+NESTED_STEP_RETRY_S = 0.005
+
 
 class CherryEventLoop(qasync.QEventLoop):  # type: ignore[misc]
-    """qasync's loop whose `run_forever` points the async-generator hooks at itself."""
+    """qasync's loop whose `run_forever` points the async-generator hooks at itself, and whose
+    task steps wait out a nested Qt event loop.
+
+    A nested Qt loop run inside a task's step (a modal dialog's or a menu's ``exec()``, a
+    ``processEvents()``) runs the loop's due callbacks from within that step. For a plain
+    callback that is fine, but a task step there fails: asyncio refuses to enter a task while
+    another one runs ("Cannot enter into task ... while another task ... is being executed"),
+    the failure goes to the exception handler and the task never wakes again, so whatever
+    awaits it hangs (a turn's end, an app's stop). Such a step waits instead: it is tried again
+    every `NESTED_STEP_RETRY_S` until the outer step has returned.
+    """
+
+    def call_later(self, delay: float, callback: Any, *args: Any, context: Any = None) -> Any:
+        # A task schedules its steps and wakeups as its own bound methods (C or Python tasks
+        # alike): the only way to tell them from other callbacks.
+        if isinstance(getattr(callback, "__self__", None), asyncio.Task):
+            return super().call_later(delay, self._step_when_free, callback, args, context, context=context)
+        return super().call_later(delay, callback, *args, context=context)
+
+    def _step_when_free(self, step: Any, args: tuple[Any, ...], context: Any) -> None:
+        if asyncio.current_task(self) is not None:  # inside another task's step: a nested Qt loop
+            super().call_later(NESTED_STEP_RETRY_S, self._step_when_free, step, args, context, context=context)
+            return
+        step(*args)
 
     def run_forever(self) -> Any:
         previous = sys.get_asyncgen_hooks()
