@@ -1197,6 +1197,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The files this turn added, modified or deleted</source>
         <translation>The files this turn added, modified or deleted</translation>
     </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copied</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>Select all</translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>

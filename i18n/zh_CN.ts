@@ -1196,6 +1196,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The files this turn added, modified or deleted</source>
         <translation>本轮新增、修改或删除的文件</translation>
     </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>全选</translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>

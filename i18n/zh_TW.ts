@@ -1196,6 +1196,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>The files this turn added, modified or deleted</source>
         <translation>本輪新增、修改或刪除的檔案</translation>
     </message>
+    <message>
+        <source>Copied</source>
+        <translation>已複製</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>全選</translation>
+    </message>
 </context>
 <context>
     <name>UndoBar</name>

@@ -18,6 +18,9 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTextBrowser, QToolBu
 from cherry_desktop.ui.chat._error_words import ErrorWords
 from cherry_desktop.ui.common import JsonObject
 
+# A right-click on a message's text opens the message's menu (the view adds the text's own
+# Copy and Select all to it), not Qt's text menu: the event goes on to the row's view.
+MESSAGE_MENU = Qt.ContextMenuPolicy.NoContextMenu
 # Translucent, so one tint reads on the light and the dark theme.
 QUOTE_BACKGROUND = "#26888888"
 # A tail past this size is committed at its last line break even without a blank line, so
@@ -73,6 +76,7 @@ def _label(text: str = "", *, markdown: bool, object_name: str = "") -> QLabel:
                                   | Qt.TextInteractionFlag.LinksAccessibleByMouse)
     label.setOpenExternalLinks(True)
     label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+    label.setContextMenuPolicy(MESSAGE_MENU)
     if object_name:
         label.setObjectName(object_name)
     if text:
@@ -111,6 +115,7 @@ class LiveText(QTextBrowser):
         super().__init__(parent)
         self.setObjectName("liveText")
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setContextMenuPolicy(MESSAGE_MENU)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setOpenExternalLinks(True)
@@ -303,6 +308,7 @@ class ToolCard(QFrame):
         self.input_label = _label(markdown=False, object_name="toolInput")
         self.input_label.setTextFormat(Qt.TextFormat.RichText)
         self.result_label = FoldingText("toolOutput", self)
+        self.result_label.label.setContextMenuPolicy(MESSAGE_MENU)
         for w in (self.header, self.input_label, self.result_label):
             layout.addWidget(w)
         self._input_key: Any = None
@@ -366,5 +372,6 @@ class ErrorBlock(QLabel):
         self.setObjectName("errorBlock")
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setContextMenuPolicy(MESSAGE_MENU)
         worded = ErrorWords().describe(code, message)
         self.setText(worded or self.tr("The reply failed: %1").replace("%1", message))
