@@ -91,3 +91,53 @@ async def test_a_model_without_its_key_is_marked_and_never_blocks_the_send(
     assert window.chat_header.extra_models() == []
     assert not _menu(window)["Big model · Remote AI (needs an API key)"].isEnabled()
     window.close()
+
+
+def _chosen(window: Any) -> list[bool]:
+    """Which columns of the last group show "Continues from here"."""
+    groups = _groups(window)
+    return [not c.chosen_label.isHidden() for c in groups[-1].columns] if groups else []
+
+
+async def test_continues_from_here_never_moves_by_itself_once_shown(
+        live_controller: Any, live_core: Any, scripted_ai: Any, qtbot: Any) -> None:
+    """The second model finishes first: its answer is the one the chat continues from, and it
+    stays so when the first finishes later, in a second window, and in the saved topic (what a
+    restart shows); nothing claims it while the answers still stream."""
+    topic_id = _chat(live_core)
+    window = live_controller.open_window(topic_id)
+    window.resize(1100, 700)
+    _menu(window)["Demo model (fast) · Cherry demo (offline)"].trigger()
+    _send(qtbot, window, "Which one?")
+    f1, f2 = await scripted_ai.feed(0), await scripted_ai.feed(1)
+    f1.text("First, still going")
+    f2.text("Second, done.")
+    await until(lambda: bool(_groups(window)) and [c.row.text() for c in _groups(window)[-1].columns]
+                == ["First, still going", "Second, done."])
+    assert _chosen(window) == [False, False]  # neither has finished: nothing to continue from yet
+    f2.end()
+    await until(lambda: [c.row.status for c in _groups(window)[-1].columns] == ["streaming", "success"])
+    assert _chosen(window) == [False, True]
+    second_id = _groups(window)[-1].columns[1].row.message_id
+    f1.text(" and done.")
+    f1.end()
+    await until(lambda: not window.is_streaming()
+                and [c.row.status for c in _groups(window)[-1].columns] == ["success", "success"])
+    assert _chosen(window) == [False, True]
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.grab().save(str(ARTIFACTS / "compare_continues.png"))
+    # Saved: another window (and a restart, which reads the same rows) shows the same answer.
+    assert live_core.repos.topics.get_topic(topic_id).active_node_id == second_id
+    other = live_controller.open_window(topic_id)
+    await until(lambda: bool(_groups(other)))
+    assert _chosen(other) == [False, True]
+    # The next message continues from it.
+    _menu(window)["Demo model (fast) · Cherry demo (offline)"].trigger()
+    _send(qtbot, window, "Next")
+    f3 = await scripted_ai.feed(2)
+    assert [m.text() for m in f3.request.messages] == ["Which one?", "Second, done.", "Next"]
+    f3.text("ok")
+    f3.end()
+    await until(lambda: not window.is_streaming() and not other.is_streaming())
+    window.close()
+    other.close()
