@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
 
 from cherry_desktop.demo.bootstrap import DEMO_SECOND_UNIQUE_MODEL_ID, DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from cherry_desktop.ui.chat import SiblingGroupView
@@ -93,6 +94,21 @@ async def test_a_model_without_its_key_is_marked_and_never_blocks_the_send(
     window.close()
 
 
+async def _streaming_both(controller: Any, scripted_ai: Any, qtbot: Any, topic_id: str, question: str,
+                          first: str, second: str) -> tuple[Any, Any, Any]:
+    """A window asking both demo models `question`; each has streamed its text, neither ended."""
+    window = controller.open_window(topic_id)
+    window.resize(1100, 700)
+    _menu(window)["Demo model (fast) · Cherry demo (offline)"].trigger()
+    _send(qtbot, window, question)
+    f1, f2 = await scripted_ai.feed(0), await scripted_ai.feed(1)
+    f1.text(first)
+    f2.text(second)
+    await until(lambda: bool(_groups(window)) and [c.row.text() for c in _groups(window)[-1].columns]
+                == [first, second])
+    return window, f1, f2
+
+
 def _chosen(window: Any) -> list[bool]:
     """Which columns of the last group show "Continues from here"."""
     groups = _groups(window)
@@ -105,15 +121,8 @@ async def test_continues_from_here_never_moves_by_itself_once_shown(
     stays so when the first finishes later, in a second window, and in the saved topic (what a
     restart shows); nothing claims it while the answers still stream."""
     topic_id = _chat(live_core)
-    window = live_controller.open_window(topic_id)
-    window.resize(1100, 700)
-    _menu(window)["Demo model (fast) · Cherry demo (offline)"].trigger()
-    _send(qtbot, window, "Which one?")
-    f1, f2 = await scripted_ai.feed(0), await scripted_ai.feed(1)
-    f1.text("First, still going")
-    f2.text("Second, done.")
-    await until(lambda: bool(_groups(window)) and [c.row.text() for c in _groups(window)[-1].columns]
-                == ["First, still going", "Second, done."])
+    window, f1, f2 = await _streaming_both(live_controller, scripted_ai, qtbot, topic_id,
+                                           "Which one?", "First, still going", "Second, done.")
     assert _chosen(window) == [False, False]  # neither has finished: nothing to continue from yet
     f2.end()
     await until(lambda: [c.row.status for c in _groups(window)[-1].columns] == ["streaming", "success"])
@@ -141,3 +150,45 @@ async def test_continues_from_here_never_moves_by_itself_once_shown(
     await until(lambda: not window.is_streaming() and not other.is_streaming())
     window.close()
     other.close()
+
+
+def _shown(row: Any) -> str:
+    """What the row's text parts show (their documents' plain text, as the user reads it)."""
+    return "\n".join(view.toPlainText() for view in row.text_views())
+
+
+def _bold_words(browser: Any) -> list[str]:
+    """The runs of `browser`'s document drawn in bold."""
+    words: list[str] = []
+    block = browser.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.charFormat().fontWeight() >= QFont.Weight.Bold:
+                words.append(fragment.text())
+            it += 1
+        block = block.next()
+    return words
+
+
+async def test_a_column_still_streaming_shows_markdown_rendered(
+        live_controller: Any, live_core: Any, scripted_ai: Any, qtbot: Any) -> None:
+    # Both still streaming, each inside a paragraph (no blank line after it yet).
+    window, f1, f2 = await _streaming_both(live_controller, scripted_ai, qtbot, _chat(live_core), "Format it",
+                                           "A **bold** claim with `code` and *style*", "Done:\n\n- one **item**\n- two")
+    first, second = (c.row for c in _groups(window)[-1].columns)
+    assert first.live and second.live
+    assert _shown(first) == "A bold claim with code and style"
+    assert _shown(second) == "Done:\none item\ntwo"
+    prose = [s for v in first.text_views() for s in v.segments]
+    assert _bold_words(prose[0]) == ["bold"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.grab().save(str(ARTIFACTS / "compare_streaming_markdown.png"))
+    f1.text(" continues.")
+    f1.end()
+    f2.end()
+    await until(lambda: not window.is_streaming())
+    assert _shown(_groups(window)[-1].columns[0].row) == "A bold claim with code and style continues."
+    window.close()
+

@@ -97,7 +97,9 @@ async def test_right_click_anywhere_on_a_message_gives_its_menu(controller: Any,
     code = row.findChild(CodeBlock)
     card = row.findChild(ToolCard)
     assert code is not None and card is not None
-    await until(lambda: code.text.height() >= int(code.text.document().size().height()), what="code laid out")
+    await until(lambda: code.text.height() >= int(code.text.document().size().height())
+                and code.height() >= code.sizeHint().height() and row.height() >= row.sizeHint().height(),
+                what="the code block laid out whole")
 
     # On the prose (its viewport gets the event): the message's menu, then the text's own.
     menu = right_click(prose.viewport())
