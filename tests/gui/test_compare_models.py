@@ -12,8 +12,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 
+from cherry_desktop.core.messages import TextPart
+from cherry_desktop.demo import ScriptedModelServer
 from cherry_desktop.demo.bootstrap import DEMO_SECOND_UNIQUE_MODEL_ID, DEMO_UNIQUE_MODEL_ID, ensure_demo_records
-from cherry_desktop.ui.chat import SiblingGroupView
+from cherry_desktop.ui.chat import SiblingGroupView, TranslationBlock, translate_row
 from tests.gui.conftest import ARTIFACTS
 from tests.waiting import until
 
@@ -192,3 +194,26 @@ async def test_a_column_still_streaming_shows_markdown_rendered(
     assert _shown(_groups(window)[-1].columns[0].row) == "A bold claim with code and style continues."
     window.close()
 
+
+async def test_a_translation_shows_markdown_rendered(controller: Any, ui_core: Any,
+                                                     server: ScriptedModelServer) -> None:
+    ensure_demo_records(ui_core.repos, ui_core.paths.get("feature.agents.workspaces"), server.base_url)
+    topic_id = str(ui_core.repos.topics.create_topic(name="Translate", model=M1).id)
+    answer = ui_core.repos.messages.create_message(topic_id=topic_id, role="assistant", model_id=M1, parts=[
+        TextPart(text="Hello, **world**!\n\n- one\n- two")])
+    window = controller.open_window(topic_id)
+    window.resize(900, 600)
+    assert await translate_row(window.message_view, window.bridges.streams, answer.id, "fr") == "done"
+    block = window.message_view.row(answer.id).findChild(TranslationBlock)
+    assert block is not None and block.text == "[French] Hello, **world**!\n\n- one\n- two"
+    assert block.body.toPlainText() == "[French] Hello, world!\none\ntwo"
+    assert _bold_words(block.body.segments[0]) == ["world"]
+    row = window.message_view.row(answer.id)
+    await until(lambda: block.body.height() >= block.body.sizeHint().height() > 0
+                and row.height() >= row.sizeHint().height(), what="the translation laid out whole")
+    window.grab().save(str(ARTIFACTS / "translation_markdown.png"))
+    # Reopened from the database: the same.
+    window.message_view.reload()
+    block = window.message_view.row(answer.id).findChild(TranslationBlock)
+    assert block is not None and block.body.toPlainText() == "[French] Hello, world!\none\ntwo"
+    window.close()
