@@ -1,5 +1,5 @@
 """Right-click anywhere on a message (#30 item 5): its prose, a code block, a tool card, an
-attachment, its header, its margins, a multi-model column's bar all give the message's menu
+attachment (also a missing one), its header, its margins, a multi-model column's bar all give the message's menu
 (Copy as Markdown, Translate to, Edit / Regenerate / Delete), with the text's own Copy and
 Select all when the click was on a text, never Qt's text menu. Copy says "Copied".
 
@@ -82,7 +82,8 @@ async def test_right_click_anywhere_on_a_message_gives_its_menu(controller: Any,
     stored.write_text("notes")
     user = repos.messages.create_message(topic_id=topic.id, role="user", parts=[
         TextPart(text="Look at this file"),
-        AttachmentPart(id="a1", media_type="text/plain", filename="notes.txt", size=5, stored_name="t/a1.txt")])
+        AttachmentPart(id="a1", media_type="text/plain", filename="notes.txt", size=5, stored_name="t/a1.txt"),
+        AttachmentPart(id="a2", media_type="text/plain", filename="gone.txt", size=3, stored_name="t/a2.txt")])
     answer = repos.messages.create_message(topic_id=topic.id, role="assistant", parent_id=user.id, parts=[
         TextPart(text=f"{PROSE}\n\n```python\n{CODE}\n```\n"),
         ToolPart(tool_call_id="c1", tool_name="Read", state="output-available", input={"file_path": "notes.txt"},
@@ -137,11 +138,12 @@ async def test_right_click_anywhere_on_a_message_gives_its_menu(controller: Any,
     menu = right_click(next(t for t in user_row.findChildren(LiveText)).viewport())
     assert entries(menu) == ["Copy as Markdown", "Edit and resend", "Delete", "Translate to", *TEXT_MENU]
     close(menu)
-    chip = user_row.findChild(AttachmentButton)
-    assert chip is not None
-    menu = right_click(chip)
-    assert entries(menu) == ["Copy as Markdown", "Edit and resend", "Delete", "Translate to"]
-    close(menu)
+    chip, missing = user_row.findChildren(AttachmentButton)
+    assert chip.isEnabled() and not missing.isEnabled()  # a file no longer on disk
+    for target in (chip, missing):
+        menu = right_click(target)
+        assert entries(menu) == ["Copy as Markdown", "Edit and resend", "Delete", "Translate to"]
+        close(menu)
     # The hover toolbar's Copy says "Copied" too.
     view.show_actions(row)
     qtbot.mouseClick(view.row_actions.copy_button, Qt.MouseButton.LeftButton)
