@@ -17,6 +17,7 @@ from cherry_desktop.demo import ScriptedModelServer
 from cherry_desktop.demo.bootstrap import DEMO_SECOND_UNIQUE_MODEL_ID, DEMO_UNIQUE_MODEL_ID, ensure_demo_records
 from cherry_desktop.ui.chat import SiblingGroupView, TranslationBlock, translate_row
 from tests.gui.conftest import ARTIFACTS
+from tests.gui.test_message_menu import close, entries, right_click
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
@@ -137,6 +138,10 @@ async def test_continues_from_here_never_moves_by_itself_once_shown(
     assert _chosen(window) == [False, True]
     ARTIFACTS.mkdir(exist_ok=True)
     window.grab().save(str(ARTIFACTS / "compare_continues.png"))
+    # A right-click on a column's bar gives its answer's menu (#30 item 5).
+    menu = right_click(_groups(window)[-1].columns[1].chosen_label)
+    assert entries(menu) == ["Copy as Markdown", "Regenerate", "Translate to"]
+    close(menu)
     # Saved: another window (and a restart, which reads the same rows) shows the same answer.
     assert live_core.repos.topics.get_topic(topic_id).active_node_id == second_id
     other = live_controller.open_window(topic_id)
