@@ -324,6 +324,14 @@
         <source>Compare with…</source>
         <translation>Compare with…</translation>
     </message>
+    <message>
+        <source>%1 (needs an API key)</source>
+        <translation>%1 (needs an API key)</translation>
+    </message>
+    <message>
+        <source>Add the key of %1 in Providers to ask this model</source>
+        <translation>Add the key of %1 in Providers to ask this model</translation>
+    </message>
 </context>
 <context>
     <name>ChatWindow</name>
@@ -582,6 +590,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Queued messages are on hold: this session cannot run (%1).</source>
         <translation>Queued messages are on hold: this session cannot run (%1).</translation>
+    </message>
+    <message>
+        <source>%1 is not asked: %2 has no API key or is turned off. Add the key in Providers, or uncheck the model in “Compare with…”; the other models answer.</source>
+        <translation>%1 is not asked: %2 has no API key or is turned off. Add the key in Providers, or uncheck the model in “Compare with…”; the other models answer.</translation>
     </message>
 </context>
 <context>
@@ -1240,6 +1252,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The files this turn added, modified or deleted</source>
         <translation>The files this turn added, modified or deleted</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copied</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>Select all</translation>
     </message>
 </context>
 <context>

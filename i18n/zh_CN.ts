@@ -324,6 +324,14 @@
         <source>Compare with…</source>
         <translation>对比…</translation>
     </message>
+    <message>
+        <source>%1 (needs an API key)</source>
+        <translation>%1（需要 API 密钥）</translation>
+    </message>
+    <message>
+        <source>Add the key of %1 in Providers to ask this model</source>
+        <translation>在“服务商”中添加 %1 的密钥即可询问此模型</translation>
+    </message>
 </context>
 <context>
     <name>ChatWindow</name>
@@ -582,6 +590,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Queued messages are on hold: this session cannot run (%1).</source>
         <translation>排队的消息已暂停：此会话无法运行（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 is not asked: %2 has no API key or is turned off. Add the key in Providers, or uncheck the model in “Compare with…”; the other models answer.</source>
+        <translation>未询问 %1：%2 没有 API 密钥或已关闭。请在“服务商”中添加密钥，或在“对比…”中取消勾选该模型；其他模型照常回答。</translation>
     </message>
 </context>
 <context>
@@ -1239,6 +1251,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The files this turn added, modified or deleted</source>
         <translation>本轮新增、修改或删除的文件</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>全选</translation>
     </message>
 </context>
 <context>

@@ -324,6 +324,14 @@
         <source>Compare with…</source>
         <translation>比較…</translation>
     </message>
+    <message>
+        <source>%1 (needs an API key)</source>
+        <translation>%1（需要 API 金鑰）</translation>
+    </message>
+    <message>
+        <source>Add the key of %1 in Providers to ask this model</source>
+        <translation>在「服務商」中新增 %1 的金鑰即可詢問此模型</translation>
+    </message>
 </context>
 <context>
     <name>ChatWindow</name>
@@ -582,6 +590,10 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Queued messages are on hold: this session cannot run (%1).</source>
         <translation>排隊的訊息已暫停：此工作階段無法執行（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 is not asked: %2 has no API key or is turned off. Add the key in Providers, or uncheck the model in “Compare with…”; the other models answer.</source>
+        <translation>未詢問 %1：%2 沒有 API 金鑰或已關閉。請在「服務商」中新增金鑰，或在「比較…」中取消勾選該模型；其他模型照常回答。</translation>
     </message>
 </context>
 <context>
@@ -1239,6 +1251,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>The files this turn added, modified or deleted</source>
         <translation>本輪新增、修改或刪除的檔案</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已複製</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>全選</translation>
     </message>
 </context>
 <context>

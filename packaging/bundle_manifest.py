@@ -33,6 +33,7 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     "cherry_desktop.ui.chat._empty_state",
     "cherry_desktop.ui.chat._error_words",
     "cherry_desktop.ui.chat._markdown",
+    "cherry_desktop.ui.chat._markdown_text",
     "cherry_desktop.ui.chat._math",
     "cherry_desktop.ui.chat._message_actions",
     "cherry_desktop.ui.chat._message_row",

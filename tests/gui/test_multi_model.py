@@ -313,17 +313,13 @@ async def test_the_model_picker_chooses_several_models_for_every_window_of_the_c
     assert only_own.isEnabled()
     only_own.trigger()
     assert multi.models_to_ask(topic_id) == [] and a.chat_header.compare_button.text() == "Compare with…"
-    # Another model that cannot answer (no API key): said before anything is sent, text kept.
+    # Another model that cannot answer (no API key) is left out of a send, never blocking it
+    # (tests/gui/test_compare_models.py).
     live_core.repos.providers.upsert_provider(id="remote", name="Remote AI", type="openai-compatible",
                                               base_url="https://api.example.com/v1")
     live_core.repos.providers.upsert_model(provider_id="remote", model_id="big", name="Big model")
     a.chat_header.toggle_extra_model("remote::big", True)
-    before = live_core.repos.messages.list_messages(topic_id)
-    a.composer.editor.setPlainText("Hello both")
-    assert a.submit("Hello both", "send") is None
-    assert a.last_error is not None and "Remote AI needs an API key" in a.last_error
-    assert live_core.repos.messages.list_messages(topic_id) == before
-    assert a.composer.editor.toPlainText() == "Hello both"
+    assert multi.models_to_ask(topic_id) == [] and multi.skipped_models(topic_id) == ["remote::big"]
     a.chat_header.toggle_extra_model("remote::big", False)
     # Making the other model the chat's own: it is not asked twice.
     a.chat_header.toggle_extra_model(M2, True)
@@ -360,7 +356,8 @@ async def test_a_restart_shows_the_group_and_the_choice(qapp: Any, qtbot: Any, t
             assert models == ["claude-demo", "claude-demo-fast"]
             second = _groups(window)[0].columns[1]
             chosen_id = second.row.message_id
-            _click(qtbot, second.use_button)
+            if second.use_button.isVisible():  # the first to finish is continued from, unless chosen
+                _click(qtbot, second.use_button)
             await until(lambda: _groups(window)[0].columns[1].chosen_label.isVisible())
             ARTIFACTS.mkdir(exist_ok=True)
             assert window.grab().save(str(ARTIFACTS / "multi-model.png"))

@@ -119,7 +119,8 @@ async def test_a_deleted_model_drops_out_of_the_choice_with_the_notice(
     # Deleted again, then the user changes the choice: the deleted model is no longer kept.
     bridges.providers.remove_model(M2)
     assert b.chat_header.notice_text() == DROPPED
-    live_core.repos.providers.upsert_provider(id="more", name="More AI", type="openai-compatible")
+    live_core.repos.providers.upsert_provider(id="more", name="More AI", type="openai-compatible",
+                                              base_url="http://127.0.0.1:9/v1")  # local: no key needed
     bridges.providers.add_model("more", "extra", "Extra model")
     _menu(b)["Extra model · More AI"].trigger()
     assert live_core.repos.topics.extra_models(topic_id) == ["more::extra"]

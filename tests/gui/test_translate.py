@@ -38,7 +38,7 @@ async def test_translation_streams_under_the_message_and_is_saved(controller: An
 
     assert await translate_row(window.message_view, window.bridges.streams, answer.id, "fr") == "done"
     block = _blocks(window, answer.id)["fr"]
-    assert block.body.text() == "[French] Hello, **world**!" and block.header.text() == "Translation (Français)"
+    assert block.text == "[French] Hello, **world**!" and block.header.text() == "Translation (Français)"
     request = [r for r in server.requests if TRANSLATION_MARKER in r.system_text][-1]
     assert "into French." in request.system_text and request.last_user_text() == "Hello, **world**!"
     stored = repos.messages.get_message(answer.id)
@@ -53,8 +53,8 @@ async def test_translation_streams_under_the_message_and_is_saved(controller: An
     assert len([p for p in repos.messages.get_message(answer.id).parts if p.type == "data-translation"]) == 2
     # Reopened from the database: the saved translations are shown under their messages.
     window.message_view.reload()
-    assert _blocks(window, answer.id)["zh-CN"].body.text() == "[Simplified Chinese] Hello, **world**!"
-    assert _blocks(window, user.id)["ja"].body.text() == "[Japanese] Say hello"
+    assert _blocks(window, answer.id)["zh-CN"].text == "[Simplified Chinese] Hello, **world**!"
+    assert _blocks(window, user.id)["ja"].text == "[Japanese] Say hello"
 
     # A failing model: the block says so and nothing is saved.
     server.add_rule(lambda r: TRANSLATION_MARKER in r.system_text, http_error(400, "translator refused"))
@@ -68,7 +68,7 @@ async def test_translation_streams_under_the_message_and_is_saved(controller: An
     window.show_topic(bare.id)
     before = len(server.requests)
     assert await translate_row(window.message_view, window.bridges.streams, lonely.id, "fr") == "error"
-    assert "Choose a model" in _blocks(window, lonely.id)["fr"].body.text()
+    assert "Choose a model" in _blocks(window, lonely.id)["fr"].note.text()
     assert len(server.requests) == before
     window.close()
 
@@ -89,12 +89,12 @@ async def test_an_agent_session_message_is_translated_and_saved_with_it(controll
     assert window.message_view.can_translate(window.message_view.row(answer.id))
 
     assert await translate_row(window.message_view, window.bridges.streams, answer.id, "de") == "done"
-    assert _blocks(window, answer.id)["de"].body.text() == "[German] I fixed the `parser`."
+    assert _blocks(window, answer.id)["de"].text == "[German] I fixed the `parser`."
     request = [r for r in server.requests if TRANSLATION_MARKER in r.system_text][-1]
     assert request.json["model"] == DEMO_MODEL_ID and request.last_user_text() == "I fixed the `parser`."
     stored = [p for p in messages.get_message(answer.id).parts if p.type == "data-translation"]
     assert [(p.id, p.data["text"]) for p in stored] == [("de", "[German] I fixed the `parser`.")]  # type: ignore[union-attr]
     assert ui_core.repos.messages.find_message(answer.id) is None  # nothing written to the chat tables
     window.message_view.reload()
-    assert _blocks(window, answer.id)["de"].body.text() == "[German] I fixed the `parser`."
+    assert _blocks(window, answer.id)["de"].text == "[German] I fixed the `parser`."
     window.close()

@@ -9,7 +9,13 @@ the models were asked.
 The conversation continues from one answer of the group (the next turn's history holds only
 that one, because history is the tree path from the root to the parent of the next user row):
 - the answer the user chose (`choose_answer` moves the topic's active node onto it), else
-- the first answer, in the models' order, that finished successfully, else
+- the first answer to finish successfully: `continue_from_first_finished` moves the active
+  node onto it as it finishes, so the answer shown as "Continues from here" never moves by
+  itself when another finishes later (every window and a restart read the same node), else
+- an answer of the active node's model still being written (a turn or a regeneration under
+  way: nothing to show yet), else
+- the first answer, in the models' order, that finished successfully (rows saved before the
+  rule above), else
 - the topic's active node as it is (nothing succeeded: the first model's row).
 """
 
@@ -61,10 +67,13 @@ def newest_per_model(rows: list[StoredMessage]) -> list[StoredMessage]:
     return list(newest.values())
 
 
+_WRITING = ("pending", "streaming")
+
+
 def _continues_from(members: list[StoredMessage], active_id: str | None) -> str | None:
     by_id = {m.id: m for m in members}
     active = by_id.get(active_id or "")
-    if active is not None and active.status == "success":
+    if active is not None and active.status in ("success", *_WRITING):
         return active.id
     first_ok = next((m for m in members if m.status == "success"), None)
     if first_ok is not None:
@@ -104,6 +113,23 @@ def continuation_anchor(repos: Repositories, topic: TopicRecord) -> str | None:
     if group is None or group.continues_from is None:
         return active_id
     return group.continues_from
+
+
+def continue_from_first_finished(repos: Repositories, message_id: str) -> None:
+    """`message_id` just finished successfully. When it is an answer of a multi-model turn
+    the conversation does not continue from a finished answer of yet (the topic's active node
+    is one of the turn's answers that has not succeeded), it continues from this one, the
+    first to finish (saved as the active node; see module docstring)."""
+    message = repos.messages.find_message(message_id)
+    if message is None or message.siblings_group_id is None or message.parent_id is None:
+        return
+    topic = repos.topics.find_topic(message.owner_id)
+    if topic is None or topic.active_node_id in (None, message_id):
+        return
+    rows = _rows(repos, message.parent_id, message.siblings_group_id)
+    active = next((r for r in rows if r.id == topic.active_node_id), None)
+    if active is not None and active.status != "success":
+        repos.topics.set_active_node(message.owner_id, message_id)
 
 
 def choose_answer(repos: Repositories, message_id: str) -> SiblingGroup:

@@ -64,25 +64,36 @@ class MultiModelBridge(CoreBridge):
 
     def models_to_ask(self, topic_id: str) -> list[str]:
         """The mentioned models of the next send: empty for the single-model path (the
-        chat's own model), else the chat's model first, then the others."""
+        chat's own model), else the chat's model first, then the others that can answer (one
+        that cannot, e.g. without its key, is skipped, `skipped_models`: it never holds up
+        the others)."""
         own = self.providers.topic_model(topic_id)
-        extra = [m for m in self.extra_models(topic_id) if m != own]
+        skipped = set(self.skipped_models(topic_id))
+        extra = [m for m in self.extra_models(topic_id) if m != own and m not in skipped]
         if not extra:
             return []
         return [own, *extra] if own else extra
 
+    def skipped_models(self, topic_id: str) -> list[str]:
+        """The other models the chat asks that cannot answer now (no key, provider off): a
+        send leaves them out and says so."""
+        own = self.providers.topic_model(topic_id)
+        return [m for m in self.extra_models(topic_id)
+                if m != own and (issue := self.providers.model_issue(m)) is not None and issue.blocks_send]
+
     def header_issue(self, topic_id: str) -> ChatIssue | None:
         """The chat header's notice: what keeps the chat's own model from answering, else a model
-        it also asked that was deleted since (no longer asked). None: nothing to say."""
-        return self.providers.chat_issue(topic_id) or self.dropped_issue(topic_id)
+        it also asks that cannot answer now (left out of each send) or that was deleted since
+        (no longer asked). None: nothing to say."""
+        return self.providers.chat_issue(topic_id) or self.skipped_issue(topic_id) or self.dropped_issue(topic_id)
 
-    def extra_model_issue(self, topic_id: str) -> ChatIssue | None:
-        """What keeps one of the other models the chat asks from answering (no key, provider
-        off): said before sending, as for the chat's own model. None: all can answer."""
-        for model_id in self.models_to_ask(topic_id)[1:]:
+    def skipped_issue(self, topic_id: str) -> ChatIssue | None:
+        """The notice for the first of `skipped_models` (None: every model can answer)."""
+        for model_id in self.skipped_models(topic_id):
             issue = self.providers.model_issue(model_id)
-            if issue is not None and issue.blocks_send:
-                return issue
+            if issue is not None:
+                return ChatIssue("extra-model-skipped", issue.provider_name, issue.provider_id,
+                                 model_name=self.model_name(model_id))
         return None
 
     # -- groups ----------------------------------------------------------------------------------

@@ -181,15 +181,19 @@ class ProvidersBridge(CoreBridge):
         return str(record.name or record.model_id) if record is not None else unique_model_id
 
     def chat_models(self) -> list[ChatModelChoice]:
-        """The models of enabled providers, provider by provider."""
+        """The models of enabled providers, provider by provider (those of a provider that needs
+        a key not stored yet are not `usable`)."""
+        from cherry_desktop.core.data.seed import provider_needs_key
+
         out: list[ChatModelChoice] = []
         for provider in self._repos.providers.list_providers():
             if not provider.enabled:
                 continue
             provider_name = provider.name or provider.id
+            usable = not provider_needs_key(provider) or self.has_api_key(provider.id)
             models = sorted(self._repos.providers.list_models(provider.id),
                             key=lambda m: (m.name or m.model_id).lower())
-            out.extend(ChatModelChoice(m.unique_model_id, m.name or m.model_id, provider.id, provider_name)
+            out.extend(ChatModelChoice(m.unique_model_id, m.name or m.model_id, provider.id, provider_name, usable)
                        for m in models)
         return out
 

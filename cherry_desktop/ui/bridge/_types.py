@@ -24,28 +24,33 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ChatModelChoice:
-    """A model a chat can use: one of an enabled provider's models."""
+    """A model a chat can use: one of an enabled provider's models. `usable` is False while
+    its provider needs an API key that is not stored (the pickers mark it)."""
 
     unique_model_id: str
     name: str
     provider_id: str
     provider_name: str
+    usable: bool = True
 
 
 @dataclass(frozen=True)
 class ChatIssue:
     """Why a chat topic cannot send yet; `code` is one of "no-model", "model-unavailable",
-    "provider-disabled", "missing-key", "keyring-unavailable" (the UI words it)."""
+    "provider-disabled", "missing-key", "keyring-unavailable", or for a model the chat asks
+    besides its own, "extra-model-unavailable" (deleted) and "extra-model-skipped" (it cannot
+    answer: no key, provider off; `model_name` names it); the UI words it."""
 
     code: str
     provider_name: str = ""
     provider_id: str = ""
+    model_name: str = ""
 
     @property
     def blocks_send(self) -> bool:
         """Whether a send would surely fail. A model missing from the records may still be
         served (its provider decides), and core words that failure if it comes."""
-        return self.code not in ("model-unavailable", "extra-model-unavailable")
+        return self.code not in ("model-unavailable", "extra-model-unavailable", "extra-model-skipped")
 
 
 @dataclass(frozen=True)

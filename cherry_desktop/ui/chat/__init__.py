@@ -20,7 +20,7 @@ if TYPE_CHECKING:
         describe_attachment_error,
         thumbnail_from_bytes,
     )
-    from cherry_desktop.ui.chat._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard, split_finished_blocks
+    from cherry_desktop.ui.chat._blocks import ErrorBlock, LiveText, ReasoningBlock, ToolCard
     from cherry_desktop.ui.chat._code_block import (
         CodeBlock,
         clear_highlight_caches,
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cherry_desktop.ui.chat._empty_state import EmptyState
     from cherry_desktop.ui.chat._error_words import ErrorWords, error_fields, terminal_error
     from cherry_desktop.ui.chat._markdown import MarkdownView
+    from cherry_desktop.ui.chat._markdown_text import split_finished_blocks
     from cherry_desktop.ui.chat._math import has_math, replace_math
     from cherry_desktop.ui.chat._message_actions import COPY_SHORTCUT, REGENERATE_SHORTCUT, UndoBar, copy_markdown
     from cherry_desktop.ui.chat._message_row import CUT_SHORT_KEY, HISTORY_RESET_KEY, MessageRow
@@ -159,7 +160,7 @@ _LAZY = {
     "readable_output": "cherry_desktop.ui.chat._tool_view",
     "refresh_footers": "cherry_desktop.ui.chat._usage",
     "replace_math": "cherry_desktop.ui.chat._math",
-    "split_finished_blocks": "cherry_desktop.ui.chat._blocks",
+    "split_finished_blocks": "cherry_desktop.ui.chat._markdown_text",
     "split_plan_heading": "cherry_desktop.ui.chat._todo_card",
     "terminal_error": "cherry_desktop.ui.chat._error_words",
     "thumbnail_from_bytes": "cherry_desktop.ui.chat._attachment_view",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QIcon, QImage, QImageReader, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
@@ -93,6 +93,13 @@ class AttachmentButton(QToolButton):
             self.setText(f"{filename} · {human_size(size)}")
         self.setToolTip(f"{filename} · {human_size(size)}")
         self.clicked.connect(self.opened)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ContextMenu:
+            # The message's menu, also over a missing file (a disabled widget swallows it).
+            event.ignore()
+            return False
+        return super().event(event)
 
 
 class AttachmentViewer(QDialog):

@@ -3,8 +3,9 @@ tool cards, error blocks and the usage footer.
 
 Streaming rule (measured): re-rendering a whole message as Markdown every frame costs about
 250 ms p99 at 2 000 chunks/s, appending costs about 5 ms. So `LiveText` renders each
-finished Markdown block once, and only the growing tail (the open paragraph) is set as plain
-text per frame.
+finished Markdown block once, and only the growing tail (the open paragraph, at most about
+`TAIL_SOFT_LIMIT` characters) is laid out per frame: appended as plain text while it holds no
+Markdown syntax, rendered again as Markdown when it does (raw `**` never shows mid-stream).
 """
 
 from __future__ import annotations
@@ -12,57 +13,22 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSizeF, Qt
-from PySide6.QtGui import QColor, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
+from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.chat._error_words import ErrorWords
+from cherry_desktop.ui.chat._markdown_text import (
+    grow_height,
+    has_markup,
+    insert_markdown_block,
+    split_finished_blocks,
+    style_blockquotes,
+)
 from cherry_desktop.ui.common import JsonObject
 
-# Translucent, so one tint reads on the light and the dark theme.
-QUOTE_BACKGROUND = "#26888888"
-# A tail past this size is committed at its last line break even without a blank line, so
-# one endless paragraph cannot make every frame re-lay out a huge label.
-TAIL_SOFT_LIMIT = 2000
-# While streaming a text part grows in steps (a height change relayouts the message view):
-# a quarter of its height, at least MIN and at most MAX pixels, so a short reply does not sit
-# in a tall empty box and a long one still relayouts rarely.
-GROW_STEP_MIN_PX = 40
-GROW_STEP_MAX_PX = 160
-
-
-def grow_height(doc_height: int, above: int = 0) -> int:
-    """The streaming height for a document of `doc_height` pixels (>= it, on a step); `above`
-    is the height of the message's parts above this one (the step follows the message)."""
-    step = max(GROW_STEP_MIN_PX, min(GROW_STEP_MAX_PX, (doc_height + above) // 4))
-    return -(-doc_height // step) * step
-
-
-def split_finished_blocks(text: str) -> tuple[str, str]:
-    """Split `text` into (finished Markdown blocks, open tail).
-
-    A block is finished at a blank line that lies outside a fenced code block; a tail past
-    `TAIL_SOFT_LIMIT` outside a fence is also cut at its last line break.
-    """
-    cut = -1
-    in_fence = False
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        stripped = line.lstrip()
-        end = pos + len(line)
-        if stripped.startswith("```") or stripped.startswith("~~~"):
-            in_fence = not in_fence
-            if not in_fence and line.endswith("\n"):
-                cut = end  # a closed fence ends a block
-        elif not in_fence and line.strip() == "" and line.endswith("\n"):
-            cut = end
-        pos = end
-    if cut < 0 and not in_fence and len(text) > TAIL_SOFT_LIMIT:
-        nl = text.rfind("\n")
-        if nl > 0:
-            cut = nl + 1
-    if cut <= 0:
-        return "", text
-    return text[:cut], text[cut:]
+# A right-click on a message's text opens the message's menu (the view adds the text's own
+# Copy and Select all to it), not Qt's text menu: the event goes on to the row's view.
+MESSAGE_MENU = Qt.ContextMenuPolicy.NoContextMenu
 
 
 def _label(text: str = "", *, markdown: bool, object_name: str = "") -> QLabel:
@@ -73,6 +39,7 @@ def _label(text: str = "", *, markdown: bool, object_name: str = "") -> QLabel:
                                   | Qt.TextInteractionFlag.LinksAccessibleByMouse)
     label.setOpenExternalLinks(True)
     label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+    label.setContextMenuPolicy(MESSAGE_MENU)
     if object_name:
         label.setObjectName(object_name)
     if text:
@@ -80,23 +47,6 @@ def _label(text: str = "", *, markdown: bool, object_name: str = "") -> QLabel:
     return label
 
 
-def style_blockquotes(document: QTextDocument, start: int, end: int) -> None:
-    """Quoted blocks between `start` and `end` get a tinted background and muted italics
-    (Qt's Markdown import only indents them)."""
-    block = document.findBlock(start)
-    while block.isValid() and block.position() <= end:
-        fmt = block.blockFormat()
-        level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
-        if isinstance(level, int) and level > 0:
-            fmt.setBackground(QColor(QUOTE_BACKGROUND))
-            fmt.setLeftMargin(12.0 * level)
-            cursor = QTextCursor(block)
-            cursor.setBlockFormat(fmt)
-            cursor.select(QTextCursor.SelectionType.BlockUnderCursor)
-            char = QTextCharFormat()
-            char.setFontItalic(True)
-            cursor.mergeCharFormat(char)
-        block = block.next()
 
 
 class LiveText(QTextBrowser):
@@ -111,6 +61,7 @@ class LiveText(QTextBrowser):
         super().__init__(parent)
         self.setObjectName("liveText")
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setContextMenuPolicy(MESSAGE_MENU)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setOpenExternalLinks(True)
@@ -164,7 +115,7 @@ class LiveText(QTextBrowser):
         self._pending.clear()
         finished, tail = split_finished_blocks(self._tail + new)
         cursor = QTextCursor(self.document())
-        if not finished:
+        if not finished and not has_markup(tail):
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertText(new)
             self._tail = tail
@@ -172,9 +123,12 @@ class LiveText(QTextBrowser):
         # One edit block: the document lays out once, not after each step.
         cursor.beginEditBlock()
         self._drop_tail(cursor)
-        self._insert_markdown(cursor, finished)
+        if finished:
+            self._insert_markdown(cursor, finished)
         self._tail = tail
-        if tail:
+        if tail and has_markup(tail):
+            insert_markdown_block(cursor, tail)  # the open paragraph, rendered again next frame
+        elif tail:
             cursor.insertText(tail)
         cursor.endEditBlock()
 
@@ -222,20 +176,26 @@ class LiveText(QTextBrowser):
         cursor.setPosition(self._tail_pos)
         cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
         cursor.removeSelectedText()
+        # A tail rendered as Markdown may have left its block a list item, a heading or bold:
+        # what comes next starts from a plain block.
+        shown_list = cursor.currentList()
+        if shown_list is not None:
+            shown_list.remove(cursor.block())
+        cursor.setBlockFormat(QTextBlockFormat())
+        cursor.setCharFormat(QTextCharFormat())
 
     def _insert_markdown(self, cursor: QTextCursor, text: str, *, open_tail: bool = True) -> None:
         self._rendered.append(text)
         if text.strip():
             if self._tail_pos > 0 and not cursor.atBlockStart():
                 cursor.insertBlock()
-            start = cursor.position()
             shown = text.strip("\n")
             if "$" in shown or "\\" in shown:
                 from cherry_desktop.ui.chat._math import has_math, replace_math  # ziamath on first formula
 
                 if has_math(shown):
                     shown = replace_math(shown, self.document())
-            cursor.insertMarkdown(shown)
+            start = insert_markdown_block(cursor, shown)
             if ">" in text:
                 style_blockquotes(self.document(), start, cursor.position())
         cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -303,6 +263,7 @@ class ToolCard(QFrame):
         self.input_label = _label(markdown=False, object_name="toolInput")
         self.input_label.setTextFormat(Qt.TextFormat.RichText)
         self.result_label = FoldingText("toolOutput", self)
+        self.result_label.label.setContextMenuPolicy(MESSAGE_MENU)
         for w in (self.header, self.input_label, self.result_label):
             layout.addWidget(w)
         self._input_key: Any = None
@@ -366,5 +327,6 @@ class ErrorBlock(QLabel):
         self.setObjectName("errorBlock")
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setContextMenuPolicy(MESSAGE_MENU)
         worded = ErrorWords().describe(code, message)
         self.setText(worded or self.tr("The reply failed: %1").replace("%1", message))

@@ -16,7 +16,8 @@ from PySide6.QtCore import QEvent, QSizeF, Qt, QTimer
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QResizeEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
-from cherry_desktop.ui.chat._blocks import grow_height
+from cherry_desktop.ui.chat._blocks import MESSAGE_MENU
+from cherry_desktop.ui.chat._markdown_text import grow_height
 
 # Guessing a lexer tries every lexer on the text: only for short blocks without a language.
 GUESS_LIMIT = 2000
@@ -100,6 +101,7 @@ class _CodeText(QTextBrowser):
         super().__init__(parent)
         self.setObjectName("codeText")
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setContextMenuPolicy(MESSAGE_MENU)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setWordWrapMode(QTextOption.WrapMode.NoWrap)

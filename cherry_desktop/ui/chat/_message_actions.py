@@ -1,5 +1,6 @@
 """Message actions: a small toolbar over the hovered row (one per view, moved from row to row)
-and the same actions in the row's context menu.
+and the same actions in the row's context menu, with the Copy and Select all of the text the
+right-click landed on.
 
 Copy (as Markdown), Edit and resend (user rows), Regenerate (assistant rows of chats), Delete
 (undoable for a few seconds: the window deletes once the undo bar times out); in agent sessions
@@ -11,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal, SignalInstance
-from PySide6.QtGui import QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QWidget
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, QTimer, Signal, SignalInstance
+from PySide6.QtGui import QGuiApplication, QKeySequence, QTextDocument
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QTextEdit, QToolButton, QWidget
 
 if TYPE_CHECKING:
     from cherry_desktop.ui.chat._message_row import MessageRow
@@ -23,6 +24,7 @@ COPY_SHORTCUT = "Ctrl+Shift+C"
 REGENERATE_SHORTCUT = "Ctrl+Shift+R"
 EDIT_SHORTCUT = "Up"  # in an empty composer: edit the last message you sent
 DELETE_SHORTCUT = "Del"
+COPIED_MS = 1500  # how long the Copy button says "Copied"
 
 
 class MessageActions(QFrame):
@@ -75,7 +77,16 @@ class MessageActions(QFrame):
         self.rewind_button = button("rewindButton", self.tr("Restore files"),
                                     self.tr("Restore files to before this message (shows what changes first)"),
                                     self.rewind_requested)
+        self.copy_requested.connect(self._say_copied)
+        self._copied = QTimer(self)
+        self._copied.setSingleShot(True)
+        self._copied.timeout.connect(lambda: self.copy_button.setText(self.tr("Copy")))
         self.setVisible(False)
+
+    def _say_copied(self) -> None:
+        """The Copy button says "Copied" for a moment (from the button, the menu or the shortcut)."""
+        self.copy_button.setText(self.tr("Copied"))
+        self._copied.start(COPIED_MS)
 
     def configure(self, row: MessageRow, *, can_edit: bool, can_regenerate: bool, can_delete: bool,
                   checkpointed: bool = False) -> None:
@@ -110,6 +121,51 @@ class MessageActions(QFrame):
         add(self.tr("Changes"), "", self.changes_requested, not self.changes_button.isHidden())
         add(self.tr("Restore files to before this message"), "", self.rewind_requested,
             not self.rewind_button.isHidden())
+
+
+def text_under(widget: QWidget | None, row: QWidget) -> QTextEdit | QLabel | None:
+    """The selectable text of `row` that `widget` (under a right-click) is part of, if any."""
+    while widget is not None and widget is not row:
+        if isinstance(widget, QTextEdit):
+            return widget
+        if isinstance(widget, QLabel) and widget.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse:
+            return widget
+        widget = widget.parentWidget()
+    return None
+
+
+def add_text_actions(menu: QMenu, text: QTextEdit | QLabel) -> None:
+    """The text's own Copy (its selection) and Select all, as Qt's text menu has them."""
+    if isinstance(text, QTextEdit):
+        selected, copy, select_all = text.textCursor().hasSelection(), text.copy, text.selectAll
+    else:
+        label = text
+        selected = label.hasSelectedText()
+
+        def copy() -> None:
+            copy_markdown(label.selectedText())
+
+        def select_all() -> None:
+            label.setSelection(0, _label_length(label))
+    copy_action = menu.addAction(QCoreApplication.translate("MessageActions", "Copy"), copy)
+    copy_action.setObjectName("copySelectionAction")
+    copy_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
+    copy_action.setEnabled(selected)
+    select_action = menu.addAction(QCoreApplication.translate("MessageActions", "Select all"), select_all)
+    select_action.setShortcut(QKeySequence(QKeySequence.StandardKey.SelectAll))
+
+
+def _label_length(label: QLabel) -> int:
+    """The length of a label's text as shown (its selection positions count shown characters)."""
+    doc = QTextDocument()
+    text, kind = label.text(), label.textFormat()
+    if kind == Qt.TextFormat.MarkdownText:
+        doc.setMarkdown(text)
+    elif kind == Qt.TextFormat.RichText or (kind == Qt.TextFormat.AutoText and text.lstrip().startswith("<")):
+        doc.setHtml(text)
+    else:
+        doc.setPlainText(text)
+    return doc.characterCount() - 1
 
 
 def copy_markdown(text: str) -> None:

@@ -50,6 +50,10 @@ class IssueWords(QObject):
         if issue.code == "keyring-unavailable":
             return self.tr("%1 needs an API key, but no key can be stored on this system.").replace("%1", name) \
                 + " " + self.keyring_hint()
+        if issue.code == "extra-model-skipped":
+            return self.tr("%1 is not asked: %2 has no API key or is turned off. Add the key in Providers, "
+                           "or uncheck the model in “Compare with…”; the other models answer.") \
+                .replace("%1", issue.model_name).replace("%2", name)
         if issue.code == "extra-model-unavailable":
             return self.tr("A model this chat also asked is no longer available and is not asked any more. "
                            "Choose others with “Compare with…”.")
@@ -148,6 +152,7 @@ class ChatHeader(QFrame):
         self.compare_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.compare_menu = QMenu(self.compare_button)
         self.compare_menu.setObjectName("compareModelsMenu")
+        self.compare_menu.setToolTipsVisible(True)
         self.compare_button.setMenu(self.compare_menu)
         row.addWidget(self.compare_button)
         self.choices: list[ChatModelChoice] = []
@@ -227,8 +232,12 @@ class ChatHeader(QFrame):
         for choice in self.choices:
             if choice.unique_model_id == current:
                 continue
-            action = menu.addAction(f"{choice.name} · {choice.provider_name}")
+            words = f"{choice.name} · {choice.provider_name}"
+            action = menu.addAction(words if choice.usable else self.tr("%1 (needs an API key)").replace("%1", words))
             action.setCheckable(True)
+            if not choice.usable:
+                action.setToolTip(self.tr("Add the key of %1 in Providers to ask this model").replace(
+                    "%1", choice.provider_name))
             action.toggled.connect(lambda on, umid=choice.unique_model_id: self.toggle_extra_model(umid, on))
             self.compare_actions[choice.unique_model_id] = action
         menu.addSeparator()
@@ -237,11 +246,15 @@ class ChatHeader(QFrame):
 
     def _sync_compare(self) -> None:
         """Check marks and the button's words from `extra`, without rebuilding the menu."""
+        usable = {c.unique_model_id: c.usable for c in self.choices}
         for umid, action in self.compare_actions.items():
             if action.isChecked() != (umid in self.extra):
                 action.blockSignals(True)
                 action.setChecked(umid in self.extra)
                 action.blockSignals(False)
+            # A model without its key cannot be picked; one picked before its key went can be
+            # unchecked (until then each send leaves it out).
+            action.setEnabled(usable.get(umid, True) or umid in self.extra)
         chosen = self.extra_models()
         self.only_own_action.setEnabled(bool(chosen))
         names = {c.unique_model_id: c.name for c in self.choices}

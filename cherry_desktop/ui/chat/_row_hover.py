@@ -4,17 +4,16 @@ row's context menu."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, SignalInstance
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, SignalInstance
 from PySide6.QtGui import QCursor, QEnterEvent
 from PySide6.QtWidgets import QMenu, QWidget
 
+from cherry_desktop.ui.chat._message_actions import MessageActions, add_text_actions, text_under
 from cherry_desktop.ui.chat._message_row import MessageRow
+from cherry_desktop.ui.chat._sibling_group import AnswerColumn
 from cherry_desktop.ui.chat._translate import add_translate_menu
-
-if TYPE_CHECKING:
-    from cherry_desktop.ui.chat._message_actions import MessageActions
 
 
 class HoverView(Protocol):
@@ -96,14 +95,34 @@ class RowHover(QObject):
         else:
             self.show_over(row)
 
-    def menu(self, pos: QPoint) -> None:
-        """The context menu of the row at `pos` (in the content's coordinates)."""
-        row = self.view.row_at(pos)
+    def menu(self, pos: QPoint) -> QMenu | None:
+        """The context menu of the message at `pos` (in the content's coordinates): wherever the
+        right-click lands on it (its text, a code block, a tool card, an attachment, its header,
+        its margins, its model's column bar), with the text's own Copy and Select all when the
+        click was on a text. Pops up and returns the menu (None: no message there)."""
+        under = self.content.childAt(pos)
+        row = self.view.row_at(pos) or _column_row(under)
         if row is None:
-            return
-        self.configure(row)
+            return None
+        self.show_over(row)  # its Copy button says "Copied" when the menu's Copy is taken
         menu = QMenu(self.owner)
+        menu.setObjectName("messageMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.actions.fill_menu(menu)
         if self.view.can_translate(row):
             add_translate_menu(menu, lambda language: self.view.translate_requested.emit(row.message_id, language))
-        menu.exec(self.content.mapToGlobal(pos))
+        text = text_under(under, row)
+        if text is not None:
+            menu.addSeparator()
+            add_text_actions(menu, text)
+        # Not `exec`: a nested event loop under the app's asyncio loop (qasync) would run
+        # the loop's callbacks re-entrantly while the menu is open.
+        menu.popup(self.content.mapToGlobal(pos))
+        return menu
+
+
+def _column_row(widget: QWidget | None) -> MessageRow | None:
+    """The answer whose column (in a multi-model group) holds `widget`, e.g. its bar."""
+    while widget is not None and not isinstance(widget, AnswerColumn):
+        widget = widget.parentWidget()
+    return widget.row if widget is not None else None

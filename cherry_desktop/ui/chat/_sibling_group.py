@@ -150,7 +150,11 @@ class SiblingGroupView(QFrame):
     def refresh(self) -> None:
         busy = any(r.live or r.status in _BUSY for r in self.rows())
         for i, column in enumerate(self.columns):
-            chosen = column.row.message_id == self.continues_from and len(self.columns) > 1
+            row = column.row
+            # Only a finished answer shows it: the one the chat continues from once the turn
+            # ends is known (and saved) when the first answer finishes, never before.
+            chosen = (row.message_id == self.continues_from and len(self.columns) > 1
+                      and row.status == "success" and not row.live)
             column.refresh(chosen=chosen, is_tip=self.is_tip, group_busy=busy)
             self.tabs.setTabText(i, ("✓ " if chosen else "") + column.model_name)
         self.refreshed.emit()

@@ -13,6 +13,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QMenu, QVBoxLayout, QWidget
 from shiboken6 import isValid
 
 from cherry_desktop.ui.bridge import StreamsBridge, TranslationRefusedError
+from cherry_desktop.ui.chat._blocks import MESSAGE_MENU
+from cherry_desktop.ui.chat._markdown import MarkdownView
 from cherry_desktop.ui.common import spawn
 
 #: The menu's languages, by the code core's translation takes.
@@ -28,39 +30,59 @@ def language_name(code: str) -> str:
 
 
 class TranslationBlock(QFrame):
-    """A translation under the original text; streams, then shows what was saved."""
+    """A translation under the original text, rendered as Markdown (as the original is), also
+    while it streams; then shows what was saved. A failure's words go below it (`note`)."""
 
     def __init__(self, language: str, text: str = "", *, done: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("translationBlock")
         self.language = language
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 6)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(10, 6, 10, 6)
         self.header = QLabel(self)
         self.header.setObjectName("translationHeader")
-        self.body = QLabel(self)
-        self.body.setObjectName("translationText")
-        self.body.setWordWrap(True)
-        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.header)
-        layout.addWidget(self.body)
+        self.body = self._new_body(text, done=done)
+        self.note = QLabel(self)
+        self.note.setObjectName("translationNote")
+        self.note.setWordWrap(True)
+        self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note.setContextMenuPolicy(MESSAGE_MENU)
+        self._layout.addWidget(self.header)
+        self._layout.addWidget(self.body)
+        self._layout.addWidget(self.note)
         self.text = text
         self.state = "done" if done else "streaming"
         self.error_text = ""
         self._render()
 
+    def _new_body(self, text: str = "", *, done: bool = False) -> MarkdownView:
+        body = MarkdownView(text, done=done, parent=self)
+        body.setObjectName("translationText")
+        return body
+
     @property
     def alive(self) -> bool:
-        """False once Qt deleted the block or its labels (its row was removed or reloaded)."""
+        """False once Qt deleted the block or its parts (its row was removed or reloaded)."""
         return isValid(self) and isValid(self.header) and isValid(self.body)
+
+    def restart(self) -> None:
+        """Empty, for a new translation into the same language."""
+        old, self.body = self.body, self._new_body()
+        self._layout.replaceWidget(old, self.body)
+        old.deleteLater()
+        self.text = ""
+        self.finish("streaming")
 
     def append(self, delta: str) -> None:
         self.text += delta
-        self._render()
+        self.body.append(delta)
+        self.body.commit()
 
     def finish(self, state: str, error: str = "") -> None:
         self.state = state
         self.error_text = error
+        if state != "streaming" and not self.body.done:
+            self.body.finish()
         self._render()
 
     def _render(self) -> None:
@@ -72,10 +94,10 @@ class TranslationBlock(QFrame):
             "paused": self.tr("Translation to %1 stopped"),
         }
         self.header.setText(words.get(self.state, words["done"]).replace("%1", name))
-        shown = self.text
-        if self.state == "error" and self.error_text:
-            shown = f"{shown}\n{self.error_text}".strip()
-        self.body.setText(shown)
+        error = self.error_text if self.state == "error" else ""
+        self.note.setText(error)
+        self.note.setVisible(bool(error))
+        self.body.setVisible(bool(self.text))
         self.setProperty("state", self.state)
         self.style().unpolish(self)
         self.style().polish(self)
@@ -118,8 +140,7 @@ def block_for(row: Any, language: str) -> TranslationBlock:
     for found in row.findChildren(TranslationBlock):
         if found.language == language:
             existing: TranslationBlock = found
-            existing.text = ""
-            existing.finish("streaming")
+            existing.restart()
             return existing
     block = TranslationBlock(language, done=False)
     row.body.addWidget(block)

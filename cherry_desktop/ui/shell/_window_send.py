@@ -37,7 +37,9 @@ class WindowSend(QObject):
         w = self.window
         if w.topic_id is None or w.listener is None:
             return None
-        issue = w.bridges.providers.chat_issue(w.topic_id) or w.bridges.multi_model.extra_model_issue(w.topic_id)
+        # Only the chat's own model can hold a send back: another one that cannot answer
+        # (no key) is left out, and the header says so (`header_issue`).
+        issue = w.bridges.providers.chat_issue(w.topic_id)
         if issue is not None and issue.blocks_send and mode == "send":
             # Say what is missing instead of sending into a certain failure; keep the text.
             w.chat_header.set_issue(issue)
@@ -59,6 +61,10 @@ class WindowSend(QObject):
             w.message_view.add_user_row(local_id, text, steer=mode == "steer", files=files.parts)
         w.stream.attached_live = True
         w.update_composer()
+        skipped = w.bridges.multi_model.skipped_issue(w.topic_id) if mode == "send" else None
+        if skipped is not None:
+            w.chat_header.set_issue(skipped)
+            w.statusBar().showMessage(w.words.describe(skipped), 8000)
         return spawn(self._submit(w.topic_id, w.listener, text, mode, local_id, parent, files),
                      on_error=w.report_error)
 

@@ -139,3 +139,24 @@ async def test_a_crash_mid_turn_leaves_no_answer_pending_and_the_next_turn_goes_
     with pytest.raises(SiblingChoiceError):
         choose_answer(repos, res.placeholder_ids[1])
     await mgr.shutdown()
+
+
+async def test_the_first_answer_to_finish_is_continued_from_and_stays(chat_with_history: tuple) -> None:
+    """The second model finishes first: saved as the answer the chat continues from at once,
+    and kept when the first model finishes later (nothing chosen)."""
+    mgr, fake, repos = chat_with_history
+    topic = repos.topics.create_topic(model=M1)
+    res = await dispatch_stream_request(mgr, Recorder(), submit(topic.id, "Q", M1, M2))
+    a, b = res.placeholder_ids
+    f1, f2 = await fake.feed(topic.id, M1), await fake.feed(topic.id, M2)
+    group = load_group(repos, repos.messages.get_message(a))
+    assert group is not None and group.continues_from == a  # still being written: nothing else claims it
+    f2.push(*text_chunks("two"), END)
+    await until(lambda: repos.messages.get_message(b).status == "success", limit=3.0)
+    assert repos.topics.get_topic(topic.id).active_node_id == b
+    f1.push(*text_chunks("one"), END)
+    await _idle(mgr, topic.id)
+    group = load_group(repos, repos.messages.get_message(a))
+    assert group is not None and group.continues_from == b
+    await dispatch_stream_request(mgr, Recorder(), submit(topic.id, "Next"))
+    assert await _history(fake, topic.id, M1, 1) == ["Q", "two", "Next"]

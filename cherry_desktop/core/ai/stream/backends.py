@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from cherry_desktop.core.ai.stream.persistence import PersistInput
 from cherry_desktop.core.data import NotFoundError, Repositories, StoredMessage
+from cherry_desktop.core.data.sibling_groups import continue_from_first_finished
 from cherry_desktop.core.messages import DataPart, MessagePart, UIMessage, new_id
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,10 @@ class MessageServiceBackend:
             metadata.setdefault("model_id", input.model_id)
         self.repos.messages.update_message(self.message_id, parts=self._parts(message), status=input.status,
                                            stats=input.stats or {}, metadata=metadata)
+        if input.status == "success":
+            # One answer of a multi-model turn: the first to finish is the one the chat
+            # continues from (unless the user chose), from the moment it shows.
+            continue_from_first_finished(self.repos, self.message_id)
         if input.status == "success" and input.stats and input.stats.get("total_tokens"):
             self._record_usage(input)
 
