@@ -53,6 +53,14 @@ def _roles(window: Any) -> list[str]:
     return [r.role for r in window.message_view.rows()]
 
 
+def _ask_approval(conn: Any) -> None:
+    """The runtime wants to run `rm *.tmp` (call c1) and asks first (approval ap-1)."""
+    conn.emit(ChunkEvent(ToolInputStartChunk(tool_call_id="c1", tool_name="Bash")),
+              ChunkEvent(ToolInputAvailableChunk(tool_call_id="c1", tool_name="Bash", input={"command": "rm *.tmp"})),
+              ToolApprovalRequestEvent(approval_id="ap-1", tool_call_id="c1", tool_name="Bash",
+                                       input={"command": "rm *.tmp"}))
+
+
 async def _start_turn(qtbot: Any, window: Any, driver: ScriptedDriver, text: str) -> Any:
     conn = await send_turn(qtbot, window, driver, text)
     conn.emit_text("working on it. ")
@@ -110,10 +118,7 @@ async def test_approval_card_shows_above_the_composer_and_answers(controller: An
     topic_id, driver = agent_topic
     window = controller.open_window(topic_id)
     conn = await _start_turn(qtbot, window, driver, "delete the temp files")
-    conn.emit(ChunkEvent(ToolInputStartChunk(tool_call_id="c1", tool_name="Bash")),
-              ChunkEvent(ToolInputAvailableChunk(tool_call_id="c1", tool_name="Bash", input={"command": "rm *.tmp"})),
-              ToolApprovalRequestEvent(approval_id="ap-1", tool_call_id="c1", tool_name="Bash",
-                                       input={"command": "rm *.tmp"}))
+    _ask_approval(conn)
     card = window.approval_card
     await until(lambda: window.approval_waiting() and card.armed)
     assert "Bash" in card.title.text() and "rm *.tmp" in card.input_label.text()
@@ -131,6 +136,30 @@ async def test_approval_card_shows_above_the_composer_and_answers(controller: An
         conn.emit(ChunkEvent(ToolOutputAvailableChunk(tool_call_id="c1", output="removed 2 files")))
     conn.complete("ok")
     await until(lambda: window.live_text_at_terminal is not None and not window.is_streaming())
+
+
+async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(controller: Any, ui_core: Any,
+                                                                        agent_topic: Any, qtbot: Any) -> None:
+    # The runtime asks inside its turn: once Stop ended the turn nothing can take the answer, so
+    # the topic must not stay awaiting-approval, nor the stored row offer the card again (a
+    # window opened later, or after a restart, showed one for a turn that no longer runs).
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "delete the temp files")
+    _ask_approval(conn)
+    await until(lambda: window.approval_waiting() and window.approval_card.armed)
+    qtbot.mouseClick(window.composer.stop_button, Qt.MouseButton.LeftButton)
+    await until(lambda: conn.interrupts, what="the runtime is interrupted")
+    await until(lambda: not window.is_streaming(), what="the turn stops")
+    repos = ui_core.repos
+    session_id = repos.sessions.list_sessions()[0].id
+    await until(lambda: repos.session_messages.list_messages(session_id)[-1].status == "paused")
+    tool = next(p for p in repos.session_messages.list_messages(session_id)[-1].parts if p.type == "dynamic-tool")
+    assert tool.state == "output-denied" and conn.approvals == []  # it never ran, nobody answered
+    await until(lambda: not window.approval_waiting(), what="the live window drops the card")
+    later = controller.open_window(topic_id)  # reads the stored rows
+    await until(lambda: len(later.message_view.rows()) == 2)
+    assert not later.approval_waiting()
 
 
 async def test_held_queue_after_stop_offers_resume(controller: Any, ui_core: Any, agent_topic: Any,

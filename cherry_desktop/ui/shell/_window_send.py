@@ -172,7 +172,8 @@ class WindowSend(QObject):
 
     def refresh_approval(self) -> None:
         w = self.window
-        pending = w.message_view.pending_approvals()
+        # Only a live turn can take an answer: a row a stopped turn left asking offers nothing.
+        pending = w.message_view.pending_approvals() if w.stream.is_streaming() else []
         if pending:
             w.approval_card.show_approval(pending[0])
             w.approval_card.setVisible(True)
