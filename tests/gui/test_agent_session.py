@@ -3,6 +3,7 @@ and the tool approval card — the real core (host, manager, SQLite) with a scri
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from cherry_desktop.core.ai.runtime.events import ChunkEvent, SteerBoundaryEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
 from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui.conftest import send_turn
+from tests.gui.conftest import ARTIFACTS, send_turn
 from tests.unit.agent_session.harness import add_model
 from tests.waiting import until
 
@@ -160,6 +161,11 @@ async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(control
     later = controller.open_window(topic_id)  # reads the stored rows
     await until(lambda: len(later.message_view.rows()) == 2)
     assert not later.approval_waiting()
+    later.resize(900, 420)
+    later.show()
+    await asyncio.sleep(0.15)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert later.grab().save(str(ARTIFACTS / "stopped_approval.png"))
 
 
 async def test_held_queue_after_stop_offers_resume(controller: Any, ui_core: Any, agent_topic: Any,
