@@ -168,6 +168,33 @@ async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(control
     assert later.grab().save(str(ARTIFACTS / "stopped_approval.png"))
 
 
+async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(controller: Any, ui_core: Any,
+                                                                           agent_topic: Any, qtbot: Any) -> None:
+    # SQLite's own "database or disk is full" (its page limit reached): the send fails before
+    # its row is saved, and what the person typed must not vanish with it (it did: the composer
+    # was cleared and the row shown was never saved).
+    from cherry_desktop.core.data.models import database_proxy
+
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    typed = ("a long request " * 2000).strip()
+    pages = database_proxy.execute_sql("PRAGMA page_count").fetchone()[0]
+    database_proxy.execute_sql(f"PRAGMA max_page_count = {pages}")
+    try:
+        _type(window, typed)
+        qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+        await until(lambda: window.last_error, what="the failed send is said")
+        await until(lambda: not window.is_streaming())
+    finally:
+        database_proxy.execute_sql("PRAGMA max_page_count = 1073741823")
+    assert "full" in window.last_error
+    assert window.composer.editor.toPlainText() == typed
+    assert window.message_view.rows() == []  # no row the database does not have
+    session_id = ui_core.repos.sessions.list_sessions()[0].id
+    assert ui_core.repos.session_messages.list_messages(session_id) == []
+    assert all(c.sent == [] for c in driver.connections)
+
+
 async def test_held_queue_after_stop_offers_resume(controller: Any, ui_core: Any, agent_topic: Any,
                                                    qtbot: Any) -> None:
     topic_id, driver = agent_topic
