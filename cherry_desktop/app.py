@@ -175,11 +175,16 @@ def _report_storage_fault(fault: StorageError) -> int:
 def _later_launch(paths: PathRegistry, lock: InstanceLock) -> int | None:
     """Another instance owns the data directory: ask it for a window (exit code 0), or say
     why not (1). None: it was quitting and this process now holds the lock (start normally)."""
+    from cherry_desktop.core.app.instance_channel import REPLY_HEADLESS
     from cherry_desktop.ui.shell.single_instance import REPLY_OK, REPLY_QUITTING, hand_over
 
     reply = hand_over(instance_channel_name(paths.get("app.data")))
     if reply == REPLY_OK:
         return 0
+    if reply == REPLY_HEADLESS:
+        print(f"cherry-desktop: `cherry-desktop serve` (pid {lock.holder_pid() or '?'}) runs on "
+              f"{paths.get('app.data')} and has no windows; stop it or pass another --data-dir", file=sys.stderr)
+        return 1
     if reply == REPLY_QUITTING:
         deadline = time.monotonic() + QUITTING_INSTANCE_WAIT_S
         while time.monotonic() < deadline:

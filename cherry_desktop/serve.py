@@ -2,7 +2,9 @@
 gateway without any window (QA, scripts, servers).
 
 It takes the data directory's instance lock as the app does (a running app or another `serve`
-on it is refused, in one line), starts core (both stages), then the gateway on 127.0.0.1, and
+on it is refused, in one line) and answers later launches on its channel as the app does (a
+`backup create` is written here; a window launch hears there are no windows), starts core (both
+stages), then the gateway on 127.0.0.1, and
 prints one line with the base URL once it listens. The key is the stored one (made on first
 use), or ``--key`` / ``CHERRY_API_KEY`` for this run only (never stored). SIGTERM, SIGINT
 (Ctrl+C) and SIGHUP run the orderly stop: core first (running turns are saved ``paused``, their
@@ -23,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cherry_desktop import __version__
-from cherry_desktop.core.app.instance_lock import InstanceLock, LockState
+from cherry_desktop.core.app.instance_channel import REPLY_HEADLESS, InstanceChannel
+from cherry_desktop.core.app.instance_lock import InstanceLock, LockState, instance_channel_name
 from cherry_desktop.core.app.logging_setup import setup_logging
 from cherry_desktop.core.storage.paths import PathRegistry
 
@@ -113,6 +116,18 @@ def _gateway_key(core: Any, options: ServeOptions) -> str | None:
         return None
 
 
+async def _answer_launch(core: Any, request: str) -> str:
+    """A later launch on this data folder: a backup is written here, as the app does (with its
+    writes held for the snapshot); a window launch hears that this instance has none."""
+    from cherry_desktop.core.backup.remote import answer_backup_request, is_backup_request
+
+    if is_backup_request(request):
+        if core.backup is None:
+            return "error\tunavailable\tthe running cherry-desktop serve cannot back up (see its log)"
+        return await answer_backup_request(core.backup, request)
+    return REPLY_HEADLESS
+
+
 async def _serve(paths: PathRegistry, options: ServeOptions) -> int:
     from cherry_desktop.core.app.bootstrap import start_core
     from cherry_desktop.core.gateway import ApiGateway, GatewayKeyCheck, PortInUseError
@@ -121,7 +136,9 @@ async def _serve(paths: PathRegistry, options: ServeOptions) -> int:
     signals = _StopSignals(asyncio.get_running_loop())
     core = await start_core(paths)
     gateway: ApiGateway | None = None
+    channel = InstanceChannel(instance_channel_name(paths.get("app.data")), lambda r: _answer_launch(core, r))
     try:
+        await channel.start()
         if options.demo:
             from cherry_desktop.demo.bootstrap import start_demo
 
@@ -144,6 +161,7 @@ async def _serve(paths: PathRegistry, options: ServeOptions) -> int:
         await signals.requested.wait()
         return 0
     finally:
+        await channel.close()
         # Core first: running turns are saved `paused` (their SSE callers get [DONE]) while the
         # demo model still answers; then the gateway lets those responses end.
         await core.stop()

@@ -3,6 +3,7 @@ and the tool approval card — the real core (host, manager, SQLite) with a scri
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from cherry_desktop.core.ai.runtime.events import ChunkEvent, SteerBoundaryEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
 from cherry_desktop.core.state.topics import session_topic_id
 from tests.fakes.scripted_driver import ScriptedDriver
-from tests.gui.conftest import send_turn
+from tests.gui.conftest import ARTIFACTS, send_turn
 from tests.unit.agent_session.harness import add_model
 from tests.waiting import until
 
@@ -51,6 +52,14 @@ def _type(window: Any, text: str) -> None:
 
 def _roles(window: Any) -> list[str]:
     return [r.role for r in window.message_view.rows()]
+
+
+def _ask_approval(conn: Any) -> None:
+    """The runtime wants to run `rm *.tmp` (call c1) and asks first (approval ap-1)."""
+    conn.emit(ChunkEvent(ToolInputStartChunk(tool_call_id="c1", tool_name="Bash")),
+              ChunkEvent(ToolInputAvailableChunk(tool_call_id="c1", tool_name="Bash", input={"command": "rm *.tmp"})),
+              ToolApprovalRequestEvent(approval_id="ap-1", tool_call_id="c1", tool_name="Bash",
+                                       input={"command": "rm *.tmp"}))
 
 
 async def _start_turn(qtbot: Any, window: Any, driver: ScriptedDriver, text: str) -> Any:
@@ -110,10 +119,7 @@ async def test_approval_card_shows_above_the_composer_and_answers(controller: An
     topic_id, driver = agent_topic
     window = controller.open_window(topic_id)
     conn = await _start_turn(qtbot, window, driver, "delete the temp files")
-    conn.emit(ChunkEvent(ToolInputStartChunk(tool_call_id="c1", tool_name="Bash")),
-              ChunkEvent(ToolInputAvailableChunk(tool_call_id="c1", tool_name="Bash", input={"command": "rm *.tmp"})),
-              ToolApprovalRequestEvent(approval_id="ap-1", tool_call_id="c1", tool_name="Bash",
-                                       input={"command": "rm *.tmp"}))
+    _ask_approval(conn)
     card = window.approval_card
     await until(lambda: window.approval_waiting() and card.armed)
     assert "Bash" in card.title.text() and "rm *.tmp" in card.input_label.text()
@@ -131,6 +137,62 @@ async def test_approval_card_shows_above_the_composer_and_answers(controller: An
         conn.emit(ChunkEvent(ToolOutputAvailableChunk(tool_call_id="c1", output="removed 2 files")))
     conn.complete("ok")
     await until(lambda: window.live_text_at_terminal is not None and not window.is_streaming())
+
+
+async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(controller: Any, ui_core: Any,
+                                                                        agent_topic: Any, qtbot: Any) -> None:
+    # The runtime asks inside its turn: once Stop ended the turn nothing can take the answer, so
+    # the topic must not stay awaiting-approval, nor the stored row offer the card again (a
+    # window opened later, or after a restart, showed one for a turn that no longer runs).
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    conn = await _start_turn(qtbot, window, driver, "delete the temp files")
+    _ask_approval(conn)
+    await until(lambda: window.approval_waiting() and window.approval_card.armed)
+    qtbot.mouseClick(window.composer.stop_button, Qt.MouseButton.LeftButton)
+    await until(lambda: conn.interrupts, what="the runtime is interrupted")
+    await until(lambda: not window.is_streaming(), what="the turn stops")
+    repos = ui_core.repos
+    session_id = repos.sessions.list_sessions()[0].id
+    await until(lambda: repos.session_messages.list_messages(session_id)[-1].status == "paused")
+    tool = next(p for p in repos.session_messages.list_messages(session_id)[-1].parts if p.type == "dynamic-tool")
+    assert tool.state == "output-denied" and conn.approvals == []  # it never ran, nobody answered
+    await until(lambda: not window.approval_waiting(), what="the live window drops the card")
+    later = controller.open_window(topic_id)  # reads the stored rows
+    await until(lambda: len(later.message_view.rows()) == 2)
+    assert not later.approval_waiting()
+    later.resize(900, 420)
+    later.show()
+    await asyncio.sleep(0.15)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert later.grab().save(str(ARTIFACTS / "stopped_approval.png"))
+
+
+async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(controller: Any, ui_core: Any,
+                                                                           agent_topic: Any, qtbot: Any) -> None:
+    # SQLite's own "database or disk is full" (its page limit reached): the send fails before
+    # its row is saved, and what the person typed must not vanish with it (it did: the composer
+    # was cleared and the row shown was never saved).
+    from cherry_desktop.core.data.models import database_proxy
+
+    topic_id, driver = agent_topic
+    window = controller.open_window(topic_id)
+    typed = ("a long request " * 2000).strip()
+    pages = database_proxy.execute_sql("PRAGMA page_count").fetchone()[0]
+    database_proxy.execute_sql(f"PRAGMA max_page_count = {pages}")
+    try:
+        _type(window, typed)
+        qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+        await until(lambda: window.last_error, what="the failed send is said")
+        await until(lambda: not window.is_streaming())
+    finally:
+        database_proxy.execute_sql("PRAGMA max_page_count = 1073741823")
+    assert "full" in window.last_error
+    assert window.composer.editor.toPlainText() == typed
+    assert window.message_view.rows() == []  # no row the database does not have
+    session_id = ui_core.repos.sessions.list_sessions()[0].id
+    assert ui_core.repos.session_messages.list_messages(session_id) == []
+    assert all(c.sent == [] for c in driver.connections)
 
 
 async def test_held_queue_after_stop_offers_resume(controller: Any, ui_core: Any, agent_topic: Any,

@@ -93,7 +93,7 @@ def test_a_lock_holder_that_does_not_answer_gets_one_line_not_a_wait(tmp_path: P
 
     data_dir = tmp_path / "held"
     data_dir.mkdir()
-    holder = InstanceLock(data_dir / "cherry.lock")  # another `backup create`, or a `serve`
+    holder = InstanceLock(data_dir / "cherry.lock")  # another `backup create` (a `serve` answers)
     assert holder.acquire() is LockState.ACQUIRED
     try:
         made = cli("backup", "create", "--data-dir", str(data_dir), str(tmp_path / "x.cherry-backup"))

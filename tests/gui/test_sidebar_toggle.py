@@ -66,3 +66,13 @@ async def test_each_window_keeps_its_own_and_the_next_opens_as_last_chosen(contr
     await until(lambda: second.search_panel.isVisible())
     assert not first.search_panel.isVisible()  # the first window keeps its own
     assert controller.bridges.settings.settings_values()["sidebar_visible"] is True
+
+
+async def test_the_button_sits_at_the_left_of_a_window_with_no_topic(controller: Any) -> None:
+    # The first window of a new install has no topic (its title is hidden): the button stood
+    # alone in the middle of the empty bar.
+    window = await _shown(controller)
+    button = window.sidebar_toggle.button
+    assert not window.title.isVisible()
+    await until(lambda: button.isVisible() and button.parentWidget().width() > 400)
+    assert button.geometry().left() < 20

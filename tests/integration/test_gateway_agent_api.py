@@ -141,3 +141,21 @@ async def test_bad_requests(api: httpx.AsyncClient, app: App[Any]) -> None:
     not_live = await api.get(f"/v1/topics/{app.topic}/stream")
     assert not_live.status_code == 404
     assert app.rows() == []
+
+
+async def test_a_message_a_full_disk_cannot_save_is_a_507_in_json(api: httpx.AsyncClient, app: App[Any]) -> None:
+    # SQLite's own "database or disk is full" (its page limit reached) when the user row is
+    # written: the caller hears why in the API's JSON error (it got a bare "Internal Server
+    # Error"), and nothing is left behind.
+    from cherry_desktop.core.data.models import database_proxy
+
+    pages = database_proxy.execute_sql("PRAGMA page_count").fetchone()[0]
+    database_proxy.execute_sql(f"PRAGMA max_page_count = {pages}")
+    try:
+        sent = await api.post(f"/v1/agent-sessions/{app.session_id}/messages", json={"text": "hi " * 5000})
+    finally:
+        database_proxy.execute_sql("PRAGMA max_page_count = 1073741823")
+    assert sent.status_code == 507 and sent.json()["error"]["type"] == "disk-full"
+    assert app.rows() == []
+    listed = (await api.get("/v1/agent-sessions")).json()["data"]
+    assert next(s for s in listed if s["id"] == app.session_id)["status"] == "idle"

@@ -200,3 +200,27 @@ async def test_curl_streams_a_chat_and_an_agent_turn_and_the_session_is_recorded
     assert "note is in your workspace" in "".join(d["delta"] for d in deltas if d["type"] == "text-delta")
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "gateway_curl.txt").write_text("\n".join(transcript), encoding="utf-8")
+
+
+async def test_backup_create_and_a_window_launch_ask_the_running_serve(serve: Any, tmp_path: Path) -> None:
+    # `serve` holds the data folder's lock like the app: `backup create` must be able to ask it
+    # (as it asks the app), and a window launch must say a headless serve runs there.
+    running = await serve()
+    archive = tmp_path / "serve.cherry-backup"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+    async def cli(*args: str) -> tuple[int | None, str]:
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "cherry_desktop", *args,
+                                                    stdout=asyncio.subprocess.PIPE,
+                                                    stderr=asyncio.subprocess.PIPE, env=env)
+        _, err = await asyncio.wait_for(proc.communicate(), START_LIMIT_S)
+        return proc.returncode, err.decode()
+
+    code, err = await cli("backup", "create", "--data-dir", str(tmp_path / "data"), str(archive))
+    assert code == 0, err
+    assert archive.is_file() and archive.stat().st_size > 0
+    code, err = await cli("--data-dir", str(tmp_path / "data"))
+    [line] = err.strip().splitlines()
+    assert code == 1 and "cherry-desktop serve" in line and "does not answer" not in line
+    running.proc.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(running.proc.wait(), START_LIMIT_S) == 0

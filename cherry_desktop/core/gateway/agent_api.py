@@ -42,6 +42,7 @@ from cherry_desktop.core.gateway.to_openai import openai_error
 from cherry_desktop.core.gateway.wire import WireObject
 from cherry_desktop.core.state.shared_cache import SharedCache, topic_stream_status_key
 from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.core.storage.storage_faults import StorageFault, classify
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +134,15 @@ class AgentApi:
             listener.close()
             code = exc.code
             return _error(409 if code in ("writes-paused", "session-busy") else 400, code, str(exc))
+        except Exception as exc:
+            fault = classify(exc)
+            if fault is None:
+                raise
+            # A full or read-only disk refused the user row: nothing was sent; say so in JSON.
+            listener.close()
+            log.error("a message to session %s was not saved: %s", session_id, fault)
+            return _error(507 if fault.fault is StorageFault.DISK_FULL else 503, fault.fault.value,
+                          f"the message was not saved: {fault}")
         if result.follow_up == "injected" and result.user_message_id:
             mark_steer(self.core.repos, result.user_message_id)
         if result.follow_up == "queued":

@@ -43,6 +43,7 @@ from cherry_desktop.core.messages.ui_message import (
     message_text,
     new_id,
     parse_part,
+    without_open_approvals,
 )
 
 __all__ = [
@@ -89,4 +90,5 @@ __all__ = [
     "parse_chunk",
     "parse_part",
     "read_ui_message_stream",
+    "without_open_approvals",
 ]

@@ -160,3 +160,12 @@ def message_attachments(message: UIMessage) -> list[AttachmentPart]:
 def message_text(message: UIMessage) -> str:
     """All text parts of a message joined (reasoning, tools and data left out)."""
     return "".join(p.text for p in message.parts if isinstance(p, TextPart))
+
+
+def without_open_approvals(parts: list[MessagePart]) -> list[MessagePart]:
+    """The parts of a row whose runtime turn ended (stopped, failed, interrupted): a tool call
+    still waiting on the user's approval never ran and nothing can answer it any more, so it
+    reads as not allowed (`output-denied`, as Claude Code records a permission prompt cut
+    short), never as a question a later window would offer again."""
+    return [p.model_copy(update={"state": "output-denied"})
+            if isinstance(p, ToolPart) and p.state == "approval-requested" else p for p in parts]

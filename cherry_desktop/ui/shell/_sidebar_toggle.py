@@ -95,6 +95,7 @@ class SidebarToggle(QObject):
         row.addWidget(self.button)
         title.setParent(bar)
         row.addWidget(title, 1)
+        row.addStretch(0)  # with no topic the title is hidden: the button stays at the left
         return bar
 
     def add_menu(self) -> None:

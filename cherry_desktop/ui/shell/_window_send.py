@@ -82,6 +82,12 @@ class WindowSend(QObject):
             if w.alive:
                 w.stream.attached_live = w.cache.topic_status(topic_id).is_live
                 w.update_composer()
+                if topic_id == w.topic_id and w.message_view.row(local_id) is not None:
+                    # Refused before core named the row (a full disk, a refused send): it was
+                    # never saved, so it leaves the view and the text goes back to the composer.
+                    w.message_view.remove_row(local_id)
+                    if not w.composer.editor.toPlainText().strip():
+                        w.composer.editor.setPlainText(text)
             raise
         files.settle(w.bridges.attachments, topic_id)
         if not w.alive or topic_id != w.topic_id:
@@ -178,7 +184,8 @@ class WindowSend(QObject):
 
     def refresh_approval(self) -> None:
         w = self.window
-        pending = w.message_view.pending_approvals()
+        # Only a live turn can take an answer: a row a stopped turn left asking offers nothing.
+        pending = w.message_view.pending_approvals() if w.stream.is_streaming() else []
         if pending:
             w.approval_card.show_approval(pending[0])
             w.approval_card.setVisible(True)

@@ -17,7 +17,7 @@ from cherry_desktop.core.ai.stream.types import AiStreamRequest
 from cherry_desktop.core.data import Repositories
 from cherry_desktop.core.data.models import database_proxy
 from cherry_desktop.core.data.records import WorkspaceRecord
-from cherry_desktop.core.messages import TextPart, message_text
+from cherry_desktop.core.messages import TextPart, ToolApproval, ToolPart, message_text
 from cherry_desktop.core.storage.paths import build_path_registry
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.integration.claude_driver_helpers import make_context
@@ -115,6 +115,21 @@ async def test_boot_recovery_keeps_checkpointed_parts(repos: Repositories, tmp_p
     row = h.row(a.id)
     assert row.status == "error"
     assert [p.type for p in row.parts] == ["text", "data-error"]
+
+
+async def test_boot_recovery_offers_no_approval_a_crash_left_open(repos: Repositories, tmp_path: Path) -> None:
+    # A crash while a tool waited on the user: after the restart nothing can answer it.
+    h = make_harness(repos, tmp_path)
+    _, a = repos.session_messages.create_turn(session_id=h.session.id, user_parts=[TextPart(text="u")],
+                                              model_id="m")
+    asking = ToolPart(tool_call_id="c1", tool_name="Bash", state="approval-requested", input={"command": "ls"},
+                      approval=ToolApproval(id="ap-1"))
+    repos.session_messages.update_message(a.id, parts=[TextPart(text="I will list"), asking])
+    h.runtime.initialize()
+    row = h.row(a.id)
+    assert row.status == "error"
+    tool = row.parts[1]
+    assert isinstance(tool, ToolPart) and tool.state == "output-denied" and tool.tool_call_id == "c1"
 
 
 @pytest.mark.parametrize("case", ["no-workspace", "not-a-dir", "no-driver", "no-model", "driver-refuses",

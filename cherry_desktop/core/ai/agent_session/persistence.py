@@ -28,7 +28,7 @@ from cherry_desktop.core.ai.stream.types import (
 )
 from cherry_desktop.core.data.agent_repository import NotFoundError
 from cherry_desktop.core.data.session_message_repository import AgentSessionMessageRepository
-from cherry_desktop.core.messages import MessagePart, UIMessage
+from cherry_desktop.core.messages import MessagePart, UIMessage, without_open_approvals
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,8 @@ class AgentSessionMessageBackend:
     async def persist_assistant(self, input: PersistInput) -> None:
         message = input.final_message
         parts: list[MessagePart] = list(message.parts) if message is not None else []
+        if input.status != "success":
+            parts = without_open_approvals(parts)
         metadata = dict(message.metadata) if message is not None and message.metadata else None
         try:
             if self._is_dropped():

@@ -10,13 +10,14 @@ from __future__ import annotations
 from cherry_desktop.core.ai.stream.persistence import error_part
 from cherry_desktop.core.ai.stream.recovery import INTERRUPTED
 from cherry_desktop.core.data import Repositories
+from cherry_desktop.core.messages import without_open_approvals
 
 
 def recover_interrupted_rows(repos: Repositories) -> int:
     """Mark every pending agent-session assistant row as an interrupted error; return how many."""
     count = 0
     for row in repos.session_messages.list_pending():
-        parts = list(row.parts)
+        parts = without_open_approvals(list(row.parts))
         if not (parts and parts[-1].type == "data-error"):
             parts.append(error_part(INTERRUPTED))
         repos.session_messages.update_message(row.id, parts=parts, status="error")

@@ -34,6 +34,10 @@ def segment_listeners(session: LiveSession, seg: Segment, *, messages: AgentSess
     persistence = PersistenceListener(backend=backend, topic_id=session.topic_id, model_id=seg.model_id)
 
     async def on_terminal(status: PersistStatus, result: StreamTerminalResult) -> None:
+        if status != "success":
+            # The runtime asks inside its turn: a turn that stopped (user Stop, shutdown, an
+            # error) waits on no answer any more, so its topic must not read awaiting-approval.
+            session.host.streams.clear_awaiting_approval(session.topic_id, seg.model_id)
         await session.on_segment_terminal(seg, status)
 
     terminal = RuntimeTerminalListener(topic_id=session.topic_id, anchor_message_id=seg.assistant_message_id,
