@@ -236,6 +236,24 @@ async def test_open_in_new_window_shortcut_shows_the_same_topic(controller: Any,
     assert controller.windows == [first] and first.topic_id == topic_id
 
 
+async def test_ctrl_w_closes_the_window_from_the_composer(controller: Any, ui_core: Any, qtbot: Any) -> None:
+    """Close window has every binding of the platform's Close key (Ctrl+W and Ctrl+F4 here);
+    it had only the first, so Ctrl+W did nothing on Linux."""
+    from PySide6.QtCore import Qt
+
+    from tests.gui.conftest import focused_window
+
+    _agent_id, session_id = seed_agent_session(ui_core.repos)
+    first = await focused_window(controller, session_topic_id(session_id))
+    second = await focused_window(controller, session_topic_id(session_id))
+    qtbot.keyClick(second.composer.editor, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    await until(lambda: controller.windows == [first])
+    first.activateWindow()
+    await until(first.isActiveWindow)
+    qtbot.keyClick(first, Qt.Key.Key_F4, Qt.KeyboardModifier.ControlModifier)
+    await until(lambda: controller.windows == [])
+
+
 async def test_window_tolerates_a_core_without_stream_manager(controller: Any, ui_core: Any,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     topic = ui_core.repos.topics.create_topic(name="t", model="demo::m")

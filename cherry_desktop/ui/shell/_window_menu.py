@@ -24,7 +24,9 @@ def build_menu(window: QMainWindow, host: WindowHost, *, open_in_new_window: Cal
     def action(text: str, slot: Callable[[], object], shortcut: QKeySequence.StandardKey | str | None = None,
                name: str = "") -> QAction:
         a = QAction(text, window)
-        if shortcut is not None:
+        if isinstance(shortcut, QKeySequence.StandardKey):
+            a.setShortcuts(QKeySequence.keyBindings(shortcut))  # all of them: Close is Ctrl+W and Ctrl+F4
+        elif shortcut is not None:
             a.setShortcut(QKeySequence(shortcut))
         if name:
             a.setObjectName(name)
