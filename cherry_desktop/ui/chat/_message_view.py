@@ -360,6 +360,11 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         if row is not None:
             copy_markdown(row.text())
 
+    def copy_row(self, row: MessageRow) -> None:
+        """Copy as Markdown from elsewhere (the window's shortcut): the toolbar over `row` says "Copied"."""
+        self.hover.show_over(row)
+        self.row_actions.copy_requested.emit(row.message_id)
+
     def set_row_hidden(self, message_id: str, hidden: bool) -> None:
         """Hide a row while its deletion can still be undone (or show it again)."""
         row = self._by_id.get(message_id)
