@@ -168,12 +168,14 @@ async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(control
     assert later.grab().save(str(ARTIFACTS / "stopped_approval.png"))
 
 
-async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(controller: Any, ui_core: Any,
-                                                                           agent_topic: Any, qtbot: Any) -> None:
+async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(
+        controller: Any, ui_core: Any, agent_topic: Any, qtbot: Any, tmp_path: Any) -> None:
     # SQLite's own "database or disk is full" (its page limit reached): the send fails before
     # its row is saved, and what the person typed must not vanish with it (it did: the composer
-    # was cleared and the row shown was never saved).
+    # was cleared and the row shown was never saved). The status bar says it in the app's words
+    # and language (it showed SQLite's English words in every language).
     from cherry_desktop.core.data.models import database_proxy
+    from cherry_desktop.ui.shell import i18n
 
     topic_id, driver = agent_topic
     window = controller.open_window(topic_id)
@@ -185,9 +187,21 @@ async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(contro
         qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
         await until(lambda: window.last_error, what="the failed send is said")
         await until(lambda: not window.is_streaming())
+        full = ("The disk is full, so this could not be saved. Free some space, then try again; "
+                "what you typed stays in the message box.")
+        assert window.last_error == full and window.statusBar().currentMessage() == full
+        translations = i18n.Translations(cache_dir=tmp_path)
+        translations.install("zh_CN")
+        try:
+            window.last_error = ""
+            qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)  # again, the text still there
+            await until(lambda: window.last_error, what="the failed send is said")
+            await until(lambda: not window.is_streaming())
+            assert window.last_error == "磁盘已满，无法保存。请释放一些空间后重试；您输入的内容仍保留在消息框中。"
+        finally:
+            translations.install("en_US")
     finally:
         database_proxy.execute_sql("PRAGMA max_page_count = 1073741823")
-    assert "full" in window.last_error
     assert window.composer.editor.toPlainText() == typed
     assert window.message_view.rows() == []  # no row the database does not have
     session_id = ui_core.repos.sessions.list_sessions()[0].id
