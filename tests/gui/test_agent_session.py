@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from cherry_desktop.core.ai.runtime.events import ChunkEvent, SteerBoundaryEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
 from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.ui.chat import ToolCard
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui.conftest import ARTIFACTS, send_turn
 from tests.unit.agent_session.harness import add_model
@@ -161,6 +162,12 @@ async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(control
     later = controller.open_window(topic_id)  # reads the stored rows
     await until(lambda: len(later.message_view.rows()) == 2)
     assert not later.approval_waiting()
+    # The live window's tool card reads as the reopened one's (it said "waiting for approval"
+    # until the window was reopened).
+    [live_card], [later_card] = (w.message_view.rows()[-1].findChildren(ToolCard) for w in (window, later))
+    assert later_card.fields["state"] == "output-denied"
+    await until(lambda: live_card.header.text() == later_card.header.text(), what="the live card settled")
+    assert live_card.result_label.label.text() == later_card.result_label.label.text() != ""
     later.resize(900, 420)
     later.show()
     await asyncio.sleep(0.15)

@@ -147,6 +147,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
             return None
         if kept is not None and not kept.live:
             kept.set_status(stored.status)
+            kept.settle_tools(stored.parts)
             kept.footer.set_stats(stored.stats)
         return kept
 
