@@ -1075,6 +1075,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Denied by the user</source>
         <translation>Denied by the user</translation>
     </message>
+    <message>
+        <source>not run</source>
+        <translation>not run</translation>
+    </message>
+    <message>
+        <source>Not run: the turn ended before it was answered</source>
+        <translation>Not run: the turn ended before it was answered</translation>
+    </message>
 </context>
 <context>
     <name>UiController</name>

@@ -1074,6 +1074,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Denied by the user</source>
         <translation>已被用户拒绝</translation>
     </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>Not run: the turn ended before it was answered</source>
+        <translation>未运行：本轮在获得批准前已结束</translation>
+    </message>
 </context>
 <context>
     <name>UiController</name>

@@ -1074,6 +1074,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Denied by the user</source>
         <translation>已被用戶拒絕</translation>
     </message>
+    <message>
+        <source>not run</source>
+        <translation>未執行</translation>
+    </message>
+    <message>
+        <source>Not run: the turn ended before it was answered</source>
+        <translation>未執行：本輪在獲得核准前已結束</translation>
+    </message>
 </context>
 <context>
     <name>UiController</name>

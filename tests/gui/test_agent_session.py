@@ -168,6 +168,9 @@ async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(control
     assert later_card.fields["state"] == "output-denied"
     await until(lambda: live_card.header.text() == later_card.header.text(), what="the live card settled")
     assert live_card.result_label.label.text() == later_card.result_label.label.text() != ""
+    # Nobody denied it: the turn ended first (it read "Denied by the user" after a Stop).
+    assert live_card.header.text() == "Bash — not run"
+    assert live_card.result_label.label.text() == "Not run: the turn ended before it was answered"
     later.resize(900, 420)
     later.show()
     await asyncio.sleep(0.15)
