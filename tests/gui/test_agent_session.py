@@ -171,6 +171,8 @@ async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(control
     # Nobody denied it: the turn ended first (it read "Denied by the user" after a Stop).
     assert live_card.header.text() == "Bash — not run"
     assert live_card.result_label.label.text() == "Not run: the turn ended before it was answered"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "stopped_approval_live.png"))
     later.resize(900, 420)
     later.show()
     await asyncio.sleep(0.15)
@@ -200,6 +202,8 @@ async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(
         full = ("The disk is full, so this could not be saved. Free some space, then try again; "
                 "what you typed stays in the message box.")
         assert window.last_error == full and window.statusBar().currentMessage() == full
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert window.grab().save(str(ARTIFACTS / "full_disk_status.png"))
         translations = i18n.Translations(cache_dir=tmp_path)
         translations.install("zh_CN")
         try:

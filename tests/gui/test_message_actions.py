@@ -68,6 +68,7 @@ async def test_copy_edit_branch_regenerate_and_delete_with_undo_in_a_chat(
     assert QGuiApplication.clipboard().text() == "Answer two."
     assert view.row_actions.isVisible() and view.row_actions.message_id == view.rows()[-1].message_id
     assert view.row_actions.copy_button.text() == "Copied"
+    window.grab().save(str(ARTIFACTS / "copy_shortcut_copied.png"))
     # The context menu has the same actions, with shortcuts.
     menu = QMenu()
     view.row_actions.fill_menu(menu)
