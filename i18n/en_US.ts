@@ -1075,6 +1075,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Denied by the user</source>
         <translation>Denied by the user</translation>
     </message>
+    <message>
+        <source>not run</source>
+        <translation>not run</translation>
+    </message>
+    <message>
+        <source>Not run: the turn ended before it was answered</source>
+        <translation>Not run: the turn ended before it was answered</translation>
+    </message>
 </context>
 <context>
     <name>UiController</name>
@@ -1852,6 +1860,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
         <translation>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</translation>
+    </message>
+    <message>
+        <source>The disk is full, so this could not be saved. Free some space, then try again; what you typed stays in the message box.</source>
+        <translation>The disk is full, so this could not be saved. Free some space, then try again; what you typed stays in the message box.</translation>
+    </message>
+    <message>
+        <source>The data folder cannot be written (a read-only disk or missing permissions), so this could not be saved. Make it writable, then try again.</source>
+        <translation>The data folder cannot be written (a read-only disk or missing permissions), so this could not be saved. Make it writable, then try again.</translation>
     </message>
 </context>
 <context>

@@ -1074,6 +1074,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Denied by the user</source>
         <translation>已被用户拒绝</translation>
     </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>Not run: the turn ended before it was answered</source>
+        <translation>未运行：本轮在获得批准前已结束</translation>
+    </message>
 </context>
 <context>
     <name>UiController</name>
@@ -1850,6 +1858,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
         <translation>此智能体的两个 MCP 工具同名，无法区分。请在“设置 › MCP 服务器”中关闭其中一个，或在智能体对话框中取消勾选某个服务器。</translation>
+    </message>
+    <message>
+        <source>The disk is full, so this could not be saved. Free some space, then try again; what you typed stays in the message box.</source>
+        <translation>磁盘已满，无法保存。请释放一些空间后重试；您输入的内容仍保留在消息框中。</translation>
+    </message>
+    <message>
+        <source>The data folder cannot be written (a read-only disk or missing permissions), so this could not be saved. Make it writable, then try again.</source>
+        <translation>数据文件夹无法写入（磁盘为只读或缺少权限），因此无法保存。请使其可写后重试。</translation>
     </message>
 </context>
 <context>

@@ -1074,6 +1074,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Denied by the user</source>
         <translation>已被用戶拒絕</translation>
     </message>
+    <message>
+        <source>not run</source>
+        <translation>未執行</translation>
+    </message>
+    <message>
+        <source>Not run: the turn ended before it was answered</source>
+        <translation>未執行：本輪在獲得核准前已結束</translation>
+    </message>
 </context>
 <context>
     <name>UiController</name>
@@ -1850,6 +1858,14 @@ To try everything offline, without an account, start the app with cherry-desktop
     <message>
         <source>Two of this agent's MCP tools have the same name, so none of them can be told apart. Turn one off in Settings, MCP servers, or untick a server in the agent's dialog.</source>
         <translation>此智慧體的兩個 MCP 工具同名，無法區分。請在「設置 › MCP 伺服器」中關閉其中一個，或在智慧體對話框中取消勾選某個伺服器。</translation>
+    </message>
+    <message>
+        <source>The disk is full, so this could not be saved. Free some space, then try again; what you typed stays in the message box.</source>
+        <translation>磁碟已滿，無法儲存。請釋放一些空間後再試一次；您輸入的內容仍保留在訊息框中。</translation>
+    </message>
+    <message>
+        <source>The data folder cannot be written (a read-only disk or missing permissions), so this could not be saved. Make it writable, then try again.</source>
+        <translation>資料夾無法寫入（磁碟為唯讀或缺少權限），因此無法儲存。請使其可寫入後再試一次。</translation>
     </message>
 </context>
 <context>

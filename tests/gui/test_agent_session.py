@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from cherry_desktop.core.ai.runtime.events import ChunkEvent, SteerBoundaryEvent, ToolApprovalRequestEvent
 from cherry_desktop.core.messages import ToolInputAvailableChunk, ToolInputStartChunk, ToolOutputAvailableChunk
 from cherry_desktop.core.state.topics import session_topic_id
+from cherry_desktop.ui.chat import ToolCard
 from tests.fakes.scripted_driver import ScriptedDriver
 from tests.gui.conftest import ARTIFACTS, send_turn
 from tests.unit.agent_session.harness import add_model
@@ -161,6 +162,17 @@ async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(control
     later = controller.open_window(topic_id)  # reads the stored rows
     await until(lambda: len(later.message_view.rows()) == 2)
     assert not later.approval_waiting()
+    # The live window's tool card reads as the reopened one's (it said "waiting for approval"
+    # until the window was reopened).
+    [live_card], [later_card] = (w.message_view.rows()[-1].findChildren(ToolCard) for w in (window, later))
+    assert later_card.fields["state"] == "output-denied"
+    await until(lambda: live_card.header.text() == later_card.header.text(), what="the live card settled")
+    assert live_card.result_label.label.text() == later_card.result_label.label.text() != ""
+    # Nobody denied it: the turn ended first (it read "Denied by the user" after a Stop).
+    assert live_card.header.text() == "Bash — not run"
+    assert live_card.result_label.label.text() == "Not run: the turn ended before it was answered"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "stopped_approval_live.png"))
     later.resize(900, 420)
     later.show()
     await asyncio.sleep(0.15)
@@ -168,12 +180,14 @@ async def test_a_turn_stopped_while_asking_offers_no_approval_afterwards(control
     assert later.grab().save(str(ARTIFACTS / "stopped_approval.png"))
 
 
-async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(controller: Any, ui_core: Any,
-                                                                           agent_topic: Any, qtbot: Any) -> None:
+async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(
+        controller: Any, ui_core: Any, agent_topic: Any, qtbot: Any, tmp_path: Any) -> None:
     # SQLite's own "database or disk is full" (its page limit reached): the send fails before
     # its row is saved, and what the person typed must not vanish with it (it did: the composer
-    # was cleared and the row shown was never saved).
+    # was cleared and the row shown was never saved). The status bar says it in the app's words
+    # and language (it showed SQLite's English words in every language).
     from cherry_desktop.core.data.models import database_proxy
+    from cherry_desktop.ui.shell import i18n
 
     topic_id, driver = agent_topic
     window = controller.open_window(topic_id)
@@ -185,9 +199,23 @@ async def test_a_message_a_full_disk_could_not_save_stays_in_the_composer(contro
         qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
         await until(lambda: window.last_error, what="the failed send is said")
         await until(lambda: not window.is_streaming())
+        full = ("The disk is full, so this could not be saved. Free some space, then try again; "
+                "what you typed stays in the message box.")
+        assert window.last_error == full and window.statusBar().currentMessage() == full
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert window.grab().save(str(ARTIFACTS / "full_disk_status.png"))
+        translations = i18n.Translations(cache_dir=tmp_path)
+        translations.install("zh_CN")
+        try:
+            window.last_error = ""
+            qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)  # again, the text still there
+            await until(lambda: window.last_error, what="the failed send is said")
+            await until(lambda: not window.is_streaming())
+            assert window.last_error == "磁盘已满，无法保存。请释放一些空间后重试；您输入的内容仍保留在消息框中。"
+        finally:
+            translations.install("en_US")
     finally:
         database_proxy.execute_sql("PRAGMA max_page_count = 1073741823")
-    assert "full" in window.last_error
     assert window.composer.editor.toPlainText() == typed
     assert window.message_view.rows() == []  # no row the database does not have
     session_id = ui_core.repos.sessions.list_sessions()[0].id

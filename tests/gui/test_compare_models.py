@@ -70,6 +70,8 @@ async def test_a_model_without_its_key_is_marked_and_never_blocks_the_send(
     await until(lambda: window.chat_header.extra == [M2, KEYLESS])
     keyless = _menu(window)["Big model · Remote AI (needs an API key)"]
     assert keyless.isChecked() and keyless.isEnabled()
+    # The button's words mark it as the menu does.
+    assert window.chat_header.compare_button.text() == "+ Demo model (fast), Big model (needs an API key)"
     notice = window.chat_header.notice_text()
     assert "Big model is not asked: Remote AI has no API key" in notice
     # The send goes to the models that can answer, side by side; nothing waits for the other.

@@ -57,6 +57,18 @@ async def test_copy_edit_branch_regenerate_and_delete_with_undo_in_a_chat(
     # Copy as Markdown.
     qtbot.mouseClick(_button(view, "copyMessageButton"), Qt.MouseButton.LeftButton)
     assert QGuiApplication.clipboard().text() == "Answer **one**."
+    # Ctrl+Shift+C copies the last answer and says so too: the toolbar over it says "Copied".
+    view.row_actions.hide()
+    view.row_actions.copy_button.setText("Copy")
+    QGuiApplication.clipboard().setText("")
+    window.activateWindow()
+    await until(window.isActiveWindow)
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_C,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert QGuiApplication.clipboard().text() == "Answer two."
+    assert view.row_actions.isVisible() and view.row_actions.message_id == view.rows()[-1].message_id
+    assert view.row_actions.copy_button.text() == "Copied"
+    window.grab().save(str(ARTIFACTS / "copy_shortcut_copied.png"))
     # The context menu has the same actions, with shortcuts.
     menu = QMenu()
     view.row_actions.fill_menu(menu)

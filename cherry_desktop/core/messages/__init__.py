@@ -29,6 +29,7 @@ from cherry_desktop.core.messages.chunks import (
 )
 from cherry_desktop.core.messages.errors import ErrorCode, code_for_status, error_code_for
 from cherry_desktop.core.messages.ui_message import (
+    UNANSWERED,
     AttachmentPart,
     DataPart,
     FilePart,
@@ -47,6 +48,7 @@ from cherry_desktop.core.messages.ui_message import (
 )
 
 __all__ = [
+    "UNANSWERED",
     "AbortChunk",
     "AttachmentPart",
     "DataChunk",

@@ -162,10 +162,17 @@ def message_text(message: UIMessage) -> str:
     return "".join(p.text for p in message.parts if isinstance(p, TextPart))
 
 
+#: The `provider_metadata` key (value True) of a tool call `without_open_approvals` closed: the
+#: turn ended before anyone answered its approval, so it did not run though nobody denied it.
+UNANSWERED = "unanswered"
+
+
 def without_open_approvals(parts: list[MessagePart]) -> list[MessagePart]:
     """The parts of a row whose runtime turn ended (stopped, failed, interrupted): a tool call
     still waiting on the user's approval never ran and nothing can answer it any more, so it
     reads as not allowed (`output-denied`, as Claude Code records a permission prompt cut
-    short), never as a question a later window would offer again."""
-    return [p.model_copy(update={"state": "output-denied"})
+    short, marked `UNANSWERED`: the user did not deny it), never as a question a later window
+    would offer again."""
+    return [p.model_copy(update={"state": "output-denied",
+                                 "provider_metadata": {**(p.provider_metadata or {}), UNANSWERED: True}})
             if isinstance(p, ToolPart) and p.state == "approval-requested" else p for p in parts]

@@ -269,7 +269,9 @@ class ToolCard(QFrame):
         self._input_key: Any = None
         self.update_fields(fields)
 
-    def _state_text(self, state: str) -> str:
+    def _state_text(self, state: str, unanswered: bool) -> str:
+        if unanswered:
+            return self.tr("not run")
         return {
             "input-streaming": self.tr("preparing"),
             "input-available": self.tr("running"),
@@ -281,18 +283,21 @@ class ToolCard(QFrame):
         }.get(state, state)
 
     def update_fields(self, fields: JsonObject) -> None:
+        from cherry_desktop.core.messages import UNANSWERED
         from cherry_desktop.ui.chat._tool_view import display_tool_name, readable_output, tool_input_html
 
         self.fields.update(fields)
         f = self.fields
         state = str(f.get("state") or "input-streaming")
+        # Closed because the turn ended (a Stop) before anyone answered: not the user's denial.
+        unanswered = state == "output-denied" and bool((f.get("provider_metadata") or {}).get(UNANSWERED))
         self.setProperty("state", state)
         duration = f.get("duration_ms")
         suffix = ""
         if isinstance(duration, int | float):
             suffix = f" · {duration:.0f} ms" if duration < 1000 else f" · {duration / 1000:.1f} s"
         name = str(f.get("tool_name") or "?")
-        self.header.setText(f"{display_tool_name(name)} — {self._state_text(state)}{suffix}")
+        self.header.setText(f"{display_tool_name(name)} — {self._state_text(state, unanswered)}{suffix}")
         tool_input = f.get("input")
         if tool_input is None:
             tool_input = f.get("input_text")
@@ -305,6 +310,8 @@ class ToolCard(QFrame):
             result = readable_output(f.get("output"))
         elif state == "output-error":
             result = self.tr("Error: %1").replace("%1", str(f.get("error_text") or ""))
+        elif unanswered:
+            result = self.tr("Not run: the turn ended before it was answered")
         elif state == "output-denied":
             reason = f.get("error_text")
             result = self.tr("Denied by the user") + (f" ({reason})" if reason else "")

@@ -142,10 +142,27 @@ class ErrorWords(QObject):
         from cherry_desktop.core.messages.errors import ErrorCode, error_code_for
 
         if not isinstance(exc, _CodedError):
-            return None
+            return self.storage_words(exc)
         code = error_code_for(exc.code)
         if code is ErrorCode.UNKNOWN:
-            return None
+            return self.storage_words(exc)
         detail = str(exc).removeprefix(f"{exc.code}: ").strip()
         headline = self.headline(code)
         return f"{headline} ({detail})" if detail and detail != exc.code else headline
+
+    def storage_words(self, exc: BaseException) -> str | None:
+        """What a full or read-only disk under the running app means, never SQLite's own words
+        ("database or disk is full"); None for another error. A refused send keeps its text
+        in the composer, so the words say nothing typed is lost."""
+        from cherry_desktop.core.storage.storage_faults import StorageFault, classify
+
+        fault = classify(exc)
+        if fault is None:
+            return None
+        if fault.fault is StorageFault.DISK_FULL:
+            return self.tr("The disk is full, so this could not be saved. Free some space, then try again; "
+                           "what you typed stays in the message box.")
+        if fault.fault is StorageFault.READ_ONLY:
+            return self.tr("The data folder cannot be written (a read-only disk or missing permissions), so this "
+                           "could not be saved. Make it writable, then try again.")
+        return None

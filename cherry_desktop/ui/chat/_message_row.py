@@ -173,6 +173,15 @@ class MessageRow(QFrame):
         self.footer.set_stats(stats)
         self._set_header()
 
+    def settle_tools(self, parts: list[Any]) -> None:
+        """Bring the tool cards of a row this view streamed to their stored state: a turn that
+        ended on a call nobody answered stores it as not run, and no chunk says so."""
+        for part in parts:
+            card = self._tools.get(part.tool_call_id) if part.type == "dynamic-tool" or \
+                part.type.startswith("tool-") else None
+            if card is not None and card.fields.get("state") != part.state:
+                card.update_fields(part.model_dump())
+
     def clear(self) -> None:
         while self.body.count():
             item = self.body.takeAt(0)

@@ -147,6 +147,7 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
             return None
         if kept is not None and not kept.live:
             kept.set_status(stored.status)
+            kept.settle_tools(stored.parts)
             kept.footer.set_stats(stored.stats)
         return kept
 
@@ -359,6 +360,11 @@ class MessageView(OlderRowsLoading, FollowingScrollArea):
         row = self._by_id.get(message_id)
         if row is not None:
             copy_markdown(row.text())
+
+    def copy_row(self, row: MessageRow) -> None:
+        """Copy as Markdown from elsewhere (the window's shortcut): the toolbar over `row` says "Copied"."""
+        self.hover.show_over(row)
+        self.row_actions.copy_requested.emit(row.message_id)
 
     def set_row_hidden(self, message_id: str, hidden: bool) -> None:
         """Hide a row while its deletion can still be undone (or show it again)."""

@@ -257,7 +257,9 @@ class ChatHeader(QFrame):
             action.setEnabled(usable.get(umid, True) or umid in self.extra)
         chosen = self.extra_models()
         self.only_own_action.setEnabled(bool(chosen))
-        names = {c.unique_model_id: c.name for c in self.choices}
+        # Marked as in the menu: a model left out of each send for lack of its key.
+        names = {c.unique_model_id: c.name if c.usable else self.tr("%1 (needs an API key)").replace("%1", c.name)
+                 for c in self.choices}
         self.compare_button.setText(self.tr("+ %1").replace("%1", ", ".join(names.get(m, m) for m in chosen))
                                     if chosen else self.tr("Compare with…"))
         self.compare_button.setEnabled(bool(self.compare_actions))

@@ -12,7 +12,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
 from cherry_desktop.core.state.topics import is_agent_session_topic
-from cherry_desktop.ui.chat import COPY_SHORTCUT, REGENERATE_SHORTCUT, UndoBar, copy_markdown
+from cherry_desktop.ui.chat import COPY_SHORTCUT, REGENERATE_SHORTCUT, UndoBar
 
 if TYPE_CHECKING:
     from cherry_desktop.ui.bridge import Bridges
@@ -121,7 +121,7 @@ class MessageActionsHandler(QObject):
         message_id = self._last_answer()
         row = self.window.message_view.row(message_id) if message_id else None
         if row is not None:
-            copy_markdown(row.text())
+            self.window.message_view.copy_row(row)
 
     def regenerate_last(self) -> None:
         message_id = self._last_answer()
