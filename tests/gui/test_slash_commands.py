@@ -103,6 +103,7 @@ async def test_the_runtimes_announced_commands_replace_the_descriptors_and_enter
     await asyncio.sleep(0.05)
     assert window.is_streaming() and not popup.isVisible()
     qtbot.mouseClick(window.approval_card.deny_button, Qt.MouseButton.LeftButton)  # the user's own move
+    assert QApplication.focusWidget() is editor  # the keyboard is back where the user writes
     await until(lambda: conn.approvals)
     conn.complete("done")
     await until(lambda: not window.is_streaming())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from cherry_desktop.ui.chat import display_tool_name, tool_input_html
 from cherry_desktop.ui.common import JsonObject
@@ -114,7 +114,12 @@ class ApprovalCard(QFrame):
             self._arm_timer.start()
 
     def clear(self) -> None:
-        """Nothing waits any more."""
+        """Nothing waits any more. The keyboard, if it was in the card, stays on the card
+        itself (not passed along the focus chain as its buttons turn off), so the window can
+        give it back to where the user writes."""
+        focus = QApplication.focusWidget()
+        if focus is not None and self.isAncestorOf(focus):
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.approval = None
         self.engaged = False
         self._arm_timer.stop()
