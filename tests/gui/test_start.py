@@ -141,8 +141,14 @@ async def test_the_sidebar_buttons_start_a_new_chat_and_a_new_session_of_the_age
     seed_agent_session(ui_core.repos, name="Of the first", turns=0)
     second, session_id = seed_agent_session(ui_core.repos, name="Of the second", turns=0)
     controller.reload_sidebars()
+    window.activateWindow()
+    await until(window.isActiveWindow)
+    window.search_panel.box.setFocus()
     _click_in_sidebar(qtbot, window, session_topic_id(session_id))
     await until(lambda: window.topic_id == session_topic_id(session_id))
+    from PySide6.QtWidgets import QApplication
+
+    assert QApplication.focusWidget() is window.composer.editor  # opened to write in
     qtbot.mouseClick(bar.new_session, Qt.MouseButton.LeftButton)
     await until(lambda: window.topic_id not in (None, chat, session_topic_id(session_id)))
     sessions = ui_core.repos.sessions.list_sessions(second)

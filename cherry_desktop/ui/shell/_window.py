@@ -222,6 +222,7 @@ class ChatWindow(QMainWindow):
         if topic_id is None:
             return None
         task = self.stream.subscribe(topic_id)
+        self.composer.editor.setFocus(Qt.FocusReason.OtherFocusReason)  # opened to write in, as in Cherry Studio
         self.topic_changed.emit(topic_id)
         self._mark_seen_if_active()
         return task
