@@ -1002,6 +1002,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Approval with no window open</source>
         <translation>Approval with no window open</translation>
     </message>
+    <message>
+        <source>Notify me when a reply is ready while I look elsewhere</source>
+        <translation>Notify me when a reply is ready while I look elsewhere</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Notifications</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -2789,9 +2797,11 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
         <source>Cherry Desktop</source>
         <translation>Cherry Desktop</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>(%n) Waiting for you — Cherry Desktop</source>
         <translation>
+            <numerusform>(%n) Waiting for you — Cherry Desktop</numerusform>
+            <numerusform>(%n) Waiting for you — Cherry Desktop</numerusform>
         </translation>
     </message>
     <message>

@@ -1001,6 +1001,14 @@ To try everything offline, without an account, start the app with cherry-desktop
         <source>Approval with no window open</source>
         <translation>没有打开窗口时的批准</translation>
     </message>
+    <message>
+        <source>Notify me when a reply is ready while I look elsewhere</source>
+        <translation>我在看别处时，回复完成后通知我</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>通知</translation>
+    </message>
 </context>
 <context>
     <name>Splash</name>
@@ -2784,9 +2792,10 @@ While it is still writing, type another message and press Ctrl+Enter to steer it
         <source>Cherry Desktop</source>
         <translation>Cherry Desktop</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>(%n) Waiting for you — Cherry Desktop</source>
         <translation>
+            <numerusform>（%n）等你处理 — Cherry Desktop</numerusform>
         </translation>
     </message>
     <message>

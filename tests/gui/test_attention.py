@@ -144,6 +144,33 @@ async def test_a_notice_goes_out_when_a_reply_finishes_unwatched(controller: Any
     observer.close()
 
 
+async def test_the_settings_turn_the_reply_ready_notice_off(controller: Any, ui_core: Any,
+                                                            tmp_path: Path, qtbot: Any) -> None:
+    """Settings ▸ General ▸ Notifications: unticked (a click, then Save), a reply that finishes
+    unwatched is not notified; an approval still is (consent needs the user)."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from cherry_desktop.ui.dialogs import SettingsDialog
+
+    dialog = SettingsDialog(controller.bridges, None)
+    dialog.show()
+    assert dialog.notify_done.isChecked()  # on by default
+    qtbot.mouseClick(dialog.notify_done, Qt.MouseButton.LeftButton,
+                     pos=dialog.notify_done.rect().center())
+    save = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Save)
+    qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
+    assert ui_core.settings.settings.notify_on_completion is False
+    _topic_id, _window, conn = await _running_session(controller, ui_core, tmp_path, qtbot, name="Quiet")
+    observer = controller.open_window(None)
+    await _activate(observer)  # the user looks elsewhere
+    conn.emit_text("All built.")
+    conn.complete("ok")
+    await until(lambda: _window.is_streaming() is False)
+    await asyncio.sleep(0.2)
+    assert ("Quiet", "The reply is ready.") not in controller.notifications
+    observer.close()
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="notify-send is the Linux desktop's notice service")
 async def test_without_a_tray_the_notice_goes_to_the_desktop_service(controller: Any, ui_core: Any, tmp_path: Path,
                                                                      qtbot: Any, monkeypatch: Any) -> None:

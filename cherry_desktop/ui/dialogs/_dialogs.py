@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -318,6 +319,10 @@ class SettingsDialog(QDialog):
                                        .replace("%1", str(wait_s)), wait_s)
         self._select(self.approval_wait, wait_s)
         form.addRow(self.tr("Approval with no window open"), self.approval_wait)
+        self.notify_done = QCheckBox(self.tr("Notify me when a reply is ready while I look elsewhere"), self)
+        self.notify_done.setObjectName("notifyDoneCheck")
+        self.notify_done.setChecked(bool(settings.get("notify_on_completion", True)))
+        form.addRow(self.tr("Notifications"), self.notify_done)
         self.tabs.addTab(general, self.tr("General"))
         self.providers = ProvidersPanel(bridges.providers, self)
         self.tabs.addTab(self.providers, self.tr("Providers"))
@@ -358,7 +363,8 @@ class SettingsDialog(QDialog):
     def values(self) -> JsonObject:
         return {"language": self.language.currentData(), "theme": self.theme.currentData(),
                 "background_mode": self.background.currentData(),
-                "background_approval_wait_s": self.approval_wait.currentData(), **self.backups.values()}
+                "background_approval_wait_s": self.approval_wait.currentData(),
+                "notify_on_completion": self.notify_done.isChecked(), **self.backups.values()}
 
     def save(self) -> None:
         # A key typed in the Providers tab is stored with Save; the tab says why if it cannot be.

@@ -103,7 +103,7 @@ def read_ts(path: Path) -> dict[tuple[str, str], str]:
             if tr is not None and tr.get("type") not in ("unfinished", "obsolete", "vanished"):
                 numerus = tr.findall("numerusform")
                 text = (numerus[0].text or "") if numerus else (tr.text or "")
-            out[(name, source)] = text
+            out[(name, source)] = text if text.strip() else ""  # only whitespace: unfinished too
     return out
 
 
