@@ -103,9 +103,12 @@ async def test_rewind_after_restart(open_runtime_app: OpenApp, model_server: Scr
     app = await open_runtime_app()
     ws = app.workspace
     allow_tools(app)
-    model_server.enqueue(tool_use(*write(app, ws / "kept.txt", "v1\n")), text("one"),
-                         tool_use(*write(app, ws / "kept.txt", "v2\n")), text("two"))
+    # Each turn's replies queued for that turn only: a request more in the first (a client's
+    # retry under load) must not take the second turn's write, which left it changing nothing.
+    model_server.enqueue(tool_use(*write(app, ws / "kept.txt", "v1\n")), text("one"))
     await app.turn("first")
+    assert (ws / "kept.txt").read_text() == "v1\n"
+    model_server.enqueue(tool_use(*write(app, ws / "kept.txt", "v2\n")), text("two"))
     second = await app.turn("second")
     assert (ws / "kept.txt").read_text() == "v2\n"
     await app.core.stop()
