@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,23 @@ async def live_controller(live_core: CoreServices, qapp: Any, no_leaked_windows:
     finally:
         await ctl.aclose()
         qapp.processEvents()
+
+
+@contextlib.asynccontextmanager
+async def app_run(paths: Any, *, start_window: bool = True, demo: bool = False) -> AsyncIterator[Any]:
+    """One run of the app on `paths`: its core and its UI (opened as `start_ui` opens it, with
+    its first window, or a bare `UiController` with none), stopped on leaving."""
+    from cherry_desktop.ui import UiController, start_ui
+
+    core = await start_core(paths)
+    ctl = start_ui(core, demo=demo) if start_window else UiController(core)
+    try:
+        yield ctl
+    finally:
+        for window in list(ctl.windows):
+            window.close()
+        await ctl.aclose()
+        await core.stop()
 
 
 def seed_agent_session(repos: Repositories, *, name: str = "Demo session", turns: int = 2) -> tuple[str, str]:

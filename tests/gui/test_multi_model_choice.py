@@ -6,15 +6,12 @@ The restart with a send fanning out to both models: tests/gui/test_multi_model.p
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.storage.paths import build_path_registry
 from cherry_desktop.demo.bootstrap import (
     DEMO_PROVIDER_ID,
@@ -23,6 +20,7 @@ from cherry_desktop.demo.bootstrap import (
     DEMO_UNIQUE_MODEL_ID,
     ensure_demo_records,
 )
+from tests.gui.conftest import app_run
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
@@ -156,37 +154,23 @@ async def test_deleting_the_chat_removes_its_choice(live_controller: Any, live_c
     b.close()
 
 
-@contextlib.asynccontextmanager
-async def _app(paths: Any) -> AsyncIterator[Any]:
-    """The app's core and UI on `paths` (one run of the app), stopped on leaving."""
-    from cherry_desktop.ui import UiController
-
-    core = await start_core(paths)
-    ctl = UiController(core)
-    try:
-        yield ctl
-    finally:
-        await ctl.aclose()
-        await core.stop()
-
-
 async def test_after_a_restart_a_model_deleted_meanwhile_is_not_asked(qapp: Any, qtbot: Any, tmp_path: Path,
                                                                        no_leaked_windows: None) -> None:
     """A new core and UI on the same data dir: the saved choice is read back, and a model
     deleted while the app was closed drops out with the notice."""
     paths = build_path_registry(tmp_path / "data-root")
-    async with _app(paths) as ctl:
+    async with app_run(paths, start_window=False) as ctl:
         topic_id = _chat(ctl.core)
         window = ctl.open_window(topic_id)
         _menu(window)[FAST].trigger()
         window.close()
-    async with _app(paths) as ctl:
+    async with app_run(paths, start_window=False) as ctl:
         window = ctl.open_window(topic_id)
         assert _asks_both(window) and ctl.bridges.multi_model.models_to_ask(topic_id) == [M1, M2]
         assert not window.chat_header.notice_text()
         window.close()
         ctl.core.repos.providers.delete_model(M2)  # as another build or a script might
-    async with _app(paths) as ctl:
+    async with app_run(paths, start_window=False) as ctl:
         window = ctl.open_window(topic_id)
         assert _asks_own_only(window) and ctl.bridges.multi_model.models_to_ask(topic_id) == []
         assert window.chat_header.notice_text() == DROPPED

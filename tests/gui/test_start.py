@@ -5,37 +5,18 @@ run several times."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 
-from cherry_desktop.core.app.bootstrap import start_core
 from cherry_desktop.core.state.topics import session_topic_id
 from cherry_desktop.core.storage.paths import build_path_registry
-from tests.gui.conftest import ARTIFACTS, seed_agent_session
+from tests.gui.conftest import ARTIFACTS, app_run, seed_agent_session
 from tests.waiting import until
 
 pytestmark = pytest.mark.gui
-
-
-@contextlib.asynccontextmanager
-async def _app(paths: Any) -> AsyncIterator[Any]:
-    """One run of the app on `paths`: its core, and the UI as `start_ui` opens it."""
-    from cherry_desktop.ui import start_ui
-
-    core = await start_core(paths)
-    ctl = start_ui(core)
-    try:
-        yield ctl
-    finally:
-        for window in list(ctl.windows):
-            window.close()
-        await ctl.aclose()
-        await core.stop()
 
 
 def _click_in_sidebar(qtbot: Any, window: Any, topic_id: str) -> None:
@@ -49,7 +30,7 @@ def _click_in_sidebar(qtbot: Any, window: Any, topic_id: str) -> None:
 async def test_the_conversation_last_open_reopens_at_the_next_start(
         qapp: Any, qtbot: Any, tmp_path: Path, no_leaked_windows: None) -> None:
     paths = build_path_registry(tmp_path / "data-root")
-    async with _app(paths) as ctl:
+    async with app_run(paths) as ctl:
         chat = ctl.core.repos.topics.create_topic(name="Groceries").id
         _agent, session_id = seed_agent_session(ctl.core.repos, name="Newest session")
         ctl.reload_sidebars()
@@ -57,17 +38,17 @@ async def test_the_conversation_last_open_reopens_at_the_next_start(
         window.show()
         _click_in_sidebar(qtbot, window, chat)
         await until(lambda: window.topic_id == chat)
-    async with _app(paths) as ctl:
+    async with app_run(paths) as ctl:
         # Not the newest session: the chat the user had open.
         assert ctl.windows[0].topic_id == chat
         ctl.windows[0].show()
         _click_in_sidebar(qtbot, ctl.windows[0], session_topic_id(session_id))
         await until(lambda: ctl.windows[0].topic_id == session_topic_id(session_id))
         ctl.core.repos.topics.delete_topic(chat)
-    async with _app(paths) as ctl:
+    async with app_run(paths) as ctl:
         assert ctl.windows[0].topic_id == session_topic_id(session_id)
         ctl.core.settings.update(last_topic_id=chat)  # a conversation deleted meanwhile
-    async with _app(paths) as ctl:
+    async with app_run(paths) as ctl:
         assert ctl.windows[0].topic_id == session_topic_id(session_id)  # the newest, as before
     qapp.processEvents()
 
@@ -76,16 +57,12 @@ async def test_in_the_demo_the_empty_states_speak_of_the_demo(
         qapp: Any, qtbot: Any, tmp_path: Path, no_leaked_windows: None) -> None:
     """`--demo`: the welcome hint describes the demo instead of telling the user to start it, and
     an empty agent session suggests a task with a tool, steering and Stop."""
-    from cherry_desktop.ui import start_ui
-
-    core = await start_core(build_path_registry(tmp_path / "data-root"))
-    ctl = start_ui(core, demo=True)
-    try:
+    async with app_run(build_path_registry(tmp_path / "data-root"), demo=True) as ctl:
         window = ctl.windows[0]
         window.show()
         hint = window.empty_state.hint.text()
         assert "offline demo" in hint and "--demo" not in hint
-        _agent, session_id = seed_agent_session(core.repos, name="Empty session", turns=0)
+        _agent, session_id = seed_agent_session(ctl.core.repos, name="Empty session", turns=0)
         ctl.reload_sidebars()
         _click_in_sidebar(qtbot, window, session_topic_id(session_id))
         await until(lambda: window.topic_id == session_topic_id(session_id))
@@ -95,21 +72,9 @@ async def test_in_the_demo_the_empty_states_speak_of_the_demo(
         assert empty.isVisibleTo(window)
         await asyncio.sleep(0.3)  # let the window lay itself out before the screenshot
         window.grab().save(str(ARTIFACTS / "demo_empty_session.png"))
-    finally:
-        for open_window in list(ctl.windows):
-            open_window.close()
-        await ctl.aclose()
-        await core.stop()
     # Outside the demo the hint says how to start it.
-    core = await start_core(build_path_registry(tmp_path / "plain"))
-    ctl = start_ui(core)
-    try:
+    async with app_run(build_path_registry(tmp_path / "plain")) as ctl:
         assert "--demo" in ctl.windows[0].empty_state.hint.text()
-    finally:
-        for open_window in list(ctl.windows):
-            open_window.close()
-        await ctl.aclose()
-        await core.stop()
     qapp.processEvents()
 
 
