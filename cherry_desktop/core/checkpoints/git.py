@@ -75,8 +75,13 @@ class ShadowGit:
         for setting in _CONFIG:
             argv += ["-c", setting]
         argv += list(args)
+        # In the workspace where it exists: an index write (write-tree's cache-tree too) re-checks
+        # racily clean entries by path, relative to the current directory; from the git dir
+        # that check misses, and a file the agent rewrote in the same second as the capture,
+        # at the same size, stays "clean" for good (the turn's change would be lost).
+        cwd = self.work_tree if work_tree and self.work_tree.is_dir() else self.git_dir
         process = await asyncio.create_subprocess_exec(
-            *argv, cwd=str(self.git_dir), env=self._env,
+            *argv, cwd=str(cwd), env=self._env,
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         try:

@@ -4,11 +4,13 @@ binary files, `.gitignore`, and a workspace that is the user's own git repositor
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -82,6 +84,27 @@ async def test_rewind_after_restart_uses_the_saved_turns(tmp_path: Path, ws: Pat
     assert again.turn_of("a-u1") is not None
     await again.rewind(await again.plan_rewind("u1"))
     assert (ws / "a.txt").read_text() == "one\ntwo\n"
+
+
+async def test_a_same_size_rewrite_in_the_captures_second_is_seen(tmp_path: Path, ws: Path) -> None:
+    """The touch-update-touch race: the file is written, captured and rewritten at the same
+    size within one second, and the next index write (the commit's write-tree) lands in the
+    next second. git must re-check that entry when it writes the index; it did not when git
+    ran from the store's folder (its check is by relative path), so the rewrite stayed
+    "clean" for good and the turn changed nothing. Failed in CI as
+    test_rewind_after_restart_uses_the_saved_turns and test_rewind_after_restart[pi]."""
+    snapshots = make_store(tmp_path, ws).snapshots
+    await snapshots.git.init()
+    while time.time() % 1 > 0.2:     # arrange the race: start early in a second
+        await asyncio.sleep(0.01)
+    (ws / "a.txt").write_text("one\ntwo\n")
+    await snapshots.capture()
+    (ws / "a.txt").write_text("changed\n")         # the same size, in the same second
+    await asyncio.sleep(1.05 - time.time() % 1)     # the commit's index write: the next second
+    before = (await snapshots.commit("start")).commit
+    await snapshots.capture()
+    after = (await snapshots.commit("end")).commit
+    assert [f.path for f in await snapshots.changes(before, after)] == ["a.txt"]
 
 
 async def test_a_stale_plan_is_refused_and_changes_nothing(tmp_path: Path, ws: Path) -> None:
