@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -71,7 +72,7 @@ async def controller(ui_core: CoreServices, qapp: Any, no_leaked_windows: None) 
         yield ctl
     finally:
         await ctl.aclose()
-        qapp.processEvents()
+        await asyncio.sleep(0)  # one turn of the loop: Qt's events posted by the close run
 
 
 @pytest.fixture
@@ -83,7 +84,7 @@ async def live_controller(live_core: CoreServices, qapp: Any, no_leaked_windows:
         yield ctl
     finally:
         await ctl.aclose()
-        qapp.processEvents()
+        await asyncio.sleep(0)  # one turn of the loop: Qt's events posted by the close run
 
 
 @contextlib.asynccontextmanager
