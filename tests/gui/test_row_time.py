@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QDateTime, QLocale, Qt
+from PySide6.QtCore import QDateTime, QLocale, Qt, QTime
 
 from cherry_desktop.core.messages import TextPart
 from cherry_desktop.core.state.topics import session_topic_id
@@ -80,3 +80,35 @@ async def test_agent_session_rows_show_their_time(controller: Any, ui_core: Any,
     window = controller.open_window(session_topic_id(session_id))
     await until(lambda: len(window.message_view.rows()) == 2)
     assert [r.time.text() for r in window.message_view.rows()] == [f"Yesterday {_clock(moment)}"] * 2
+
+
+async def test_row_times_are_worded_again_after_midnight(controller: Any, ui_core: Any) -> None:
+    """A row worded yesterday says "Yesterday" once the app's day timer fires past midnight."""
+    from cherry_desktop.ui.common._day_timer import PAST_MIDNIGHT_MS, msecs_to_next_day
+
+    _agent_id, session_id = seed_agent_session(ui_core.repos, turns=1)
+    window = controller.open_window(session_topic_id(session_id))
+    await until(lambda: len(window.message_view.rows()) == 2)
+    row = window.message_view.rows()[0]
+    assert row.time.moment is not None
+    yesterday = row.time.moment.addDays(-1)
+    row.time.moment = yesterday
+    row.time.refresh(yesterday)                 # as it was worded the day before
+    assert row.time.text() == _clock(yesterday)
+    controller.day_timer.day_changed.emit()
+    assert row.time.text() == f"Yesterday {_clock(yesterday)}"
+    late = QDateTime(QDateTime.currentDateTime().date(), QTime(23, 59, 59))
+    assert msecs_to_next_day(late) == 1_000 + PAST_MIDNIGHT_MS
+
+
+def test_dates_follow_the_apps_language(qapp: Any, tmp_path: Any) -> None:
+    from cherry_desktop.ui.shell import i18n
+
+    translations = i18n.Translations(cache_dir=tmp_path)
+    try:
+        translations.install("zh_CN")
+        assert QLocale().name() == "zh_CN"
+        assert "月" in QLocale().toString(QDateTime.currentDateTime(), QLocale.FormatType.LongFormat)
+    finally:
+        translations.install("")
+    assert QLocale().name() == QLocale.system().name()

@@ -1,6 +1,7 @@
 """`RowTime`: when a message was written, small and muted beside its row's header: the time
-today, "Yesterday" and the time, else the date and time (the locale's short formats); the
-tooltip says the full date and time."""
+today, "Yesterday" and the time, else the date and time (the short formats of the app's
+language, `QLocale()`); the tooltip says the full date and time. `refresh_row_times` words
+them again when the day changes (the app's `DayTimer`)."""
 
 from __future__ import annotations
 
@@ -34,5 +35,17 @@ class RowTime(QLabel):
         moment = (QDateTime.currentDateTime() if epoch_ms is None
                   else QDateTime.fromMSecsSinceEpoch(int(epoch_ms)).toLocalTime())
         self.moment = moment
-        self.setText(time_text(moment, QDateTime.currentDateTime()))
-        self.setToolTip(QLocale().toString(moment, QLocale.FormatType.LongFormat))
+        self.refresh()
+
+    def refresh(self, now: QDateTime | None = None) -> None:
+        """Word the time again as seen at `now` (default: now): after midnight, or a language change."""
+        if self.moment is None:
+            return
+        self.setText(time_text(self.moment, now or QDateTime.currentDateTime()))
+        self.setToolTip(QLocale().toString(self.moment, QLocale.FormatType.LongFormat))
+
+
+def refresh_row_times(root: QWidget) -> None:
+    """Every row time under `root` worded again (the day changed)."""
+    for label in root.findChildren(RowTime):
+        label.refresh()

@@ -4,6 +4,7 @@ the locales the app is translated into, a question box awaited from a task."""
 
 from __future__ import annotations
 
+from cherry_desktop.ui.common._day_timer import DayTimer
 from cherry_desktop.ui.common._file_dialog import ReadableFileDialog, existing_directory, open_file_names
 from cherry_desktop.ui.common._flow_layout import FlowLayout, flow_policy
 from cherry_desktop.ui.common._json import Json, JsonObject
@@ -15,6 +16,7 @@ from cherry_desktop.ui.common._text_dialog import ask_text, text_dialog
 
 __all__ = [
     "LOCALES",
+    "DayTimer",
     "FlowLayout",
     "Json",
     "JsonObject",

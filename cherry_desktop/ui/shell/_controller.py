@@ -13,8 +13,8 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QSystemTrayIcon, QWidget
 
 from cherry_desktop.ui.bridge import Bridges, QtSharedCache
-from cherry_desktop.ui.chat import warm_up_highlighting
-from cherry_desktop.ui.common import JsonObject, drain, spawn
+from cherry_desktop.ui.chat import refresh_row_times, warm_up_highlighting
+from cherry_desktop.ui.common import DayTimer, JsonObject, drain, spawn
 from cherry_desktop.ui.shell._attention import Attention
 from cherry_desktop.ui.shell._background import BackgroundWait, LastWindowClose
 from cherry_desktop.ui.shell._backup_actions import show_restore_notice
@@ -89,6 +89,9 @@ class UiController(QObject):
             self.tray.activated.connect(self._on_tray_activated)
         self.start_guide = StartGuide(self.bridges, demo=demo, parent=self,
                                       demo_topic=lambda: str(self.core.demo.topic_id) if self.core.demo else None)
+        # Message rows say "Yesterday" or a time alone: worded again after midnight.
+        self.day_timer = DayTimer(self)
+        self.day_timer.day_changed.connect(lambda: [refresh_row_times(w) for w in self.windows])
         self.apply_settings(self.bridges.settings.settings_values())
 
     # -- settings ----------------------------------------------------------------------------------

@@ -193,4 +193,6 @@ class Translations:
                 if new is not None:
                     QCoreApplication.installTranslator(new)
         self.locale = pick_locale(language)
+        # Dates and times follow the chosen language (the system's formats when it follows the system).
+        QLocale.setDefault(QLocale(self.locale) if language else QLocale.system())
         return self.locale
