@@ -193,6 +193,6 @@ class Translations:
                 if new is not None:
                     QCoreApplication.installTranslator(new)
         self.locale = pick_locale(language)
-        # Dates and times follow the chosen language (the system's formats when it follows the system).
-        QLocale.setDefault(QLocale(self.locale) if language else QLocale.system())
+        # Dates and times follow a translated language; in English, the system's formats (en_GB's too).
+        QLocale.setDefault(QLocale(self.locale) if self.locale != SOURCE_LOCALE else QLocale.system())
         return self.locale
