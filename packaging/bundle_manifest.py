@@ -40,6 +40,7 @@ DYNAMIC_IMPORTS: tuple[str, ...] = (
     "cherry_desktop.ui.chat._message_view",
     "cherry_desktop.ui.chat._model_picker",
     "cherry_desktop.ui.chat._older_rows",
+    "cherry_desktop.ui.chat._row_time",
     "cherry_desktop.ui.chat._sibling_group",
     "cherry_desktop.ui.chat._todo_card",
     "cherry_desktop.ui.chat._tool_view",
