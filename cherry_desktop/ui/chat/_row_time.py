@@ -37,11 +37,11 @@ class RowTime(QLabel):
         self.moment = moment
         self.refresh()
 
-    def refresh(self, now: QDateTime | None = None) -> None:
-        """Word the time again as seen at `now` (default: now): after midnight, or a language change."""
+    def refresh(self) -> None:
+        """Word the time again as seen now: after midnight, or a language change."""
         if self.moment is None:
             return
-        self.setText(time_text(self.moment, now or QDateTime.currentDateTime()))
+        self.setText(time_text(self.moment, QDateTime.currentDateTime()))
         self.setToolTip(QLocale().toString(self.moment, QLocale.FormatType.LongFormat))
 
 

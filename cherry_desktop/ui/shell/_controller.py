@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QSystemTrayIcon, QWidget
 
 from cherry_desktop.ui.bridge import Bridges, QtSharedCache
-from cherry_desktop.ui.chat import refresh_row_times, warm_up_highlighting
+from cherry_desktop.ui.chat import warm_up_highlighting
 from cherry_desktop.ui.common import DayTimer, JsonObject, drain, spawn
 from cherry_desktop.ui.shell._attention import Attention
 from cherry_desktop.ui.shell._background import BackgroundWait, LastWindowClose
@@ -91,7 +91,7 @@ class UiController(QObject):
                                       demo_topic=lambda: str(self.core.demo.topic_id) if self.core.demo else None)
         # Message rows say "Yesterday" or a time alone: worded again after midnight.
         self.day_timer = DayTimer(self)
-        self.day_timer.day_changed.connect(lambda: [refresh_row_times(w) for w in self.windows])
+        self.day_timer.day_changed.connect(self._on_day_changed)
         self.apply_settings(self.bridges.settings.settings_values())
 
     # -- settings ----------------------------------------------------------------------------------
@@ -111,6 +111,12 @@ class UiController(QObject):
             replacement = self.open_window(topic_id)
             replacement.setGeometry(geometry)
             window.close()
+
+    def _on_day_changed(self) -> None:
+        from cherry_desktop.ui.chat import refresh_row_times  # after the first paint, when it fires
+
+        for window in self.windows:
+            refresh_row_times(window)
 
     # -- windows -----------------------------------------------------------------------------------
     def open_window(self, topic_id: str | None = None, *, show: bool = True) -> ChatWindow:
